@@ -1,0 +1,22 @@
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace parallax::cli {
+
+// Exit codes shared by every command.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFatal = 1; // the run could not be opened
+inline constexpr int kExitUsage = 2; // bad arguments
+
+// Each command gets its arguments (after the command name) and writes to out/err.
+int runInfo(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runEntries(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runTimeline(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+// Dispatches `parallax-cli COMMAND ...`.
+int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+} // namespace parallax::cli

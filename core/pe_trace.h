@@ -1,0 +1,189 @@
+#pragma once
+
+#include "types.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace parallax::core {
+
+// Half-open index range [first, last) into one of a PeTrace's columns.
+struct IndexRange {
+    std::size_t first = 0;
+    std::size_t last = 0;
+    [[nodiscard]] std::size_t size() const { return last - first; }
+    [[nodiscard]] bool empty() const { return last <= first; }
+};
+
+// The object id of a BEGIN_PROCESSING: an array index (1..6 values) or the raw 4-int CmiObjId
+// of a non-array chare. Interned per PE; executions refer to it by index.
+struct ObjectId {
+    std::array<std::int32_t, 6> values {};
+    std::uint8_t length = 0;
+    friend bool operator==(const ObjectId&, const ObjectId&) = default;
+};
+
+// How an execution ended when the log had no matching END_PROCESSING (bit flags).
+enum ExecutionFlag : std::uint8_t {
+    kEndedNormally = 0,
+    kClosedByNextBegin = 1 << 0, // another BEGIN_PROCESSING came first (pretend end)
+    kClosedByIdle = 1 << 1, // a BEGIN_IDLE came first
+    kClosedAtEndComputation = 1 << 2, // still open at END_COMPUTATION (e.g. CkExit in an EP)
+    kClosedAtTraceOff = 1 << 3, // still open at END_TRACE (tracing switched off)
+    kClosedAtEof = 1 << 4, // still open when a truncated log ended
+    kEndEntryMismatch = 1 << 5, // the END named another entry method
+    kTimeClamped = 1 << 6, // a timestamp went backwards and was clamped
+};
+
+enum class SendKind : std::uint8_t { PointToPoint, Broadcast, Multicast };
+enum class PackKind : std::uint8_t { Pack, Unpack };
+enum class BracketKind : std::uint8_t { Pair, BeginEnd };
+
+// Entry-method executions of one PE in columnar form. Invariant (enforced by the builder):
+// sorted by begin, non-overlapping, begin <= end, so both begin and end are non-decreasing and
+// the executions overlapping any window form one contiguous index range.
+struct ExecutionColumns {
+    std::vector<TimeUs> begin;
+    std::vector<TimeUs> end;
+    std::vector<std::uint16_t> entry;
+    std::vector<PeId> sourcePe; // PE that created the message (BEGIN's srcPE)
+    std::vector<std::int32_t> msgBytes; // message size incl. envelope (BEGIN's len)
+    std::vector<std::int32_t> eventId; // (sourcePe, eventId) names the sender's CREATION
+    std::vector<std::uint32_t> object; // index into PeTrace::objects
+    std::vector<TimeUs> cpuBegin; // process CPU time at begin (VERSION >= 6.5), else 0
+    std::vector<std::uint32_t> cpuDuration; // cpuEnd - cpuBegin, saturated
+    std::vector<std::uint8_t> flags; // ExecutionFlag bits
+    // PAPI counters (VERSION >= 6.6 with TOTAL_PAPI_EVENTS > 0): for execution i the values at
+    // begin are papi[i*2n .. i*2n+n) and at end papi[i*2n+n .. i*2n+2n). Empty otherwise.
+    std::vector<std::int64_t> papi;
+
+    [[nodiscard]] std::size_t size() const { return begin.size(); }
+};
+
+// Idle, pack or unpack intervals: sorted by begin, non-overlapping within one column set.
+struct IntervalColumns {
+    std::vector<TimeUs> begin;
+    std::vector<TimeUs> end;
+    [[nodiscard]] std::size_t size() const { return begin.size(); }
+};
+
+// Message sends (CREATION, CREATION_BCAST, CREATION_MULTICAST), sorted by time (stable).
+struct SendColumns {
+    std::vector<TimeUs> time;
+    std::vector<std::uint16_t> entry; // destination entry method
+    std::vector<SendKind> kind;
+    std::vector<std::uint8_t> messageType; // Charm++ envelope type (mtype)
+    std::vector<std::int32_t> msgBytes;
+    std::vector<std::int32_t> eventId;
+    std::vector<std::int32_t> destinationCount; // 1 for point-to-point, nPEs otherwise
+    std::vector<std::int32_t> sendDuration; // sendT: duration of the send call in µs
+    // Multicast destination lists: multicastSend[k] is the send index whose PEs are
+    // multicastPes[multicastOffset[k] .. multicastOffset[k+1]).
+    std::vector<std::uint32_t> multicastSend;
+    std::vector<std::uint32_t> multicastOffset; // size = multicastSend.size() + 1 (or 0)
+    std::vector<PeId> multicastPes;
+
+    [[nodiscard]] std::size_t size() const { return time.size(); }
+};
+
+struct UserEventPoint {
+    TimeUs time = 0;
+    UserEventId id = 0;
+    std::int32_t eventId = 0;
+};
+
+struct UserEventBracket {
+    TimeUs begin = 0;
+    TimeUs end = 0;
+    UserEventId id = 0;
+    std::int32_t nestedId = 0;
+    BracketKind kind = BracketKind::Pair;
+};
+
+struct Note {
+    TimeUs begin = 0;
+    TimeUs end = 0; // == begin for a plain note
+    UserEventId id = -1; // user event id of a bracketed note, -1 otherwise
+    std::string text;
+};
+
+struct StatSample {
+    TimeUs time = 0;
+    double userTime = -1.0;
+    double value = 0.0;
+    std::int32_t statId = 0;
+};
+
+struct MemorySample {
+    TimeUs time = 0;
+    std::uint64_t bytes = 0;
+};
+
+struct UserSuppliedValue {
+    TimeUs time = 0;
+    std::int64_t value = 0;
+};
+
+struct TraceGap {
+    TimeUs begin = 0; // END_TRACE time
+    TimeUs end = 0; // BEGIN_TRACE time (kTimeMax when tracing was never switched on again)
+    EntryId openEntry = kNoEntry; // entry method that was open at END_TRACE
+    TimeUs resumedEnd = -1; // time of the orphan END_PROCESSING after BEGIN_TRACE (for Java's view)
+};
+
+struct PhaseEnd {
+    TimeUs time = 0;
+    std::int32_t phase = 0;
+};
+
+// Everything recorded in one PE's log, in compact columns. Immutable once built.
+class PeTrace {
+public:
+    PeId pe = kNoPe;
+    bool hasLog = false;
+
+    TimeUs beginComputation = -1; // BEGIN_COMPUTATION time, -1 if absent
+    TimeUs endComputation = -1; // END_COMPUTATION time, -1 if the log was truncated
+    TimeUs firstTime = -1; // earliest timestamp of any record, -1 if none
+    TimeUs lastTime = -1; // latest timestamp of any record up to END_COMPUTATION
+    std::uint64_t recordCount = 0; // log records read (header excluded)
+
+    ExecutionColumns executions;
+    IntervalColumns idles;
+    IntervalColumns packs; // BEGIN_PACK/END_PACK
+    IntervalColumns unpacks; // BEGIN_UNPACK/END_UNPACK
+    SendColumns sends;
+    std::vector<ObjectId> objects;
+    std::vector<UserEventPoint> userEvents; // sorted by time
+    std::vector<UserEventBracket> userBrackets; // sorted by begin
+    std::vector<Note> notes; // sorted by begin
+    std::vector<StatSample> stats; // sorted by time
+    std::vector<MemorySample> memory; // sorted by time
+    std::vector<UserSuppliedValue> userSupplied; // sorted by time
+    IntervalColumns flushes; // BEGIN/END_INTERRUPT (buffer flushes)
+    std::vector<TraceGap> traceGaps; // sorted by begin
+    std::vector<PhaseEnd> phaseEnds;
+
+    // Executions overlapping [t0, t1): begin < t1 and end > t0, plus zero-length executions
+    // with t0 <= begin < t1. O(log n); the result is contiguous by the column invariant.
+    [[nodiscard]] IndexRange executionsOverlapping(TimeUs t0, TimeUs t1) const;
+    [[nodiscard]] IndexRange idlesOverlapping(TimeUs t0, TimeUs t1) const;
+    [[nodiscard]] IndexRange packsOverlapping(TimeUs t0, TimeUs t1) const;
+    [[nodiscard]] IndexRange unpacksOverlapping(TimeUs t0, TimeUs t1) const;
+    // Sends with t0 <= time < t1.
+    [[nodiscard]] IndexRange sendsIn(TimeUs t0, TimeUs t1) const;
+    // Destination PEs of a multicast send (empty for other kinds).
+    [[nodiscard]] std::vector<PeId> multicastDestinations(std::size_t sendIndex) const;
+
+    // Approximate heap bytes held by the columns (for the bytes-per-event figure).
+    [[nodiscard]] std::size_t memoryBytes() const;
+};
+
+// Overlap query on sorted, non-overlapping begin/end columns (shared by all interval kinds).
+IndexRange overlappingRange(
+    const std::vector<TimeUs>& begin, const std::vector<TimeUs>& end, TimeUs t0, TimeUs t1);
+
+} // namespace parallax::core

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "import_report.h"
+#include "pe_trace.h"
+#include "run_metadata.h"
+#include "summary_data.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parallax::core {
+
+// Where the files of a run are.
+struct RunFiles {
+    std::string directory; // directory of the .sts
+    std::string baseName; // NAME (last path component of the .sts minus .sts / .sum.sts)
+    std::string stsPath; // the symbol table that was read
+    std::string projrcPath; // empty when absent
+    std::vector<std::string> logPaths; // index = PE, empty string when absent
+    std::vector<std::string> sumPaths; // index = PE
+    std::vector<std::string> sumdPaths; // index = PE
+    std::uint64_t logBytes = 0; // on-disk bytes of all logs (compressed for .gz)
+    std::uint64_t sumBytes = 0;
+};
+
+// An opened run: metadata, per-PE stores and summaries. Immutable once loaded; shared between
+// threads as std::shared_ptr<const Trace>.
+class Trace {
+public:
+    RunMetadata metadata;
+    RunFiles files;
+    std::vector<PeTrace> pes; // index = PE id; pes[p].hasLog tells whether PE p had a log
+    std::vector<std::optional<PeSummary>> summaries; // index = PE
+    std::vector<std::optional<PeSummaryDetail>> details; // index = PE
+    ImportReport report;
+
+    [[nodiscard]] bool hasLogs() const;
+    [[nodiscard]] bool hasSummaries() const;
+    [[nodiscard]] bool hasSummaryDetails() const;
+    // PEs that have a log (else a .sum, else a .sumd): the default PE selection.
+    [[nodiscard]] std::vector<PeId> validPes() const;
+    // PEs in [0, PROCESSORS) without a log although other PEs have one (or, for summary-only
+    // runs, without a .sum).
+    [[nodiscard]] std::vector<PeId> missingPes() const;
+
+    // Earliest timestamp of any log record (0 without logs).
+    [[nodiscard]] TimeUs beginTime() const;
+    // End of the run: the maximum of the last timestamp over all logs (comm threads included),
+    // the .projrc end time and, without logs, the summaries' bin ends. Java instead takes the
+    // .projrc value alone when present (FORMAT.md §4.0), which cuts comm-thread tails.
+    [[nodiscard]] TimeUs endTime() const;
+    [[nodiscard]] std::uint64_t eventCount() const;
+    [[nodiscard]] std::size_t storeBytes() const;
+};
+
+using TracePtr = std::shared_ptr<const Trace>;
+
+} // namespace parallax::core

@@ -1,0 +1,128 @@
+#pragma once
+
+#include <charconv>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+namespace parallax::io {
+
+// Reads whitespace-separated numeric fields from one line, left to right. The writer separates
+// fields with exactly one space; we also accept runs of spaces and tabs. Every reader returns
+// false (and leaves the cursor where it was) when the next token is missing or not a number
+// of the requested kind and range.
+class FieldCursor {
+public:
+    explicit FieldCursor(std::string_view line)
+        : m_p(line.data())
+        , m_end(line.data() + line.size())
+    { }
+
+    bool nextInt64(std::int64_t& out)
+    {
+        skipSpace();
+        auto [ptr, ec] = std::from_chars(m_p, m_end, out);
+        if (ec != std::errc() || !atTokenEnd(ptr))
+            return false;
+        m_p = ptr;
+        return true;
+    }
+
+    bool nextUint64(std::uint64_t& out)
+    {
+        skipSpace();
+        auto [ptr, ec] = std::from_chars(m_p, m_end, out);
+        if (ec != std::errc() || !atTokenEnd(ptr))
+            return false;
+        m_p = ptr;
+        return true;
+    }
+
+    bool nextInt32(std::int32_t& out)
+    {
+        std::int64_t v = 0;
+        const char* save = m_p;
+        if (!nextInt64(v) || v < std::numeric_limits<std::int32_t>::min()
+            || v > std::numeric_limits<std::int32_t>::max()) {
+            m_p = save;
+            return false;
+        }
+        out = static_cast<std::int32_t>(v);
+        return true;
+    }
+
+    // A timestamp: a non-negative integer that fits a signed 64-bit value.
+    bool nextTime(std::int64_t& out)
+    {
+        const char* save = m_p;
+        if (!nextInt64(out) || out < 0) {
+            m_p = save;
+            return false;
+        }
+        return true;
+    }
+
+    bool nextDouble(double& out)
+    {
+        skipSpace();
+        auto [ptr, ec] = std::from_chars(m_p, m_end, out);
+        if (ec != std::errc() || !atTokenEnd(ptr))
+            return false;
+        m_p = ptr;
+        return true;
+    }
+
+    // Skips one token of any content.
+    bool skipToken()
+    {
+        skipSpace();
+        if (m_p == m_end)
+            return false;
+        while (m_p != m_end && !isSpace(*m_p))
+            ++m_p;
+        return true;
+    }
+
+    // Number of tokens left (scans, does not consume).
+    [[nodiscard]] std::size_t countRemaining() const
+    {
+        std::size_t n = 0;
+        const char* p = m_p;
+        while (p != m_end) {
+            while (p != m_end && isSpace(*p))
+                ++p;
+            if (p == m_end)
+                break;
+            ++n;
+            while (p != m_end && !isSpace(*p))
+                ++p;
+        }
+        return n;
+    }
+
+    [[nodiscard]] bool atEnd()
+    {
+        skipSpace();
+        return m_p == m_end;
+    }
+
+    // The unread rest of the line, starting right after the last token read.
+    [[nodiscard]] std::string_view rest() const
+    {
+        return { m_p, static_cast<std::size_t>(m_end - m_p) };
+    }
+
+private:
+    static bool isSpace(char c) { return c == ' ' || c == '\t'; }
+    void skipSpace()
+    {
+        while (m_p != m_end && isSpace(*m_p))
+            ++m_p;
+    }
+    [[nodiscard]] bool atTokenEnd(const char* p) const { return p == m_end || isSpace(*p); }
+
+    const char* m_p;
+    const char* m_end;
+};
+
+} // namespace parallax::io

@@ -1,0 +1,88 @@
+#include "line_reader.h"
+
+#include <cstring>
+
+namespace parallax::io {
+
+LineReader::LineReader(ByteSource& source)
+    : m_source(source)
+    , m_buffer(kChunk + kMaxLine)
+{ }
+
+// Moves the unconsumed tail to the front and reads more behind it.
+bool LineReader::fill()
+{
+    if (m_eof)
+        return false;
+    if (m_begin > 0) {
+        std::memmove(m_buffer.data(), m_buffer.data() + m_begin, m_end - m_begin);
+        m_end -= m_begin;
+        m_begin = 0;
+    }
+    const auto room = m_buffer.size() - m_end;
+    if (room == 0)
+        return false;
+    const auto n = m_source.read(m_buffer.data() + m_end, room);
+    if (n < 0) {
+        m_failed = true;
+        m_eof = true;
+        return false;
+    }
+    if (n == 0) {
+        m_eof = true;
+        return false;
+    }
+    m_end += static_cast<std::size_t>(n);
+    return true;
+}
+
+bool LineReader::next(std::string_view& line)
+{
+    std::size_t scanFrom = m_begin;
+    for (;;) {
+        const auto* start = m_buffer.data() + scanFrom;
+        const auto* nl = static_cast<const char*>(std::memchr(start, '\n', m_end - scanFrom));
+        if (nl != nullptr) {
+            const auto lineEnd = static_cast<std::size_t>(nl - m_buffer.data());
+            std::size_t len = lineEnd - m_begin;
+            if (len > 0 && m_buffer[m_begin + len - 1] == '\r')
+                --len;
+            line = std::string_view(m_buffer.data() + m_begin, len);
+            m_begin = lineEnd + 1;
+            ++m_lineNumber;
+            return true;
+        }
+        if (m_end - m_begin >= kMaxLine) {
+            // Overlong line: drop what we have and skip to the next newline.
+            ++m_overlong;
+            ++m_lineNumber;
+            for (;;) {
+                m_begin = m_end = 0;
+                if (!fill())
+                    return false;
+                const auto* p = static_cast<const char*>(std::memchr(m_buffer.data(), '\n', m_end));
+                if (p != nullptr) {
+                    m_begin = static_cast<std::size_t>(p - m_buffer.data()) + 1;
+                    break;
+                }
+            }
+            scanFrom = m_begin;
+            continue;
+        }
+        const auto scanned = m_end - m_begin;
+        if (!fill()) {
+            if (m_end > m_begin) {
+                // Last line without a newline.
+                m_endedMidLine = true;
+                line = std::string_view(m_buffer.data() + m_begin, m_end - m_begin);
+                m_begin = m_end;
+                ++m_lineNumber;
+                return true;
+            }
+            return false;
+        }
+        scanFrom = m_begin + scanned;
+    }
+}
+
+} // namespace parallax::io

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "byte_source.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parallax::io {
+
+// Splits a ByteSource into lines without ever holding the whole file: a fixed-size buffer is
+// refilled as lines are consumed. Lines longer than the limit are skipped (and counted) so a
+// garbage file without newlines cannot exhaust memory.
+class LineReader {
+public:
+    static constexpr std::size_t kChunk = std::size_t { 1 } << 20;
+    static constexpr std::size_t kMaxLine = std::size_t { 1 } << 20;
+
+    explicit LineReader(ByteSource& source);
+
+    // Next line without its '\n' (and without a trailing '\r'). Returns false at the end of the
+    // data or on a read error (see failed()). The view is valid until the next call.
+    bool next(std::string_view& line);
+
+    [[nodiscard]] std::uint64_t lineNumber() const { return m_lineNumber; }
+    [[nodiscard]] std::uint64_t overlongLines() const { return m_overlong; }
+    [[nodiscard]] bool failed() const { return m_failed; }
+    // True when the data did not end with '\n' (the last line may be cut short).
+    [[nodiscard]] bool endedMidLine() const { return m_endedMidLine; }
+    [[nodiscard]] const std::string& error() const { return m_source.error(); }
+
+private:
+    bool fill();
+
+    ByteSource& m_source;
+    std::vector<char> m_buffer;
+    std::size_t m_begin = 0;
+    std::size_t m_end = 0;
+    bool m_eof = false;
+    bool m_failed = false;
+    bool m_endedMidLine = false;
+    std::uint64_t m_lineNumber = 0;
+    std::uint64_t m_overlong = 0;
+};
+
+} // namespace parallax::io

@@ -1,0 +1,312 @@
+#include "log_line_parser.h"
+
+#include "field_cursor.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace parallax::io {
+
+using core::LogRecord;
+using core::RecordType;
+
+namespace {
+
+bool readEntry(FieldCursor& c, LogRecord& r)
+{
+    std::int64_t ep = 0;
+    // The writer keeps entry ids in an unsigned short.
+    if (!c.nextInt64(ep) || ep < 0 || ep > 65535)
+        return false;
+    r.entry = static_cast<core::EntryId>(ep);
+    return true;
+}
+
+bool readMessageType(FieldCursor& c, LogRecord& r)
+{
+    std::int64_t m = 0;
+    if (!c.nextInt64(m) || m < -1 || m > 65535)
+        return false;
+    r.messageType = static_cast<std::int32_t>(m);
+    return true;
+}
+
+} // namespace
+
+LogLineParser::LogLineParser(const core::RunMetadata& metadata)
+    : m_meta(metadata)
+    , m_version(metadata.version)
+    , m_papiCount(metadata.version >= 6.6 ? metadata.papiEvents.size() : 0)
+{ }
+
+ParseStatus LogLineParser::parse(std::string_view line, LogRecord& r, std::string& why)
+{
+    FieldCursor c(line);
+    std::int64_t type = 0;
+    if (!c.nextInt64(type)) {
+        why = "record type is not a number";
+        return ParseStatus::Malformed;
+    }
+    r = LogRecord {};
+    if (type < 0 || type > 255) {
+        why = "unknown record type " + std::to_string(type);
+        return ParseStatus::UnknownType;
+    }
+    r.type = static_cast<RecordType>(type);
+    const double v = m_version;
+    auto bad = [&](const char* what) {
+        why = what;
+        return ParseStatus::Malformed;
+    };
+    auto done = [&]() {
+        if (!c.atEnd()) {
+            why = "unexpected extra fields";
+            return ParseStatus::Malformed;
+        }
+        return ParseStatus::Ok;
+    };
+
+    switch (r.type) {
+    // 1 CREATION: mtype ep t ev pe [len >= 2.0] [sendT >= 5.0]
+    // 20 CREATION_BCAST: ... nPEs
+    // 21 CREATION_MULTICAST: ... nPEs [nPEs] destPE x nPEs
+    case RecordType::Creation:
+    case RecordType::CreationBcast:
+    case RecordType::CreationMulticast: {
+        if (!readMessageType(c, r) || !readEntry(c, r) || !c.nextTime(r.time)
+            || !c.nextInt32(r.eventId) || !c.nextInt32(r.pe))
+            return bad("CREATION needs mtype ep time event pe");
+        if (v >= 2.0 && !c.nextInt32(r.msgBytes))
+            return bad("CREATION is missing the message length");
+        if (v >= 5.0 && !c.nextInt64(r.sendDuration))
+            return bad("CREATION is missing the send time");
+        if (r.type == RecordType::Creation)
+            return done();
+        if (!c.nextInt32(r.destinationCount) || r.destinationCount < 0)
+            return bad("broadcast/multicast is missing its PE count");
+        if (r.type == RecordType::CreationBcast)
+            return done();
+        // FORMAT.md §2.5 (1): since Charm++ 7.0 the writer puts the PE count twice (the int,
+        // then the std::vector's size) before the list; Java reads the older single-count form
+        // and so loses the last PE. We accept both: exactly nPEs+1 remaining tokens whose first
+        // equals nPEs is the doubled form, exactly nPEs is the old form, anything else is damage.
+        const auto n = static_cast<std::size_t>(r.destinationCount);
+        const auto remaining = c.countRemaining();
+        if (remaining == n + 1) {
+            std::int32_t again = 0;
+            if (!c.nextInt32(again) || again != r.destinationCount)
+                return bad("multicast PE list does not match its count");
+            ++m_doubledMulticasts;
+        } else if (remaining != n) {
+            return bad("multicast PE list does not match its count");
+        }
+        m_destinations.clear();
+        for (std::size_t i = 0; i < n; ++i) {
+            core::PeId pe = 0;
+            if (!c.nextInt32(pe))
+                return bad("multicast destination is not a PE number");
+            m_destinations.push_back(pe);
+        }
+        r.destinations = m_destinations;
+        return done();
+    }
+    // 2 BEGIN_PROCESSING: mtype ep t ev srcPE [len] [recvT ids...] [cpu] [papi...]
+    case RecordType::BeginProcessing: {
+        if (!readMessageType(c, r) || !readEntry(c, r) || !c.nextTime(r.time)
+            || !c.nextInt32(r.eventId) || !c.nextInt32(r.pe))
+            return bad("BEGIN_PROCESSING needs mtype ep time event srcPE");
+        if (v >= 2.0 && !c.nextInt32(r.msgBytes))
+            return bad("BEGIN_PROCESSING is missing the message length");
+        m_ids.clear();
+        if (v >= 4.0) {
+            std::uint64_t recvTime = 0; // always 0 (or -1 printed unsigned); not used
+            if (!c.nextUint64(recvTime))
+                return bad("BEGIN_PROCESSING is missing the receive time");
+            std::size_t nIds = v < 7.0
+                ? 3
+                : (v < 9.0 ? 4 : static_cast<std::size_t>(m_meta.objectIdLength(r.entry)));
+            const std::size_t tail = (v >= 6.5 ? 1 : 0) + m_papiCount;
+            const auto remaining = c.countRemaining();
+            // The object id length follows from the chare's ndims (FORMAT.md §2.3); when the
+            // token count says otherwise (user-index arrays, a .sts from another build), trust
+            // the line as long as the count is plausible.
+            if (remaining != nIds + tail) {
+                if (remaining < tail || remaining - tail > 6)
+                    return bad("BEGIN_PROCESSING has a wrong number of fields");
+                nIds = remaining - tail;
+            }
+            for (std::size_t i = 0; i < nIds; ++i) {
+                std::int32_t id = 0;
+                if (!c.nextInt32(id))
+                    return bad("object id is not a number");
+                m_ids.push_back(id);
+            }
+        }
+        r.objectId = m_ids;
+        if (v >= 6.5) {
+            if (!c.nextInt64(r.cpuTime))
+                return bad("BEGIN_PROCESSING is missing the CPU time");
+            r.hasCpuTime = true;
+        }
+        m_papi.clear();
+        for (std::size_t i = 0; i < m_papiCount; ++i) {
+            std::int64_t value = 0;
+            if (!c.nextInt64(value))
+                return bad("PAPI counter value is not a number");
+            m_papi.push_back(value);
+        }
+        r.papi = m_papi;
+        return done();
+    }
+    // 3 END_PROCESSING: mtype ep t ev srcPE [len] [cpu] [papi...]
+    case RecordType::EndProcessing: {
+        if (!readMessageType(c, r) || !readEntry(c, r) || !c.nextTime(r.time)
+            || !c.nextInt32(r.eventId) || !c.nextInt32(r.pe))
+            return bad("END_PROCESSING needs mtype ep time event srcPE");
+        if (v >= 2.0 && !c.nextInt32(r.msgBytes))
+            return bad("END_PROCESSING is missing the message length");
+        if (v >= 6.5) {
+            if (!c.nextInt64(r.cpuTime))
+                return bad("END_PROCESSING is missing the CPU time");
+            r.hasCpuTime = true;
+        }
+        m_papi.clear();
+        for (std::size_t i = 0; i < m_papiCount; ++i) {
+            std::int64_t value = 0;
+            if (!c.nextInt64(value))
+                return bad("PAPI counter value is not a number");
+            m_papi.push_back(value);
+        }
+        r.papi = m_papi;
+        return done();
+    }
+    // 4 ENQUEUE, 5 DEQUEUE: mtype t ev pe
+    case RecordType::Enqueue:
+    case RecordType::Dequeue:
+        if (!readMessageType(c, r) || !c.nextTime(r.time) || !c.nextInt32(r.eventId)
+            || !c.nextInt32(r.pe))
+            return bad("ENQUEUE/DEQUEUE needs mtype time event pe");
+        return done();
+    // 6 BEGIN_COMPUTATION, 7 END_COMPUTATION, 11 BEGIN_TRACE, 12 END_TRACE: t
+    case RecordType::BeginComputation:
+    case RecordType::EndComputation:
+    case RecordType::BeginTrace:
+    case RecordType::EndTrace:
+        if (!c.nextTime(r.time))
+            return bad("record needs a time");
+        return done();
+    // 8 BEGIN_INTERRUPT, 9 END_INTERRUPT: t ev pe
+    case RecordType::BeginInterrupt:
+    case RecordType::EndInterrupt:
+        if (!c.nextTime(r.time) || !c.nextInt32(r.eventId) || !c.nextInt32(r.pe))
+            return bad("INTERRUPT needs time event pe");
+        return done();
+    // 10 MESSAGE_RECV: writer mtype ep t ev pe len; Java mtype t ev pe len
+    case RecordType::MessageRecv: {
+        const auto n = c.countRemaining();
+        if (!readMessageType(c, r))
+            return bad("MESSAGE_RECV needs mtype");
+        if (n == 6 && !readEntry(c, r))
+            return bad("MESSAGE_RECV entry is not a number");
+        if (!c.nextTime(r.time) || !c.nextInt32(r.eventId) || !c.nextInt32(r.pe)
+            || !c.nextInt32(r.msgBytes))
+            return bad("MESSAGE_RECV needs time event pe len");
+        return done();
+    }
+    // 13 USER_EVENT: id t ev pe
+    case RecordType::UserEvent:
+        if (!c.nextInt32(r.userEventId) || !c.nextTime(r.time) || !c.nextInt32(r.eventId)
+            || !c.nextInt32(r.pe))
+            return bad("USER_EVENT needs id time event pe");
+        return done();
+    // 14..19 idle / pack / unpack: t pe
+    case RecordType::BeginIdle:
+    case RecordType::EndIdle:
+    case RecordType::BeginPack:
+    case RecordType::EndPack:
+    case RecordType::BeginUnpack:
+    case RecordType::EndUnpack:
+        if (!c.nextTime(r.time) || !c.nextInt32(r.pe))
+            return bad("record needs time pe");
+        return done();
+    // 22 BEGIN_FUNC: t funcId line+filename (Charm++ <= 6.8); 23 END_FUNC: t funcId
+    case RecordType::BeginFunc:
+    case RecordType::EndFunc:
+        if (!c.nextTime(r.time))
+            return bad("function record needs a time");
+        return ParseStatus::Ok;
+    case RecordType::MemoryMalloc:
+    case RecordType::MemoryFree:
+    case RecordType::SurrogateBlock:
+        return ParseStatus::Ok;
+    // 26 USER_SUPPLIED: value t
+    case RecordType::UserSupplied:
+        if (!c.nextInt64(r.value))
+            return bad("USER_SUPPLIED needs a value");
+        if (!c.atEnd() && !c.nextTime(r.time))
+            return bad("USER_SUPPLIED time is not a number");
+        return done();
+    // 27 MEMORY_USAGE: bytes t
+    case RecordType::MemoryUsage: {
+        std::uint64_t bytes = 0;
+        if (!c.nextUint64(bytes) || !c.nextTime(r.time))
+            return bad("MEMORY_USAGE needs bytes time");
+        r.value = static_cast<std::int64_t>(
+            std::min<std::uint64_t>(bytes, std::numeric_limits<std::int64_t>::max()));
+        return done();
+    }
+    // 28 USER_SUPPLIED_NOTE: t len[ ]chars; 29 USER_SUPPLIED_BRACKETED_NOTE: t tEnd id len[ ]chars
+    // FORMAT.md §2.5 (2): Charm++ <= 6.7 put a space before the text, a fixed >= 7.0 writer
+    // would not; take the length's digits, skip at most one space, then exactly len chars.
+    case RecordType::UserSuppliedNote:
+    case RecordType::UserSuppliedBracketedNote: {
+        if (!c.nextTime(r.time))
+            return bad("note needs a time");
+        if (r.type == RecordType::UserSuppliedBracketedNote
+            && (!c.nextTime(r.endTime) || !c.nextInt32(r.userEventId)))
+            return bad("bracketed note needs begin end id");
+        auto rest = c.rest();
+        while (!rest.empty() && rest.front() == ' ')
+            rest.remove_prefix(1);
+        std::size_t digits = 0;
+        while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9')
+            ++digits;
+        std::int64_t len = 0;
+        if (digits == 0 || digits > 9
+            || std::from_chars(rest.data(), rest.data() + digits, len).ec != std::errc())
+            return bad("note length is not a number");
+        rest.remove_prefix(digits);
+        if (!rest.empty() && rest.front() == ' ')
+            rest.remove_prefix(1);
+        if (static_cast<std::size_t>(len) > rest.size())
+            return bad("note is shorter than its length");
+        r.text = rest.substr(0, static_cast<std::size_t>(len));
+        return ParseStatus::Ok;
+    }
+    // 30 END_PHASE: phaseId t
+    case RecordType::EndPhase:
+        if (!c.nextInt64(r.value) || !c.nextTime(r.time))
+            return bad("END_PHASE needs phase time");
+        return done();
+    // 32 USER_STAT: t userTime stat pe statId
+    case RecordType::UserStat:
+        if (!c.nextTime(r.time) || !c.nextDouble(r.userTime) || !c.nextDouble(r.statValue)
+            || !c.nextInt32(r.pe) || !c.nextInt32(r.statId))
+            return bad("USER_STAT needs time userTime value pe statId");
+        return done();
+    // 98, 99, 100: id t ev pe [nestedId]
+    case RecordType::BeginUserEventPair:
+    case RecordType::EndUserEventPair:
+    case RecordType::UserEventPair:
+        if (!c.nextInt32(r.userEventId) || !c.nextTime(r.time) || !c.nextInt32(r.eventId)
+            || !c.nextInt32(r.pe))
+            return bad("user event pair needs id time event pe");
+        if (!c.atEnd() && !c.nextInt32(r.nestedId))
+            return bad("user event pair nested id is not a number");
+        return done();
+    }
+    why = "unknown record type " + std::to_string(type);
+    return ParseStatus::UnknownType;
+}
+
+} // namespace parallax::io

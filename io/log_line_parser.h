@@ -1,0 +1,37 @@
+#pragma once
+
+#include "core/log_record.h"
+#include "core/run_metadata.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parallax::io {
+
+enum class ParseStatus { Ok, Malformed, UnknownType };
+
+// Decodes one text line of a NAME.N.log into a LogRecord following the field layouts of
+// FORMAT.md §2.3 for the run's VERSION. Token counts are validated per type so that a damaged
+// or cut-off line is rejected rather than misread.
+class LogLineParser {
+public:
+    explicit LogLineParser(const core::RunMetadata& metadata);
+
+    // On Malformed/UnknownType `why` says what was wrong.
+    ParseStatus parse(std::string_view line, core::LogRecord& record, std::string& why);
+
+    // Counts multicasts seen in the Charm++ >= 7.0 form (PE count written twice).
+    [[nodiscard]] std::uint64_t doubledMulticasts() const { return m_doubledMulticasts; }
+
+private:
+    const core::RunMetadata& m_meta;
+    double m_version;
+    std::size_t m_papiCount;
+    std::vector<std::int32_t> m_ids;
+    std::vector<std::int64_t> m_papi;
+    std::vector<core::PeId> m_destinations;
+    std::uint64_t m_doubledMulticasts = 0;
+};
+
+} // namespace parallax::io

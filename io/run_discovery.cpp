@@ -1,0 +1,224 @@
+#include "run_discovery.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+namespace parallax::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool endsWith(std::string_view s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string baseNameOf(const std::string& stsFile)
+{
+    if (endsWith(stsFile, ".sum.sts"))
+        return stsFile.substr(0, stsFile.size() - 8);
+    if (endsWith(stsFile, ".sts"))
+        return stsFile.substr(0, stsFile.size() - 4);
+    return stsFile;
+}
+
+enum class Kind { Log, Sum, Sumd };
+
+struct Candidate {
+    Kind kind;
+    std::int64_t pe;
+    fs::path path;
+    bool gz;
+};
+
+// `<base>.<pe>.log`, `<base>.<pe>.log.gz`, `<base>.<pe>.sum`, `<base>.<pe>.sumd`.
+// Returns false when the name does not belong to the run; pe = -1 when the PE part is not a
+// number (reported by the caller).
+bool classify(const std::string& name, const std::string& base, Candidate& out)
+{
+    if (name.size() <= base.size() + 1 || name.compare(0, base.size(), base) != 0
+        || name[base.size()] != '.')
+        return false;
+    std::string_view rest(name);
+    rest.remove_prefix(base.size() + 1);
+    out.gz = false;
+    if (endsWith(rest, ".log.gz")) {
+        out.kind = Kind::Log;
+        out.gz = true;
+        rest.remove_suffix(7);
+    } else if (endsWith(rest, ".log")) {
+        out.kind = Kind::Log;
+        rest.remove_suffix(4);
+    } else if (endsWith(rest, ".sumd")) {
+        out.kind = Kind::Sumd;
+        rest.remove_suffix(5);
+    } else if (endsWith(rest, ".sum")) {
+        out.kind = Kind::Sum;
+        rest.remove_suffix(4);
+    } else {
+        return false;
+    }
+    std::int64_t pe = -1;
+    auto [p, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), pe);
+    if (rest.empty() || ec != std::errc() || p != rest.data() + rest.size() || pe < 0) {
+        // e.g. NAME.foo.log, or NAME.sum.sts-like names: only report real log-looking names
+        if (rest.find('.') != std::string_view::npos)
+            return false;
+        pe = -1;
+    }
+    out.pe = pe;
+    return true;
+}
+
+void scan(const fs::path& dir, const std::string& base, std::vector<Candidate>& out, int depth)
+{
+    std::error_code ec;
+    fs::directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec);
+    if (ec)
+        return;
+    for (const auto& entry : it) {
+        const auto name = entry.path().filename().string();
+        std::error_code typeEc;
+        if (entry.is_directory(typeEc)) {
+            // NAME.projdir.K written by +trace-subdirs (searched recursively).
+            if (depth < 4 && name.compare(0, base.size(), base) == 0
+                && name.find(".projdir.", base.size()) == base.size())
+                scan(entry.path(), base, out, depth + 1);
+            continue;
+        }
+        Candidate c {};
+        if (classify(name, base, c)) {
+            c.path = entry.path();
+            out.push_back(std::move(c));
+        }
+    }
+}
+
+} // namespace
+
+DiscoveryResult locateSymbolTable(const std::string& path)
+{
+    DiscoveryResult result;
+    std::error_code ec;
+    fs::path p(path);
+    if (!fs::exists(p, ec)) {
+        result.error = path + ": no such file or directory";
+        return result;
+    }
+    if (fs::is_directory(p, ec)) {
+        std::vector<fs::path> sts;
+        std::vector<fs::path> sumSts;
+        fs::directory_iterator it(p, fs::directory_options::skip_permission_denied, ec);
+        if (ec) {
+            result.error = path + ": cannot list the directory (" + ec.message() + ")";
+            return result;
+        }
+        for (const auto& entry : it) {
+            const auto name = entry.path().filename().string();
+            if (endsWith(name, ".sum.sts"))
+                sumSts.push_back(entry.path());
+            else if (endsWith(name, ".count.sts"))
+                continue; // hardware-counter tables are not runs of their own
+            else if (endsWith(name, ".sts"))
+                sts.push_back(entry.path());
+        }
+        auto& chosen = sts.empty() ? sumSts : sts;
+        if (chosen.empty()) {
+            result.error = path
+                + ": no .sts symbol table in this directory; open the directory "
+                  "that holds NAME.sts and NAME.N.log(.gz) files";
+            return result;
+        }
+        std::sort(chosen.begin(), chosen.end());
+        if (chosen.size() > 1) {
+            std::string names;
+            for (const auto& c : chosen)
+                names += (names.empty() ? "" : ", ") + c.filename().string();
+            result.error = path + ": several runs in this directory (" + names
+                + "); open one of the .sts files instead";
+            return result;
+        }
+        p = chosen.front();
+    }
+    const auto fileName = p.filename().string();
+    if (!endsWith(fileName, ".sts")) {
+        result.error = path
+            + ": not a Projections symbol table; open a run directory, a NAME.sts "
+              "or a NAME.sum.sts file";
+        return result;
+    }
+    auto& files = result.files;
+    files.directory = p.parent_path().empty() ? std::string(".") : p.parent_path().string();
+    files.baseName = baseNameOf(fileName);
+    files.stsPath = p.string();
+    if (endsWith(fileName, ".sum.sts")) {
+        const auto full = fs::path(files.directory) / (files.baseName + ".sts");
+        if (fs::exists(full, ec))
+            files.stsPath = full.string();
+    }
+    const auto projrc = fs::path(files.directory) / (files.baseName + ".projrc");
+    if (fs::exists(projrc, ec))
+        files.projrcPath = projrc.string();
+    result.ok = true;
+    return result;
+}
+
+void collectFiles(core::RunFiles& files, core::PeId processors, core::ImportReport& report)
+{
+    std::vector<Candidate> found;
+    scan(fs::path(files.directory), files.baseName, found, 0);
+    std::sort(found.begin(), found.end(),
+        [](const Candidate& a, const Candidate& b) { return a.path.string() < b.path.string(); });
+    const auto n = static_cast<std::size_t>(std::max<core::PeId>(processors, 0));
+    files.logPaths.assign(n, {});
+    files.sumPaths.assign(n, {});
+    files.sumdPaths.assign(n, {});
+    files.logBytes = 0;
+    files.sumBytes = 0;
+    for (const auto& c : found) {
+        const auto name = c.path.filename().string();
+        if (c.pe < 0) {
+            report.add(core::Issue::PeOutOfRange, name, 0,
+                "the PE part of the file name is not a number; skipped");
+            continue;
+        }
+        if (c.pe >= processors) {
+            report.add(core::Issue::PeOutOfRange, name, 0,
+                "PE " + std::to_string(c.pe) + " is not below PROCESSORS "
+                    + std::to_string(processors) + "; skipped");
+            continue;
+        }
+        const auto pe = static_cast<std::size_t>(c.pe);
+        auto& slot = c.kind == Kind::Log ? files.logPaths[pe]
+            : c.kind == Kind::Sum        ? files.sumPaths[pe]
+                                         : files.sumdPaths[pe];
+        if (!slot.empty()) {
+            // Both NAME.N.log and NAME.N.log.gz: take the newer one and say so.
+            std::error_code ec;
+            const auto tNew = fs::last_write_time(c.path, ec);
+            const auto tOld = fs::last_write_time(slot, ec);
+            report.add(core::Issue::PeOutOfRange, name, 0,
+                "two files for PE " + std::to_string(c.pe) + "; using the newer one");
+            if (tNew <= tOld)
+                continue;
+        }
+        slot = c.path.string();
+    }
+    auto sizeOf = [](const std::string& path) -> std::uint64_t {
+        std::error_code ec;
+        const auto size = fs::file_size(path, ec);
+        return ec ? 0 : static_cast<std::uint64_t>(size);
+    };
+    for (const auto& path : files.logPaths)
+        if (!path.empty())
+            files.logBytes += sizeOf(path);
+    for (const auto& path : files.sumPaths)
+        if (!path.empty())
+            files.sumBytes += sizeOf(path);
+}
+
+} // namespace parallax::io

@@ -1,0 +1,298 @@
+#include "run_loader.h"
+
+#include "byte_source.h"
+#include "core/pe_trace_builder.h"
+#include "line_reader.h"
+#include "log_line_parser.h"
+#include "run_discovery.h"
+#include "sts_reader.h"
+#include "summary_reader.h"
+
+#include <algorithm>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace parallax::io {
+
+namespace {
+
+std::string fileNameOf(const std::string& path)
+{
+    return std::filesystem::path(path).filename().string();
+}
+
+bool looksBinary(std::string_view line)
+{
+    return std::any_of(line.begin(), line.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u == 0 || (u < 32 && c != '\t' && c != '\r');
+    });
+}
+
+} // namespace
+
+bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& metadata,
+    core::PeTrace& out, core::ImportReport& report,
+    const std::function<bool(std::uint64_t)>& onChunk)
+{
+    const auto fileName = fileNameOf(path);
+    std::string error;
+    auto source = ByteSource::open(path, error);
+    if (!source) {
+        report.add(core::Issue::FileError, fileName, 0, error);
+        out = core::PeTrace {};
+        out.pe = pe;
+        return true;
+    }
+    LineReader lines(*source);
+    LogLineParser parser(metadata);
+    core::PeTraceBuilder builder(pe, metadata, fileName, report);
+    core::LogRecord record;
+    std::string why;
+    std::string_view line;
+    std::uint64_t reported = 0;
+    std::uint64_t malformedInARow = 0;
+    bool first = true;
+    bool cancelled = false;
+
+    // Header: "PROJECTIONS-RECORD [n] [DELTA]" (the count is not the record count).
+    while (lines.next(line)) {
+        if (first) {
+            first = false;
+            if (line.starts_with("PROJECTIONS-RECORD")) {
+                if (line.find("DELTA") != std::string_view::npos) {
+                    report.add(core::Issue::UnsupportedLog, fileName, 1,
+                        "delta-encoded log (historic format) is not supported; PE left out");
+                    out = core::PeTrace {};
+                    out.pe = pe;
+                    return true;
+                }
+                continue;
+            }
+            if (looksBinary(line)) {
+                report.add(core::Issue::UnsupportedLog, fileName, 1,
+                    "binary or non-text log (e.g. +binary-trace) is not supported; PE left out");
+                out = core::PeTrace {};
+                out.pe = pe;
+                return true;
+            }
+            report.add(core::Issue::MalformedLine, fileName, 1,
+                "no PROJECTIONS-RECORD header; reading the line as a record");
+        }
+        if (line.empty()) {
+            report.count(core::Issue::BlankLine);
+            continue;
+        }
+        const auto status = parser.parse(line, record, why);
+        if (status == ParseStatus::Ok) {
+            malformedInARow = 0;
+            builder.add(record, lines.lineNumber());
+            if (builder.ended()) {
+                // Java stops at the first END_COMPUTATION; count what follows, do not parse it.
+                std::uint64_t after = 0;
+                while (lines.next(line))
+                    if (!line.empty())
+                        ++after;
+                if (after > 0)
+                    report.add(core::Issue::RecordsAfterEnd, fileName, lines.lineNumber(),
+                        std::to_string(after) + " lines after END_COMPUTATION ignored");
+                break;
+            }
+        } else {
+            const bool lastLine = lines.endedMidLine();
+            report.add(status == ParseStatus::UnknownType ? core::Issue::UnknownRecordType
+                                                          : core::Issue::MalformedLine,
+                fileName, lines.lineNumber(),
+                why + (lastLine ? " (last line, cut short)" : "") + ": '"
+                    + std::string(line.substr(0, 80)) + (line.size() > 80 ? "...'" : "'"));
+            ++malformedInARow;
+        }
+        if ((lines.lineNumber() & 0x3FFF) == 0 && onChunk) {
+            const auto consumed = source->bytesConsumed();
+            if (!onChunk(consumed - reported)) {
+                cancelled = true;
+                break;
+            }
+            reported = consumed;
+        }
+    }
+    if (lines.overlongLines() > 0)
+        report.add(core::Issue::OverlongLine, fileName, 0,
+            std::to_string(lines.overlongLines()) + " lines over 1 MiB skipped");
+    if (lines.failed())
+        report.add(core::Issue::GzipError, fileName, lines.lineNumber(),
+            lines.error() + "; records before line " + std::to_string(lines.lineNumber() + 1)
+                + " kept");
+    if (parser.doubledMulticasts() > 0)
+        report.count(core::Issue::MulticastCountDoubled, parser.doubledMulticasts());
+    if (onChunk && !cancelled)
+        onChunk(source->bytesConsumed() - reported);
+    out = builder.finish();
+    return !cancelled;
+}
+
+LoadResult loadRun(const std::string& path, const LoadOptions& options)
+{
+    LoadResult result;
+    try {
+        auto trace = std::make_shared<core::Trace>();
+        auto& report = trace->report;
+        auto progress = [&](LoadProgress p) {
+            if (options.progress)
+                options.progress(p);
+        };
+        auto isCancelled = [&]() {
+            return options.cancelled && options.cancelled();
+        };
+
+        progress({ "finding files", 0, 0, 0, 0 });
+        auto located = locateSymbolTable(path);
+        if (!located.ok) {
+            result.error = located.error;
+            return result;
+        }
+        trace->files = std::move(located.files);
+        auto& files = trace->files;
+
+        progress({ "reading symbol table", 0, 0, 0, 0 });
+        auto sts = readSts(files.stsPath, report);
+        if (!sts.ok) {
+            result.error = sts.error;
+            return result;
+        }
+        trace->metadata = std::move(sts.metadata);
+        auto& meta = trace->metadata;
+        if (!files.projrcPath.empty())
+            meta.projrcEndTime = readProjrcEndTime(files.projrcPath, report);
+
+        collectFiles(files, meta.processors, report);
+        const auto processors = static_cast<std::size_t>(meta.processors);
+
+        // Per-PE logs, in parallel: workers take the next PE from a shared counter.
+        std::vector<std::size_t> logPes;
+        if (options.readLogs)
+            for (std::size_t p = 0; p < processors; ++p)
+                if (!files.logPaths[p].empty())
+                    logPes.push_back(p);
+        const std::size_t pesSize = logPes.empty() ? 0 : logPes.back() + 1;
+        trace->pes.resize(pesSize);
+        for (std::size_t p = 0; p < pesSize; ++p)
+            trace->pes[p].pe = static_cast<core::PeId>(p);
+        std::vector<core::ImportReport> reports(logPes.size());
+        std::atomic<std::size_t> next { 0 };
+        std::atomic<std::size_t> filesDone { 0 };
+        std::atomic<std::uint64_t> bytesDone { 0 };
+        std::atomic<std::uint64_t> lastReported { 0 };
+        std::atomic<bool> stop { false };
+        std::mutex progressMutex;
+        const auto bytesTotal = files.logBytes;
+        auto reportProgress = [&](bool force) {
+            const auto done = bytesDone.load();
+            if (!force && done - lastReported.load() < (4U << 20))
+                return;
+            lastReported = done;
+            std::lock_guard lock(progressMutex);
+            progress({ "reading logs " + std::to_string(filesDone.load()) + "/"
+                    + std::to_string(logPes.size()),
+                done, bytesTotal, filesDone.load(), logPes.size() });
+        };
+        auto worker = [&]() {
+            for (;;) {
+                const auto k = next.fetch_add(1);
+                if (k >= logPes.size() || stop.load())
+                    return;
+                const auto pe = logPes[k];
+                auto onChunk = [&](std::uint64_t delta) {
+                    bytesDone += delta;
+                    reportProgress(false);
+                    if (isCancelled())
+                        stop = true;
+                    return !stop.load();
+                };
+                try {
+                    readPeLog(files.logPaths[pe], static_cast<core::PeId>(pe), meta, trace->pes[pe],
+                        reports[k], onChunk);
+                } catch (const std::exception& e) {
+                    // Out of memory or a bug: leave this PE out, keep the rest of the run.
+                    reports[k].add(core::Issue::FileError, fileNameOf(files.logPaths[pe]), 0,
+                        std::string("could not be read: ") + e.what());
+                    trace->pes[pe] = core::PeTrace {};
+                    trace->pes[pe].pe = static_cast<core::PeId>(pe);
+                }
+                ++filesDone;
+                reportProgress(true);
+            }
+        };
+        unsigned threads
+            = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
+        threads = std::clamp<unsigned>(threads, 1, 64);
+        threads = static_cast<unsigned>(
+            std::min<std::size_t>(threads, std::max<std::size_t>(logPes.size(), 1)));
+        progress(
+            { "reading logs 0/" + std::to_string(logPes.size()), 0, bytesTotal, 0, logPes.size() });
+        if (threads <= 1) {
+            worker();
+        } else {
+            std::vector<std::thread> pool;
+            for (unsigned t = 0; t < threads; ++t)
+                pool.emplace_back(worker);
+            for (auto& t : pool)
+                t.join();
+        }
+        if (stop.load() || isCancelled()) {
+            result.cancelled = true;
+            return result;
+        }
+        for (const auto& r : reports)
+            report.merge(r);
+
+        // Summaries (small; read sequentially).
+        trace->summaries.resize(options.readSummaries ? processors : 0);
+        trace->details.resize(options.readSummaries ? processors : 0);
+        if (options.readSummaries) {
+            progress({ "reading summaries", bytesDone.load(), bytesTotal, filesDone.load(),
+                logPes.size() });
+            for (std::size_t p = 0; p < processors; ++p) {
+                if (isCancelled()) {
+                    result.cancelled = true;
+                    return result;
+                }
+                if (!files.sumPaths[p].empty())
+                    trace->summaries[p]
+                        = readSummary(files.sumPaths[p], static_cast<core::PeId>(p), report);
+                if (!files.sumdPaths[p].empty())
+                    trace->details[p]
+                        = readSummaryDetail(files.sumdPaths[p], static_cast<core::PeId>(p), report);
+            }
+        }
+
+        // PEs without a file of a kind that others have (FORMAT.md §5.6: reported, not fatal).
+        auto reportMissing = [&](const std::vector<std::string>& paths, const char* kind) {
+            std::size_t have = 0;
+            for (const auto& p : paths)
+                have += p.empty() ? 0U : 1U;
+            if (have == 0 || have == paths.size())
+                return;
+            for (std::size_t p = 0; p < paths.size(); ++p)
+                if (paths[p].empty())
+                    report.add(core::Issue::MissingFile,
+                        files.baseName + "." + std::to_string(p) + kind, 0,
+                        "PE " + std::to_string(p) + " has no " + kind + " file");
+        };
+        reportMissing(files.logPaths, ".log");
+        reportMissing(files.sumPaths, ".sum");
+        reportMissing(files.sumdPaths, ".sumd");
+
+        progress({ "done", bytesDone.load(), bytesTotal, filesDone.load(), logPes.size() });
+        result.trace = std::move(trace);
+    } catch (const std::exception& e) {
+        result.error = path + ": could not be loaded (" + e.what() + ")";
+        result.trace.reset();
+    }
+    return result;
+}
+
+} // namespace parallax::io

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "core/trace.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace parallax::io {
+
+struct LoadProgress {
+    std::string stage; // "reading symbol table", "reading logs 12/64", ...
+    std::uint64_t bytesDone = 0; // on-disk bytes consumed (compressed bytes for .gz)
+    std::uint64_t bytesTotal = 0;
+    std::size_t filesDone = 0;
+    std::size_t filesTotal = 0;
+};
+
+struct LoadOptions {
+    // Worker threads for the per-PE logs; 0 = one per hardware thread.
+    unsigned threads = 0;
+    bool readLogs = true;
+    bool readSummaries = true;
+    // Called from worker threads (throttled, at most every ~4 MB and once per file); the
+    // receiver must be thread-safe. May be empty.
+    std::function<void(const LoadProgress&)> progress;
+    // Polled between chunks of every file; returning true stops the load. May be empty.
+    std::function<bool()> cancelled;
+};
+
+struct LoadResult {
+    core::TracePtr trace; // null when the load failed or was cancelled
+    bool cancelled = false;
+    std::string error; // fatal problem: names the file (and line) and what to do
+};
+
+// Opens a run (directory, NAME.sts or NAME.sum.sts): reads the symbol table, then every PE's
+// log (in parallel) and the summary files into an immutable Trace. Recoverable problems are
+// in trace->report. Never throws.
+LoadResult loadRun(const std::string& path, const LoadOptions& options = {});
+
+// Reads one PE's log into a PeTrace (used by loadRun; exposed for tests and benchmarks).
+// Returns false when cancelled.
+bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& metadata,
+    core::PeTrace& out, core::ImportReport& report,
+    const std::function<bool(std::uint64_t bytesDelta)>& onChunk = {});
+
+} // namespace parallax::io

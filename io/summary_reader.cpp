@@ -1,0 +1,388 @@
+#include "summary_reader.h"
+
+#include "byte_source.h"
+#include "field_cursor.h"
+#include "line_reader.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+namespace parallax::io {
+
+namespace {
+
+// No per-PE series may grow beyond this many values, whatever a header claims.
+constexpr std::int64_t kMaxValues = std::int64_t { 1 } << 26;
+
+std::string fileNameOf(const std::string& path)
+{
+    return std::filesystem::path(path).filename().string();
+}
+
+// Header fields are `key:value` tokens; `/`, `:` separate like spaces (Java's tokenizer).
+struct Header {
+    double version = 0.0;
+    std::int64_t pe = -1;
+    std::int64_t numPes = 0;
+    std::int64_t count = -1;
+    std::int64_t entries = -1;
+    double interval = 0.0;
+    std::int64_t phases = 0;
+};
+
+bool parseNumber(std::string_view s, double& out)
+{
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size();
+}
+
+bool parseNumber(std::string_view s, std::int64_t& out)
+{
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+    return ec == std::errc() && p == s.data() + s.size();
+}
+
+bool parseHeader(std::string_view line, Header& h)
+{
+    bool sawVersion = false;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && line[i] == ' ')
+            ++i;
+        const auto start = i;
+        while (i < line.size() && line[i] != ' ')
+            ++i;
+        const auto tok = line.substr(start, i - start);
+        if (tok.empty())
+            continue;
+        const auto colon = tok.find(':');
+        const auto key
+            = colon == std::string_view::npos ? std::string_view {} : tok.substr(0, colon);
+        const auto value = colon == std::string_view::npos ? tok : tok.substr(colon + 1);
+        const auto slash = value.find('/');
+        if (key == "ver") {
+            sawVersion = parseNumber(value, h.version);
+        } else if ((key.empty() || key == "cpu") && slash != std::string_view::npos) {
+            parseNumber(value.substr(0, slash), h.pe);
+            parseNumber(value.substr(slash + 1), h.numPes);
+        } else if (key == "count" || key == "numIntervals") {
+            parseNumber(value, h.count);
+        } else if (key == "ep" || key == "numEPs") {
+            parseNumber(value, h.entries);
+        } else if (key == "interval" || key == "intervalSize") {
+            parseNumber(value, h.interval);
+        } else if (key == "phases") {
+            parseNumber(value, h.phases);
+        }
+    }
+    return sawVersion && h.count >= 0 && h.entries >= 0 && std::isfinite(h.interval)
+        && h.interval > 0;
+}
+
+// Interval in µs as Java computes it: floor(interval * 1e6).
+core::TimeUs intervalMicros(double seconds)
+{
+    const double us = std::floor(seconds * 1e6 + 1e-6);
+    return us < 1 ? 1
+                  : (us > 1e15 ? static_cast<core::TimeUs>(1e15) : static_cast<core::TimeUs>(us));
+}
+
+// Calls `emit(value, repeat)` for every `value[+repeat]` token after an optional label.
+// Returns false on a token that is not a number.
+bool forEachRun(std::string_view line, const std::function<bool(std::int64_t, std::int64_t)>& emit)
+{
+    std::size_t i = 0;
+    bool first = true;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+            ++i;
+        const auto start = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t')
+            ++i;
+        auto tok = line.substr(start, i - start);
+        if (tok.empty())
+            continue;
+        if (first && tok.back() == ':') {
+            first = false;
+            continue;
+        }
+        if (first && !tok.empty() && std::isalpha(static_cast<unsigned char>(tok.front())) != 0) {
+            first = false; // a label without colon (e.g. ExeTimePerEPperInterval)
+            continue;
+        }
+        first = false;
+        std::int64_t repeat = 1;
+        if (const auto plus = tok.find('+'); plus != std::string_view::npos && plus > 0) {
+            if (!parseNumber(tok.substr(plus + 1), repeat) || repeat < 1)
+                return false;
+            tok = tok.substr(0, plus);
+        }
+        std::int64_t value = 0;
+        if (!parseNumber(tok, value))
+            return false;
+        if (!emit(value, repeat))
+            return true; // consumer is full
+    }
+    return true;
+}
+
+std::vector<std::int64_t> readValues(std::string_view line, std::int64_t expected, bool& damaged)
+{
+    std::vector<std::int64_t> out;
+    const auto cap = std::min(expected, kMaxValues);
+    bool overflow = false;
+    damaged = !forEachRun(line, [&](std::int64_t value, std::int64_t repeat) {
+        const auto room = cap - static_cast<std::int64_t>(out.size());
+        if (repeat > room) {
+            overflow = true;
+            repeat = room;
+        }
+        out.insert(out.end(), static_cast<std::size_t>(repeat), value);
+        return !overflow;
+    });
+    if (overflow || static_cast<std::int64_t>(out.size()) != expected)
+        damaged = true;
+    out.resize(static_cast<std::size_t>(cap), 0);
+    return out;
+}
+
+} // namespace
+
+std::optional<core::PeSummary> readSummary(
+    const std::string& path, core::PeId pe, core::ImportReport& report)
+{
+    const auto fileName = fileNameOf(path);
+    std::string error;
+    auto source = ByteSource::open(path, error);
+    if (!source) {
+        report.add(core::Issue::FileError, fileName, 0, error);
+        return std::nullopt;
+    }
+    LineReader lines(*source);
+    std::string_view line;
+    Header h;
+    if (!lines.next(line) || !parseHeader(line, h)) {
+        report.add(core::Issue::SummaryProblem, fileName, 1,
+            "not a .sum header (expected 'ver:7.1 P/N count:.. ep:.. interval:..'); file skipped");
+        return std::nullopt;
+    }
+    auto problem = [&](const std::string& message) {
+        report.add(core::Issue::SummaryProblem, fileName, lines.lineNumber(), message);
+    };
+    if (h.count > kMaxValues || h.entries > 65536) {
+        problem("implausible count:" + std::to_string(h.count) + " ep:" + std::to_string(h.entries)
+            + "; values beyond the limit are ignored");
+    }
+    core::PeSummary s;
+    s.pe = pe;
+    s.version = h.version;
+    s.numPes = static_cast<core::PeId>(std::clamp<std::int64_t>(h.numPes, 0, INT32_MAX));
+    s.intervalUs = intervalMicros(h.interval);
+    const auto entries = std::min<std::int64_t>(h.entries, 65536);
+
+    auto nextLine = [&](std::string_view& out) {
+        while (lines.next(out))
+            if (out.find_first_not_of(" \t") != std::string_view::npos)
+                return true;
+        return false;
+    };
+    bool damaged = false;
+    auto toInt16 = [](const std::vector<std::int64_t>& v) {
+        std::vector<std::int16_t> out(v.size());
+        std::transform(v.begin(), v.end(), out.begin(), [](std::int64_t x) {
+            return static_cast<std::int16_t>(std::clamp<std::int64_t>(x, -1000, 1000));
+        });
+        return out;
+    };
+    if (!nextLine(line)) {
+        problem("file ends after the header");
+        return s;
+    }
+    s.utilization = toInt16(readValues(line, h.count, damaged));
+    if (damaged)
+        problem("utilisation line does not hold count:" + std::to_string(h.count) + " values");
+    std::vector<std::int64_t>* perEntry[] = { &s.entryTime, &s.entryCalls, &s.entryMaxTime };
+    const int perEntryLines = h.version >= 4.0 ? 3 : 2;
+    for (int k = 0; k < perEntryLines; ++k) {
+        if (!nextLine(line)) {
+            problem("file ends before the per-entry totals");
+            return s;
+        }
+        *perEntry[k] = readValues(line, entries, damaged);
+        if (damaged)
+            problem("per-entry line does not hold ep:" + std::to_string(h.entries) + " values");
+    }
+    // NumMarks: m {type time}  (ver >= 2)
+    if (h.version >= 2.0 && nextLine(line)) {
+        FieldCursor c(line);
+        if (line.find(':') != std::string_view::npos)
+            c.skipToken();
+        std::int64_t marks = 0;
+        if (c.nextInt64(marks) && marks >= 0) {
+            for (std::int64_t m = 0; m < marks && m < kMaxValues; ++m) {
+                std::int64_t type = 0;
+                double seconds = 0;
+                if (!c.nextInt64(type) || !c.nextDouble(seconds)) {
+                    problem("marks line is shorter than its count");
+                    break;
+                }
+                s.marks.push_back({ static_cast<std::int32_t>(type),
+                    static_cast<core::TimeUs>(std::llround(seconds * 1e6)) });
+            }
+        } else {
+            problem("marks line is not 'NumMarks: <n> ...'");
+        }
+    }
+    // Phase lines (ver >= 3): the writer emits three per phase (calls, times, maxima), each
+    // starting with "[p]"; Java reads two and misaligns (FORMAT.md §3.1) — we follow the writer.
+    const auto phases = std::clamp<std::int64_t>(h.phases, 0, 4096);
+    for (std::int64_t p = 0; p < phases && h.version >= 3.0; ++p) {
+        core::SummaryPhase phase;
+        std::vector<std::int64_t>* parts[]
+            = { &phase.entryCalls, &phase.entryTime, &phase.entryMaxTime };
+        for (auto* part : parts) {
+            if (!nextLine(line)) {
+                problem("file ends inside the phase lines");
+                return s;
+            }
+            if (const auto close = line.find(']'); close != std::string_view::npos)
+                line.remove_prefix(close + 1);
+            *part = readValues(line, entries, damaged);
+        }
+        s.phases.push_back(std::move(phase));
+    }
+    // IdlePercent: (ver 7.1)
+    while (nextLine(line)) {
+        if (line.find("IdlePercent") != std::string_view::npos) {
+            s.idlePercent = toInt16(readValues(line, h.count, damaged));
+            if (damaged)
+                problem(
+                    "IdlePercent line does not hold count:" + std::to_string(h.count) + " values");
+        }
+    }
+    if (lines.failed())
+        report.add(core::Issue::GzipError, fileName, lines.lineNumber(), lines.error());
+    return s;
+}
+
+std::optional<core::PeSummaryDetail> readSummaryDetail(
+    const std::string& path, core::PeId pe, core::ImportReport& report)
+{
+    const auto fileName = fileNameOf(path);
+    std::string error;
+    auto source = ByteSource::open(path, error);
+    if (!source) {
+        report.add(core::Issue::FileError, fileName, 0, error);
+        return std::nullopt;
+    }
+    LineReader lines(*source);
+    std::string_view line;
+    Header h;
+    if (!lines.next(line) || !parseHeader(line, h)) {
+        report.add(core::Issue::SummaryProblem, fileName, 1,
+            "not a .sumd header (expected 'ver:7.1 cpu:P/N numIntervals:.. numEPs:.. "
+            "intervalSize:..'); file skipped");
+        return std::nullopt;
+    }
+    auto problem = [&](const std::string& message) {
+        report.add(core::Issue::SummaryProblem, fileName, lines.lineNumber(), message);
+    };
+    core::PeSummaryDetail d;
+    d.pe = pe;
+    d.version = h.version;
+    d.intervalUs = intervalMicros(h.interval);
+    d.intervalCount = std::min(h.count, kMaxValues);
+    d.entryCount = static_cast<std::int32_t>(std::min<std::int64_t>(h.entries, 65536));
+    if (d.intervalCount != h.count || d.entryCount != h.entries)
+        problem("implausible numIntervals/numEPs; values beyond the limit are ignored");
+    const auto total = d.intervalCount * d.entryCount;
+
+    // Both lines are one EP-major sequence of n*e values; runs continue across EP boundaries.
+    // Only non-zero cells are kept, so memory follows the real content, not the header.
+    auto readSparse
+        = [&](std::string_view text, std::vector<std::pair<std::int64_t, std::int64_t>>& out) {
+              std::int64_t position = 0;
+              bool full = false;
+              const bool ok = forEachRun(text, [&](std::int64_t value, std::int64_t repeat) {
+                  if (repeat > total - position) {
+                      full = true;
+                      repeat = total - position;
+                  }
+                  if (value != 0) {
+                      if (static_cast<std::int64_t>(out.size()) + repeat > kMaxValues) {
+                          full = true;
+                          return false;
+                      }
+                      for (std::int64_t k = 0; k < repeat; ++k)
+                          out.emplace_back(position + k, value);
+                  }
+                  position += repeat;
+                  return !full;
+              });
+              if (!ok || full || position != total)
+                  problem("detail line does not hold numIntervals*numEPs = " + std::to_string(total)
+                      + " values");
+          };
+    std::vector<std::pair<std::int64_t, std::int64_t>> times;
+    std::vector<std::pair<std::int64_t, std::int64_t>> calls;
+    while (lines.next(line)) {
+        if (line.starts_with("ExeTimePerEPperInterval"))
+            readSparse(line, times);
+        else if (line.starts_with("EPCallTimePerInterval"))
+            readSparse(line, calls);
+        // other labels are skipped, as in Java
+    }
+    if (lines.failed())
+        report.add(core::Issue::GzipError, fileName, lines.lineNumber(), lines.error());
+    // Merge the two sparse sequences by flat position (both ascending).
+    std::size_t a = 0;
+    std::size_t b = 0;
+    const auto n = d.intervalCount;
+    while (a < times.size() || b < calls.size()) {
+        const auto pa = a < times.size() ? times[a].first : INT64_MAX;
+        const auto pb = b < calls.size() ? calls[b].first : INT64_MAX;
+        const auto position = std::min(pa, pb);
+        core::SummaryDetailCell cell;
+        cell.entry = static_cast<std::uint32_t>(position / n);
+        cell.interval = static_cast<std::uint32_t>(position % n);
+        if (pa == position)
+            cell.timeUs = times[a++].second;
+        if (pb == position)
+            cell.calls = calls[b++].second;
+        d.cells.push_back(cell);
+    }
+    return d;
+}
+
+core::TimeUs readProjrcEndTime(const std::string& path, core::ImportReport& report)
+{
+    const auto fileName = fileNameOf(path);
+    std::string error;
+    auto source = ByteSource::open(path, error);
+    if (!source) {
+        report.add(core::Issue::FileError, fileName, 0, error);
+        return 0;
+    }
+    LineReader lines(*source);
+    std::string_view line;
+    core::TimeUs end = 0;
+    while (lines.next(line)) {
+        FieldCursor c(line);
+        if (line.starts_with("RC_GLOBAL_END_TIME")) {
+            c.skipToken();
+            std::int64_t value = 0;
+            if (c.nextInt64(value) && value >= 0)
+                end = value;
+            else
+                report.add(core::Issue::SummaryProblem, fileName, lines.lineNumber(),
+                    "RC_GLOBAL_END_TIME is not a time");
+        }
+    }
+    return end;
+}
+
+} // namespace parallax::io
