@@ -85,8 +85,8 @@ std::size_t PeTrace::memoryBytes() const
     const auto& s = sends;
     n += bytesOf(s.time) + bytesOf(s.entry) + bytesOf(s.kind) + bytesOf(s.messageType)
         + bytesOf(s.msgBytes) + bytesOf(s.eventId) + bytesOf(s.destinationCount)
-        + bytesOf(s.sendDuration) + bytesOf(s.multicastSend) + bytesOf(s.multicastOffset)
-        + bytesOf(s.multicastPes);
+        + bytesOf(s.sendDuration) + bytesOf(s.execution) + bytesOf(s.multicastSend)
+        + bytesOf(s.multicastOffset) + bytesOf(s.multicastPes);
     n += bytesOf(objects) + bytesOf(userEvents) + bytesOf(userBrackets) + bytesOf(stats)
         + bytesOf(memory) + bytesOf(userSupplied) + bytesOf(traceGaps) + bytesOf(phaseEnds);
     n += bytesOf(notes);

@@ -39,6 +39,8 @@ enum ExecutionFlag : std::uint8_t {
 };
 
 enum class SendKind : std::uint8_t { PointToPoint, Broadcast, Multicast };
+inline constexpr std::uint32_t kNoExecution = 0xFFFFFFFFU;
+inline constexpr std::uint32_t kSendAfterExecution = 0x80000000U;
 enum class PackKind : std::uint8_t { Pack, Unpack };
 enum class BracketKind : std::uint8_t { Pair, BeginEnd };
 
@@ -80,6 +82,10 @@ struct SendColumns {
     std::vector<std::int32_t> eventId;
     std::vector<std::int32_t> destinationCount; // 1 for point-to-point, nPEs otherwise
     std::vector<std::int32_t> sendDuration; // sendT: duration of the send call in µs
+    // The execution that most recently began before this send in file order (index into
+    // ExecutionColumns), with kSendAfterExecution set when that execution had already ended
+    // (a send between executions); kNoExecution when no execution had begun yet.
+    std::vector<std::uint32_t> execution;
     // Multicast destination lists: multicastSend[k] is the send index whose PEs are
     // multicastPes[multicastOffset[k] .. multicastOffset[k+1]).
     std::vector<std::uint32_t> multicastSend;
@@ -150,6 +156,9 @@ public:
     TimeUs firstTime = -1; // earliest timestamp of any record, -1 if none
     TimeUs lastTime = -1; // latest timestamp of any record up to END_COMPUTATION
     std::uint64_t recordCount = 0; // log records read (header excluded)
+    // How the last idle interval ended when it had no END_IDLE: kClosedAtEndComputation or
+    // kClosedAtEof (ExecutionFlag bits), 0 otherwise. Java keeps such an idle open to the end.
+    std::uint8_t lastIdleFlags = 0;
 
     ExecutionColumns executions;
     IntervalColumns idles;

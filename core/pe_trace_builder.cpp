@@ -69,9 +69,19 @@ std::uint32_t PeTraceBuilder::internObject(std::span<const std::int32_t> ids)
     return index;
 }
 
+void PeTraceBuilder::resumeGapAt(TimeUs t)
+{
+    // Java keeps the entry that was open at END_TRACE open until the next END (or a pretend END
+    // at the next BEGIN); remember when that was so a Java-compatible view can reproduce it.
+    if (m_awaitingResumeEnd && !m_trace.traceGaps.empty())
+        m_trace.traceGaps.back().resumedEnd = t;
+    m_awaitingResumeEnd = false;
+}
+
 void PeTraceBuilder::beginExecution(const LogRecord& r)
 {
     const TimeUs t = intervalTime(r.time);
+    resumeGapAt(t);
     if (m_exec.open) {
         // +notracenested logs, lost ENDs: close the open execution here (pretend end, as Java).
         m_report.add(Issue::NestedBegin, m_fileName, m_line,
@@ -149,6 +159,13 @@ void PeTraceBuilder::addSend(const LogRecord& r, SendKind kind)
     s.msgBytes.push_back(r.msgBytes);
     s.eventId.push_back(r.eventId);
     s.destinationCount.push_back(kind == SendKind::PointToPoint ? 1 : r.destinationCount);
+    const auto begun = m_trace.executions.size() + (m_exec.open ? 1U : 0U);
+    if (begun == 0)
+        s.execution.push_back(kNoExecution);
+    else if (m_exec.open)
+        s.execution.push_back(static_cast<std::uint32_t>(begun - 1));
+    else
+        s.execution.push_back(static_cast<std::uint32_t>(begun - 1) | kSendAfterExecution);
     s.sendDuration.push_back(static_cast<std::int32_t>(std::clamp<std::int64_t>(r.sendDuration,
         std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max())));
     if (kind == SendKind::Multicast && !r.destinations.empty()) {
@@ -191,8 +208,10 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
             m_report.count(Issue::OpenAtEndComputation);
             endExecution(t, kClosedAtEndComputation, nullptr);
         }
-        if (m_idle.open)
+        if (m_idle.open) {
             closeInterval(m_idle, m_trace.idles, t);
+            m_trace.lastIdleFlags = kClosedAtEndComputation;
+        }
         if (m_pack.open)
             closeInterval(m_pack, m_trace.packs, t);
         if (m_unpack.open)
@@ -211,8 +230,7 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
         if (!m_exec.open) {
             if (m_awaitingResumeEnd && !m_trace.traceGaps.empty()) {
                 // The END of the entry method that was open when tracing went off.
-                m_trace.traceGaps.back().resumedEnd = t;
-                m_awaitingResumeEnd = false;
+                resumeGapAt(t);
             } else {
                 m_report.add(Issue::UnmatchedEnd, m_fileName, m_line,
                     "END_PROCESSING of entry " + std::to_string(r.entry)
@@ -489,6 +507,7 @@ void sortSends(SendColumns& s)
     permute(s.eventId, order);
     permute(s.destinationCount, order);
     permute(s.sendDuration, order);
+    permute(s.execution, order);
 }
 
 template <typename... V> void shrinkAll(V&... v)
@@ -508,8 +527,10 @@ PeTrace PeTraceBuilder::finish()
         const TimeUs t = std::max(m_lastIntervalTime, m_trace.lastTime);
         if (m_exec.open)
             endExecution(t, kClosedAtEof, nullptr);
-        if (m_idle.open)
+        if (m_idle.open) {
             closeInterval(m_idle, m_trace.idles, t);
+            m_trace.lastIdleFlags = kClosedAtEof;
+        }
         if (m_pack.open)
             closeInterval(m_pack, m_trace.packs, t);
         if (m_unpack.open)
@@ -535,7 +556,7 @@ PeTrace PeTraceBuilder::finish()
         shrinkAll(c->begin, c->end);
     auto& s = m_trace.sends;
     shrinkAll(s.time, s.entry, s.kind, s.messageType, s.msgBytes, s.eventId, s.destinationCount,
-        s.sendDuration, s.multicastSend, s.multicastOffset, s.multicastPes);
+        s.sendDuration, s.execution, s.multicastSend, s.multicastOffset, s.multicastPes);
     shrinkAll(m_trace.objects, m_trace.userEvents, m_trace.userBrackets, m_trace.notes,
         m_trace.stats, m_trace.memory, m_trace.userSupplied, m_trace.traceGaps, m_trace.phaseEnds);
     m_objectIndex.clear();

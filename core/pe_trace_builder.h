@@ -56,6 +56,7 @@ private:
     void addSend(const LogRecord& r, SendKind kind);
     std::uint32_t internObject(std::span<const std::int32_t> ids);
     void noteTime(TimeUs t);
+    void resumeGapAt(TimeUs t);
 
     PeTrace m_trace;
     const RunMetadata& m_meta;

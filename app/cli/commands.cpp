@@ -1,6 +1,8 @@
 #include "commands.h"
 
+#include "analysis_commands.h"
 #include "arg_parser.h"
+#include "command_support.h"
 #include "core/text_args.h"
 #include "core/trace.h"
 #include "io/run_loader.h"
@@ -25,6 +27,8 @@ commands:
   entries RUN                entry methods as CSV id,name,chare
   timeline RUN --pe N        one PE's executions, idle, pack and unpack intervals as CSV
       [--range B:E]          time window, e.g. 10ms:25ms (units ns, us, ms, s; plain = us)
+  usage RUN                  per-PE % of time per entry method, idle, overhead, pack, unpack
+  time-profile RUN           time per entry method summed over PEs, per interval
 
 common options:
   --threads N                worker threads for reading logs (default: all cores)
@@ -44,80 +48,6 @@ std::string versionText(double v)
     return buf;
 }
 
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    out += '"';
-    return out;
-}
-
-int usageError(std::ostream& err, const std::string& command, const std::string& message)
-{
-    err << "parallax-cli " << command << ": " << message << " (see parallax-cli " << command
-        << " --help)\n";
-    return kExitUsage;
-}
-
-// Parses the command line of one command: options, one RUN positional, --help.
-struct CommandLine {
-    ArgParser parser;
-    std::string run;
-    unsigned threads = 0;
-};
-
-int parseCommand(const std::string& command, const std::vector<std::string>& args,
-    std::set<std::string> valueOptions, CommandLine& cl, std::ostream& out, std::ostream& err,
-    const char* help)
-{
-    valueOptions.insert("threads");
-    cl.parser = ArgParser(std::move(valueOptions), { "help" });
-    if (!cl.parser.parse(args))
-        return usageError(err, command, cl.parser.error());
-    if (cl.parser.flag("help")) {
-        out << help;
-        return -1;
-    }
-    const auto& pos = cl.parser.positionals();
-    if (pos.empty())
-        return usageError(err, command, "missing RUN (a run directory or .sts file)");
-    if (pos.size() > 1)
-        return usageError(err, command, "unexpected argument '" + pos[1] + "'");
-    cl.run = pos[0];
-    if (const auto t = cl.parser.value("threads")) {
-        const auto n = core::parsePeList(*t); // plain non-negative integer check
-        if (!n || n->size() != 1 || t->find_first_not_of("0123456789") != std::string::npos
-            || n->front() > 256)
-            return usageError(err, command, "--threads needs a number from 0 to 256");
-        cl.threads = static_cast<unsigned>(n->front());
-    }
-    return kExitOk;
-}
-
-core::TracePtr load(
-    const CommandLine& cl, std::ostream& err, int& exitCode, double* seconds = nullptr)
-{
-    io::LoadOptions options;
-    options.threads = cl.threads;
-    const auto start = std::chrono::steady_clock::now();
-    auto result = io::loadRun(cl.run, options);
-    if (seconds != nullptr)
-        *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!result.trace) {
-        err << "parallax-cli: " << result.error << "\n";
-        exitCode = kExitFatal;
-        return nullptr;
-    }
-    exitCode = kExitOk;
-    return result.trace;
-}
-
 void printIssueExamples(const core::ImportReport& report, std::ostream& err)
 {
     for (const auto& example : report.examples()) {
@@ -134,7 +64,7 @@ void printIssueExamples(const core::ImportReport& report, std::ostream& err)
 
 int runInfo(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    CommandLine cl { ArgParser({}, {}), {}, 0 };
+    CommandLine cl;
     const char* help = "usage: parallax-cli info RUN [--threads N]\n\n"
                        "Prints key: value lines: version, pes, entries, begin_us, end_us, events,\n"
                        "has_logs, has_sum, has_sumd, missing_pes, warnings, then one line per\n"
@@ -184,7 +114,7 @@ int runInfo(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
 int runEntries(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    CommandLine cl { ArgParser({}, {}), {}, 0 };
+    CommandLine cl;
     const char* help = "usage: parallax-cli entries RUN\n\n"
                        "Prints the entry methods of the run's symbol table as CSV id,name,chare.\n";
     if (const int rc = parseCommand("entries", args, {}, cl, out, err, help); rc != kExitOk)
@@ -209,7 +139,7 @@ int runEntries(const std::vector<std::string>& args, std::ostream& out, std::ost
 
 int runTimeline(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    CommandLine cl { ArgParser({}, {}), {}, 0 };
+    CommandLine cl;
     const char* help = "usage: parallax-cli timeline RUN --pe N [--range B:E]\n\n"
                        "Prints PE N's entry-method executions and idle, pack and unpack intervals\n"
                        "that overlap the range, in time order, as CSV\n"
@@ -312,6 +242,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runEntries(rest, out, err);
     if (command == "timeline")
         return runTimeline(rest, out, err);
+    if (command == "usage")
+        return runUsage(rest, out, err);
+    if (command == "time-profile")
+        return runTimeProfile(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "arg_parser.h"
+#include "core/analysis/analysis_request.h"
+#include "core/trace.h"
+
+#include <iosfwd>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace parallax::cli {
+
+// Shared pieces of the commands: option parsing, loading a run, CSV quoting.
+
+std::string csvField(const std::string& s);
+int usageError(std::ostream& err, const std::string& command, const std::string& message);
+
+struct CommandLine {
+    ArgParser parser { {}, {} };
+    std::string run;
+    unsigned threads = 0;
+};
+
+// Parses options, exactly one RUN and --help (prints `help`, returns -1). Returns 0 or the
+// usage exit code.
+int parseCommand(const std::string& command, const std::vector<std::string>& args,
+    std::set<std::string> valueOptions, CommandLine& cl, std::ostream& out, std::ostream& err,
+    const char* help);
+
+core::TracePtr load(
+    const CommandLine& cl, std::ostream& err, int& exitCode, double* seconds = nullptr);
+
+// --range, --pes, --entries and --compat java into an AnalysisRequest. Returns 0 or the usage
+// exit code (after printing one line).
+int parseAnalysisRequest(const std::string& command, const CommandLine& cl,
+    core::analysis::AnalysisRequest& request, std::ostream& err);
+// Resolves --range end defaults etc. after loading (none needed yet); checks PEs exist.
+int checkRequestAgainstRun(const std::string& command, const core::Trace& trace,
+    const core::analysis::AnalysisRequest& request, std::ostream& err);
+
+std::string formatNumber(double value);
+
+} // namespace parallax::cli

@@ -1,0 +1,119 @@
+#include "analysis_request.h"
+
+#include "core/trace.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace parallax::core::analysis {
+
+std::string ActivityColumns::name(int c) const
+{
+    if (isEntry(c))
+        return std::to_string(c);
+    switch (c - entryCount) {
+    case 0:
+        return "overhead";
+    case 1:
+        return "idle";
+    case 2:
+        return "pack";
+    case 3:
+        return "unpack";
+    default:
+        return "?";
+    }
+}
+
+TimeUs javaEndTime(const Trace& trace)
+{
+    if (trace.metadata.projrcEndTime > 0)
+        return trace.metadata.projrcEndTime;
+    TimeUs end = 0;
+    for (const auto& s : trace.summaries)
+        if (s)
+            end = std::max(end, s->totalTime());
+    for (const auto& d : trace.details)
+        if (d)
+            end = std::max(end, d->totalTime());
+    for (const auto& p : trace.pes)
+        if (p.hasLog)
+            end = std::max(end, p.lastTime);
+    return end;
+}
+
+ResolvedRequest resolve(const Trace& trace, const AnalysisRequest& request)
+{
+    ResolvedRequest r;
+    r.mode = request.mode;
+    r.columns.entryCount = static_cast<int>(trace.metadata.entries.size());
+    const TimeUs runEnd = request.mode == Mode::JavaCompat ? javaEndTime(trace) : trace.endTime();
+    if (request.range.begin == 0 && request.range.end == 0) {
+        r.range = { 0, runEnd };
+    } else {
+        r.range = request.range;
+        if (r.range.end == kTimeMax)
+            r.range.end = std::max(runEnd, r.range.begin + 1);
+    }
+    const auto valid = trace.validPes();
+    if (request.pes.empty()) {
+        r.pes = valid;
+    } else {
+        std::vector<PeId> wanted = request.pes;
+        std::sort(wanted.begin(), wanted.end());
+        std::set_intersection(
+            valid.begin(), valid.end(), wanted.begin(), wanted.end(), std::back_inserter(r.pes));
+    }
+    r.entrySelected.assign(trace.metadata.entries.size(), request.entries.empty());
+    for (auto e : request.entries)
+        if (e >= 0 && static_cast<std::size_t>(e) < r.entrySelected.size())
+            r.entrySelected[static_cast<std::size_t>(e)] = true;
+    const unsigned hw = std::max(1U, std::thread::hardware_concurrency());
+    r.threads = request.threads == 0 ? hw : std::min(request.threads, 256U);
+    return r;
+}
+
+bool parallelFor(std::size_t count, unsigned threads, const Progress& progress,
+    const std::function<void(std::size_t)>& fn)
+{
+    std::atomic<std::size_t> next { 0 };
+    std::atomic<std::size_t> done { 0 };
+    std::atomic<bool> stop { false };
+    std::mutex reportMutex;
+    auto worker = [&]() {
+        for (;;) {
+            if (stop.load())
+                return;
+            const auto k = next.fetch_add(1);
+            if (k >= count)
+                return;
+            if (progress.isCancelled()) {
+                stop = true;
+                return;
+            }
+            fn(k);
+            const auto d = ++done;
+            if (progress.report) {
+                std::lock_guard lock(reportMutex);
+                progress.report(static_cast<double>(d) / static_cast<double>(count));
+            }
+        }
+    };
+    const auto n = static_cast<unsigned>(
+        std::min<std::size_t>(std::max(threads, 1U), std::max<std::size_t>(count, 1)));
+    if (n <= 1) {
+        worker();
+    } else {
+        std::vector<std::thread> pool;
+        pool.reserve(n);
+        for (unsigned t = 0; t < n; ++t)
+            pool.emplace_back(worker);
+        for (auto& t : pool)
+            t.join();
+    }
+    return !stop.load() && !progress.isCancelled();
+}
+
+} // namespace parallax::core::analysis

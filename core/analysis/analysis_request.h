@@ -1,0 +1,78 @@
+#pragma once
+
+#include "core/types.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace parallax::core {
+class Trace;
+}
+
+namespace parallax::core::analysis {
+
+// Default: correct numbers (the run's end covers every PE, multicasts count once per
+// destination, rates in their real unit). JavaCompat: the reference tool's rules, so results
+// equal Java Projections' on the same logs (see docs/differences.md).
+enum class Mode : std::uint8_t { Correct, JavaCompat };
+
+// Progress (0..1) and cancellation, called from worker threads; both may be empty.
+struct Progress {
+    std::function<void(double fraction)> report;
+    std::function<bool()> cancelled;
+
+    [[nodiscard]] bool isCancelled() const { return cancelled && cancelled(); }
+};
+
+// What to analyse: a time window, a set of PEs and (where it applies) of entry methods.
+struct AnalysisRequest {
+    // Time window; {0, 0} means the whole run, end == kTimeMax means "to the end of the run".
+    TimeRange range;
+    std::vector<PeId> pes; // empty = every valid PE
+    std::vector<EntryId> entries; // empty = every entry method
+    Mode mode = Mode::Correct;
+    unsigned threads = 0; // 0 = all cores
+};
+
+// Activities a view shows besides entry methods. In result tables an activity is a column:
+// 0..entryCount-1 are entry methods, then these four.
+enum class SpecialActivity : std::uint8_t { Overhead = 0, Idle = 1, Pack = 2, Unpack = 3 };
+inline constexpr int kSpecialActivities = 4;
+
+struct ActivityColumns {
+    int entryCount = 0;
+    [[nodiscard]] int count() const { return entryCount + kSpecialActivities; }
+    [[nodiscard]] int column(SpecialActivity a) const { return entryCount + static_cast<int>(a); }
+    [[nodiscard]] int overhead() const { return column(SpecialActivity::Overhead); }
+    [[nodiscard]] int idle() const { return column(SpecialActivity::Idle); }
+    [[nodiscard]] int pack() const { return column(SpecialActivity::Pack); }
+    [[nodiscard]] int unpack() const { return column(SpecialActivity::Unpack); }
+    [[nodiscard]] bool isEntry(int c) const { return c >= 0 && c < entryCount; }
+    // "17", "idle", "overhead", "pack" or "unpack" (the CLI's activity names).
+    [[nodiscard]] std::string name(int c) const;
+};
+
+// The request with its defaults filled in for a trace: range clipped to the run (Java: its
+// own end time in compat mode), PEs = valid PEs intersected with the request, sorted.
+struct ResolvedRequest {
+    TimeRange range;
+    std::vector<PeId> pes;
+    std::vector<bool> entrySelected; // per entry id; all true when the request named none
+    Mode mode = Mode::Correct;
+    unsigned threads = 1;
+    ActivityColumns columns;
+};
+ResolvedRequest resolve(const Trace& trace, const AnalysisRequest& request);
+
+// The run's total time as Java computes it (FORMAT.md §4.0): the .projrc end when > 0, else
+// the maximum of the .sum bin ends, the .sumd interval ends and the last log timestamp.
+TimeUs javaEndTime(const Trace& trace);
+
+// Runs fn(k) for k in [0, count) on `threads` workers; stops early when cancelled.
+// Returns false when cancelled.
+bool parallelFor(std::size_t count, unsigned threads, const Progress& progress,
+    const std::function<void(std::size_t)>& fn);
+
+} // namespace parallax::core::analysis

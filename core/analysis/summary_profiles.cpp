@@ -1,0 +1,214 @@
+#include "summary_profiles.h"
+
+#include "core/trace.h"
+#include "time_split.h"
+
+#include <algorithm>
+
+namespace parallax::core::analysis {
+
+namespace {
+
+// PEs of the request that have a given kind of summary.
+template <typename Table>
+std::vector<PeId> pesWith(const Table& table, const std::vector<PeId>& pes)
+{
+    std::vector<PeId> out;
+    for (auto pe : pes)
+        if (static_cast<std::size_t>(pe) < table.size() && table[static_cast<std::size_t>(pe)])
+            out.push_back(pe);
+    return out;
+}
+
+TimeUs finestInterval(const Trace& trace, const std::vector<PeId>& pes, bool detail)
+{
+    TimeUs finest = 0;
+    for (auto pe : pes) {
+        const auto p = static_cast<std::size_t>(pe);
+        const TimeUs size = detail
+            ? (p < trace.details.size() && trace.details[p] ? trace.details[p]->intervalUs : 0)
+            : (p < trace.summaries.size() && trace.summaries[p] ? trace.summaries[p]->intervalUs
+                                                                : 0);
+        if (size > 0 && (finest == 0 || size < finest))
+            finest = size;
+    }
+    return finest;
+}
+
+} // namespace
+
+std::optional<TimeProfile> timeProfileFromSummaries(
+    const Trace& trace, const ResolvedRequest& r, const TimeProfileOptions&)
+{
+    TimeProfile profile;
+    profile.columns = r.columns;
+    const auto pes = pesWith(trace.details, r.pes);
+    profile.peCount = pes.size();
+    const TimeUs size = finestInterval(trace, pes, true);
+    if (size <= 0)
+        return profile;
+    // The .sumd bins cannot be split: intervals are the finest bin size, aligned at 0.
+    IntervalGrid g;
+    g.size = size;
+    g.firstIndex = r.range.begin / size;
+    g.origin = g.firstIndex * size;
+    g.count = std::max<std::int64_t>((r.range.end + size - 1) / size - g.firstIndex, 1);
+    profile.grid = g;
+    const auto width = static_cast<std::size_t>(r.columns.count());
+    profile.time.assign(static_cast<std::size_t>(g.count) * width, 0.0);
+    auto cell = [&](std::int64_t i, int c) -> double& {
+        return profile.time[static_cast<std::size_t>(i) * width + static_cast<std::size_t>(c)];
+    };
+    for (auto pe : pes) {
+        const auto& d = *trace.details[static_cast<std::size_t>(pe)];
+        std::vector<double> busy(static_cast<std::size_t>(g.count), 0.0);
+        for (const auto& c : d.cells) {
+            if (static_cast<int>(c.entry) >= r.columns.entryCount)
+                continue;
+            const TimeUs b = static_cast<TimeUs>(c.interval) * d.intervalUs;
+            // A coarser bin is spread evenly over the finer intervals it covers.
+            const double perUs = static_cast<double>(c.timeUs) / static_cast<double>(d.intervalUs);
+            splitOverGrid(g, b, b + d.intervalUs, [&](std::int64_t i, TimeUs us) {
+                const double v = perUs * static_cast<double>(us);
+                cell(i, static_cast<int>(c.entry)) += v;
+                busy[static_cast<std::size_t>(i)] += v;
+            });
+        }
+        const auto p = static_cast<std::size_t>(pe);
+        const PeSummary* s
+            = p < trace.summaries.size() && trace.summaries[p] ? &*trace.summaries[p] : nullptr;
+        for (std::int64_t i = 0; i < g.count; ++i) {
+            double idle = 0;
+            if (s != nullptr && !s->idlePercent.empty() && s->intervalUs > 0) {
+                const auto bin = static_cast<std::size_t>(g.begin(i) / s->intervalUs);
+                if (bin < s->idlePercent.size())
+                    idle = s->idlePercent[bin] * 0.01 * static_cast<double>(size);
+            }
+            cell(i, r.columns.idle()) += idle;
+            cell(i, r.columns.overhead()) += std::max(
+                0.0, static_cast<double>(size) - busy[static_cast<std::size_t>(i)] - idle);
+        }
+    }
+    for (std::size_t e = 0; e < r.entrySelected.size(); ++e)
+        if (!r.entrySelected[e])
+            for (std::int64_t i = 0; i < g.count; ++i)
+                cell(i, static_cast<int>(e)) = 0.0;
+    return profile;
+}
+
+std::vector<double> usageFromSummaries(const Trace& trace, PeId pe, const ResolvedRequest& r)
+{
+    const auto width = static_cast<std::size_t>(r.columns.count());
+    std::vector<double> out(width, 0.0);
+    const auto p = static_cast<std::size_t>(pe);
+    const TimeUs b = r.range.begin;
+    const TimeUs e = r.range.end;
+    const PeSummary* s
+        = p < trace.summaries.size() && trace.summaries[p] ? &*trace.summaries[p] : nullptr;
+    const PeSummaryDetail* d
+        = p < trace.details.size() && trace.details[p] ? &*trace.details[p] : nullptr;
+    if (d != nullptr) {
+        for (const auto& c : d->cells) {
+            if (static_cast<int>(c.entry) >= r.columns.entryCount)
+                continue;
+            const TimeUs cb = static_cast<TimeUs>(c.interval) * d->intervalUs;
+            const TimeUs ce = cb + d->intervalUs;
+            const TimeUs ob = std::max(cb, b);
+            const TimeUs oe = std::min(ce, e);
+            if (r.mode == Mode::JavaCompat) {
+                // Java sums the cells of the intervals start/size .. ceil(end/size)-1 whole.
+                if (cb >= b / d->intervalUs * d->intervalUs && cb < e)
+                    out[c.entry] += static_cast<double>(c.timeUs);
+            } else if (oe > ob) {
+                out[c.entry] += static_cast<double>(c.timeUs) * static_cast<double>(oe - ob)
+                    / static_cast<double>(d->intervalUs);
+            }
+        }
+    } else if (s != nullptr) {
+        const TimeUs total = s->totalTime();
+        double busyInRange = 0;
+        double busyTotal = 0;
+        for (std::size_t k = 0; k < s->utilization.size(); ++k) {
+            const TimeUs cb = static_cast<TimeUs>(k) * s->intervalUs;
+            const double busy = s->utilization[k] * 0.01 * static_cast<double>(s->intervalUs);
+            busyTotal += busy;
+            const TimeUs ob = std::max(cb, b);
+            const TimeUs oe = std::min(cb + s->intervalUs, e);
+            if (oe > ob)
+                busyInRange
+                    += busy * static_cast<double>(oe - ob) / static_cast<double>(s->intervalUs);
+        }
+        const bool whole = b <= 0 && e >= total;
+        const double scale = whole || busyTotal <= 0 ? 1.0 : busyInRange / busyTotal;
+        for (std::size_t k = 0;
+             k < s->entryTime.size() && static_cast<int>(k) < r.columns.entryCount; ++k)
+            out[k] = static_cast<double>(s->entryTime[k]) * scale;
+    }
+    if (r.mode == Mode::Correct && s != nullptr && !s->idlePercent.empty()) {
+        double idle = 0;
+        for (std::size_t k = 0; k < s->idlePercent.size(); ++k) {
+            const TimeUs cb = static_cast<TimeUs>(k) * s->intervalUs;
+            const TimeUs ob = std::max(cb, b);
+            const TimeUs oe = std::min(cb + s->intervalUs, e);
+            if (oe > ob)
+                idle += s->idlePercent[k] * 0.01 * static_cast<double>(oe - ob);
+        }
+        out[static_cast<std::size_t>(r.columns.idle())] = idle;
+        double used = idle;
+        for (int k = 0; k < r.columns.entryCount; ++k)
+            used += out[static_cast<std::size_t>(k)];
+        out[static_cast<std::size_t>(r.columns.overhead())]
+            = std::max(0.0, static_cast<double>(e - b) - used);
+    }
+    return out;
+}
+
+SummaryAverage summaryAverage(const Trace& trace, Mode mode)
+{
+    SummaryAverage avg;
+    std::vector<PeId> pes;
+    for (std::size_t p = 0; p < trace.summaries.size(); ++p) {
+        if (!trace.summaries[p])
+            continue;
+        // Java's SumAnalyzer reads NAME.0.sum .. NAME.<numPes-1>.sum (numPes from the header,
+        // worker PEs only), so comm-thread summaries are left out in compat mode.
+        if (mode == Mode::JavaCompat && static_cast<PeId>(p) >= trace.summaries[p]->numPes)
+            continue;
+        pes.push_back(static_cast<PeId>(p));
+    }
+    avg.peCount = pes.size();
+    avg.intervalUs = finestInterval(trace, pes, false);
+    if (avg.intervalUs <= 0)
+        return avg;
+    std::size_t count = 0;
+    bool anyIdle = false;
+    for (auto pe : pes) {
+        const auto& s = *trace.summaries[static_cast<std::size_t>(pe)];
+        const auto factor
+            = static_cast<std::size_t>(std::max<TimeUs>(s.intervalUs / avg.intervalUs, 1));
+        count = std::max(count, s.utilization.size() * factor);
+        anyIdle = anyIdle || !s.idlePercent.empty();
+    }
+    avg.utilization.assign(count, 0.0);
+    if (anyIdle)
+        avg.idle.assign(count, 0.0);
+    for (auto pe : pes) {
+        const auto& s = *trace.summaries[static_cast<std::size_t>(pe)];
+        const auto factor
+            = static_cast<std::size_t>(std::max<TimeUs>(s.intervalUs / avg.intervalUs, 1));
+        for (std::size_t k = 0; k < s.utilization.size(); ++k)
+            for (std::size_t f = 0; f < factor; ++f)
+                avg.utilization[k * factor + f] += s.utilization[k];
+        for (std::size_t k = 0; k < s.idlePercent.size(); ++k)
+            for (std::size_t f = 0; f < factor; ++f)
+                avg.idle[k * factor + f] += s.idlePercent[k];
+    }
+    const double n = static_cast<double>(std::max<std::size_t>(pes.size(), 1));
+    for (auto& v : avg.utilization)
+        v /= n;
+    for (auto& v : avg.idle)
+        v /= n;
+    return avg;
+}
+
+} // namespace parallax::core::analysis

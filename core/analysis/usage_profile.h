@@ -1,0 +1,34 @@
+#pragma once
+
+#include "analysis_request.h"
+
+#include <optional>
+#include <vector>
+
+namespace parallax::core::analysis {
+
+// Per PE, the percentage of the range spent in each activity (entry methods, overhead, idle,
+// pack, unpack), plus the average over the selected PEs.
+struct UsageProfile {
+    TimeRange range;
+    ActivityColumns columns;
+    std::vector<PeId> pes;
+    // [peIndex * columns.count() + column], % of the range.
+    std::vector<double> percent;
+    // Java compat only: the per-entry message-send time row ("Message Send Time: <EP>"), %.
+    std::vector<double> sendPercent;
+    std::vector<double> average; // per column, mean over pes
+    std::vector<double> averageSend; // per column
+
+    [[nodiscard]] double at(std::size_t peIndex, int column) const
+    {
+        return percent[peIndex * static_cast<std::size_t>(columns.count())
+            + static_cast<std::size_t>(column)];
+    }
+};
+
+// From the logs (Java: UsageCalc, FORMAT.md §4.0.2), or the summaries for runs without logs.
+std::optional<UsageProfile> computeUsageProfile(
+    const Trace& trace, const AnalysisRequest& request, const Progress& progress = {});
+
+} // namespace parallax::core::analysis
