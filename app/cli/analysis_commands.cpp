@@ -2,10 +2,15 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "core/analysis/communication.h"
+#include "core/analysis/extrema.h"
+#include "core/analysis/histogram.h"
+#include "core/analysis/overview.h"
 #include "core/analysis/time_profile.h"
 #include "core/analysis/usage_profile.h"
 #include "core/text_args.h"
 
+#include <exception>
 #include <ostream>
 
 namespace parallax::cli {
@@ -142,6 +147,254 @@ int runTimeProfile(const std::vector<std::string>& args, std::ostream& out, std:
             out << line;
         }
     }
+    return kExitOk;
+}
+
+int runOverview(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string help
+        = std::string(
+              "usage: parallax-cli overview RUN [--columns N] [options]\n\n"
+              "Processors x time: per PE and column the dominant activity, the\n"
+              "utilization and the idle share, as CSV\n"
+              "pe,column,begin_us,end_us,dominant,utilization_pct,idle_pct;\n"
+              "cells with neither utilization nor idle are left out.\n\n"
+              "options:\n"
+              "  --columns N        number of time columns (default 1000; Java: 7000 rule)\n")
+        + kCommonHelp;
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepare("overview", args, { "columns" }, help, cl, trace, request, out, err);
+        rc >= 0)
+        return rc;
+    core::analysis::OverviewOptions options;
+    if (const auto v = cl.parser.value("columns")) {
+        if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos || v->size() > 7
+            || std::stoll(*v) < 1)
+            return usageError(err, "overview", "--columns needs a number from 1 to 9999999");
+        options.columns = std::stoll(*v);
+    }
+    const auto o = core::analysis::computeOverview(*trace, request, options);
+    if (!o)
+        return kExitFatal;
+    out << "pe,column,begin_us,end_us,dominant,utilization_pct,idle_pct\n";
+    std::string line;
+    for (std::size_t k = 0; k < o->pes.size(); ++k) {
+        for (std::int64_t i = 0; i < o->grid.count; ++i) {
+            const auto index = o->index(k, i);
+            if (o->utilization[index] == 0.0F && o->idle[index] == 0.0F)
+                continue;
+            line = std::to_string(o->pes[k]) + ',' + std::to_string(i + o->grid.firstIndex) + ','
+                + std::to_string(o->grid.begin(i)) + ',' + std::to_string(o->grid.end(i)) + ','
+                + o->columns.name(o->dominant[index]) + ',' + formatNumber(o->utilization[index])
+                + ',' + formatNumber(o->idle[index]) + '\n';
+            out << line;
+        }
+    }
+    return kExitOk;
+}
+
+namespace {
+
+// A number with an optional unit: time units for durations, plain numbers otherwise.
+bool parseQuantity(const std::string& text, bool time, double& out, std::string& error)
+{
+    if (time) {
+        const auto t = core::parseTime(text, &error);
+        if (!t)
+            return false;
+        out = static_cast<double>(*t);
+        return true;
+    }
+    try {
+        std::size_t used = 0;
+        out = std::stod(text, &used);
+        if (used != text.size() || !(out >= 0) || out > 1e18) {
+            error = "'" + text + "' is not a non-negative number";
+            return false;
+        }
+        return true;
+    } catch (const std::exception&) {
+        error = "'" + text + "' is not a number";
+        return false;
+    }
+}
+
+} // namespace
+
+int runHistogram(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string help
+        = std::string(
+              "usage: parallax-cli histogram RUN [--metric duration|msg-size|idle] [--bins N]\n"
+              "                  [--bin-size X] [--min X] [options]\n\n"
+              "Counts per bin, stacked by entry method, as CSV metric,bin,lo,hi,activity,count\n"
+              "(the last bin, hi 'inf', holds everything above). duration: executions by\n"
+              "duration (idle periods as activity idle; X in time units, default 100 x 1ms);\n"
+              "msg-size: messages by size in bytes (default 200 x 100 B); idle: PEs by idle %\n"
+              "over the range (default 100 x 1 %).\n\noptions:\n")
+        + kCommonHelp;
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepare("histogram", args, { "metric", "bins", "bin-size", "min" }, help, cl,
+            trace, request, out, err);
+        rc >= 0)
+        return rc;
+    core::analysis::HistogramOptions options;
+    std::string metricName = cl.parser.value("metric").value_or("duration");
+    if (metricName == "duration")
+        options.metric = core::analysis::HistogramMetric::Duration;
+    else if (metricName == "msg-size")
+        options.metric = core::analysis::HistogramMetric::MessageSize;
+    else if (metricName == "idle")
+        options.metric = core::analysis::HistogramMetric::IdlePercent;
+    else
+        return usageError(err, "histogram",
+            "--metric takes duration, msg-size or idle, got '" + metricName + "'");
+    const bool time = options.metric == core::analysis::HistogramMetric::Duration;
+    std::string error;
+    if (const auto v = cl.parser.value("bins")) {
+        if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos || v->size() > 7
+            || std::stoll(*v) < 1)
+            return usageError(err, "histogram", "--bins needs a number from 1 to 9999999");
+        options.bins = std::stoll(*v);
+    }
+    if (const auto v = cl.parser.value("bin-size")) {
+        if (!parseQuantity(*v, time, options.binSize, error) || options.binSize <= 0)
+            return usageError(err, "histogram",
+                "--bin-size: " + (error.empty() ? std::string("must be positive") : error));
+    }
+    if (const auto v = cl.parser.value("min")) {
+        if (!parseQuantity(*v, time, options.minimum, error))
+            return usageError(err, "histogram", "--min: " + error);
+    }
+    const auto h = core::analysis::computeHistogram(*trace, request, options);
+    if (!h)
+        return kExitFatal;
+    out << "metric,bin,lo,hi,activity,count\n";
+    const int width = h->columns.count();
+    for (std::int64_t b = 0; b <= h->bins; ++b) {
+        const std::string lo = formatNumber(h->binLow(b));
+        const std::string hi = b == h->bins ? std::string("inf") : formatNumber(h->binLow(b + 1));
+        for (int col = 0; col < width; ++col) {
+            const double n = h->count(b, col);
+            if (n != 0.0)
+                out << metricName << ',' << b << ',' << lo << ',' << hi << ','
+                    << h->columns.name(col) << ',' << formatNumber(n) << '\n';
+        }
+    }
+    return kExitOk;
+}
+
+int runComm(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string help
+        = std::string(
+              "usage: parallax-cli comm RUN [--interval T | --bins N] [options]\n\n"
+              "Messages and bytes sent and received per interval and entry method, as CSV\n"
+              "interval,begin_us,end_us,metric,activity,value. Metrics: msgs_sent,\n"
+              "bytes_sent, msgs_recv, bytes_recv, ext_msgs_recv, ext_bytes_recv (from another\n"
+              "PE), ext_node_msgs_recv, ext_node_bytes_recv (from another SMP node). Values\n"
+              "are totals per interval (with --compat java: Java's per-millisecond rates).\n\n"
+              "options:\n"
+              "  --interval T       interval size, e.g. 1ms\n"
+              "  --bins N           number of intervals (default 1000)\n")
+        + kCommonHelp;
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc
+        = prepare("comm", args, { "interval", "bins" }, help, cl, trace, request, out, err);
+        rc >= 0)
+        return rc;
+    core::analysis::CommOptions options;
+    int rc = kExitOk;
+    if (!parseIntervalOptions("comm", cl, options.intervalSize, options.bins, err, rc))
+        return rc;
+    const auto c = core::analysis::computeCommunication(*trace, request, options);
+    if (!c)
+        return kExitFatal;
+    out << "interval,begin_us,end_us,metric,activity,value\n";
+    const int width = c->columns.count();
+    std::string line;
+    for (std::int64_t i = 0; i < c->grid.count; ++i)
+        for (int m = 0; m < core::analysis::kCommMetrics; ++m)
+            for (int col = 0; col < width; ++col) {
+                const double v = c->at(static_cast<core::analysis::CommMetric>(m), i, col);
+                if (v == 0.0)
+                    continue;
+                line = std::to_string(i + c->grid.firstIndex) + ','
+                    + std::to_string(c->grid.begin(i)) + ',' + std::to_string(c->grid.end(i)) + ','
+                    + std::string(
+                        core::analysis::commMetricName(static_cast<core::analysis::CommMetric>(m)))
+                    + ',' + c->columns.name(col) + ',' + formatNumber(v) + '\n';
+                out << line;
+            }
+    return kExitOk;
+}
+
+int runExtrema(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string help
+        = std::string(
+              "usage: parallax-cli extrema RUN --criterion C [--count N] [--clusters K] "
+              "[options]\n\n"
+              "The PEs that stand out. C: least-idle, most-idle, overhead, active-entries,\n"
+              "grain-size (average µs per call), msgs-sent, bytes-sent, clustering (k-means\n"
+              "outliers). Prints CSV rank,pe,score (rank 1 = most extreme), then\n"
+              "group,activity,value rows for the averaged columns avg, non-outliers and\n"
+              "outliers (% of the range; with --compat java, µs except for the idle criteria).\n\n"
+              "options:\n"
+              "  --count N          number of extreme PEs (default: 10 % of the PEs, at most 20 "
+              "above 256)\n"
+              "  --clusters K       clusters for clustering (default: sqrt of the PE count)\n")
+        + kCommonHelp;
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepare("extrema", args, { "criterion", "count", "clusters" }, help, cl,
+            trace, request, out, err);
+        rc >= 0)
+        return rc;
+    core::analysis::ExtremaOptions options;
+    const auto name = cl.parser.value("criterion");
+    if (!name)
+        return usageError(err, "extrema",
+            "missing --criterion (least-idle, most-idle, overhead, active-entries, "
+            "grain-size, msgs-sent, bytes-sent or clustering)");
+    const auto criterion = core::analysis::parseExtremaCriterion(*name);
+    if (!criterion)
+        return usageError(err, "extrema", "unknown criterion '" + *name + "'");
+    options.criterion = *criterion;
+    for (const char* option : { "count", "clusters" }) {
+        if (const auto v = cl.parser.value(option)) {
+            if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos
+                || v->size() > 7 || std::stoll(*v) < 1)
+                return usageError(err, "extrema",
+                    std::string("--") + option + " needs a number from 1 to 9999999");
+            (std::string(option) == "count" ? options.count : options.clusters) = std::stoll(*v);
+        }
+    }
+    const auto x = core::analysis::computeExtrema(*trace, request, options);
+    if (!x)
+        return kExitFatal;
+    if (!x->error.empty()) {
+        err << "parallax-cli extrema: " << x->error << "\n";
+        return kExitUsage;
+    }
+    out << "rank,pe,score\n";
+    for (std::size_t i = 0; i < x->extremes.size(); ++i)
+        out << (i + 1) << ',' << x->extremes[i] << ',' << formatNumber(x->extremeScores[i]) << '\n';
+    out << "group,activity,value\n";
+    const std::pair<const char*, const std::vector<double>*> groups[] = { { "avg", &x->average },
+        { "non-outliers", &x->nonOutliers }, { "outliers", &x->outliers } };
+    for (const auto& [group, values] : groups)
+        for (int c = 0; c < x->columns.count(); ++c)
+            if ((*values)[static_cast<std::size_t>(c)] != 0.0)
+                out << group << ',' << x->columns.name(c) << ','
+                    << formatNumber((*values)[static_cast<std::size_t>(c)]) << '\n';
     return kExitOk;
 }
 

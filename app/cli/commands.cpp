@@ -29,6 +29,10 @@ commands:
       [--range B:E]          time window, e.g. 10ms:25ms (units ns, us, ms, s; plain = us)
   usage RUN                  per-PE % of time per entry method, idle, overhead, pack, unpack
   time-profile RUN           time per entry method summed over PEs, per interval
+  overview RUN               per PE and time column: utilization, idle, dominant activity
+  histogram RUN              executions by duration, messages by size, PEs by idle %
+  comm RUN                   messages and bytes sent/received per interval
+  extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
 
 common options:
   --threads N                worker threads for reading logs (default: all cores)
@@ -242,6 +246,14 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runEntries(rest, out, err);
     if (command == "timeline")
         return runTimeline(rest, out, err);
+    if (command == "histogram")
+        return runHistogram(rest, out, err);
+    if (command == "comm")
+        return runComm(rest, out, err);
+    if (command == "extrema")
+        return runExtrema(rest, out, err);
+    if (command == "overview")
+        return runOverview(rest, out, err);
     if (command == "usage")
         return runUsage(rest, out, err);
     if (command == "time-profile")

@@ -20,7 +20,10 @@ public:
     void handle(const JavaEvent& e)
     {
         using Kind = JavaEvent::Kind;
-        advanceTo(e.time);
+        // END_COMPUTATION first "ends" an open entry at its own begin time (advancing only
+        // that far), so an entry still running at the end is not credited at all.
+        if (e.kind != Kind::EndComputation)
+            advanceTo(e.time);
         switch (e.kind) {
         case Kind::BeginProcessing:
             if (m_isProcessing)
@@ -52,8 +55,10 @@ public:
         case Kind::Creation:
             break;
         case Kind::EndComputation:
-            if (m_isProcessing)
+            if (m_isProcessing) {
+                advanceTo(m_beginTime);
                 endProcessing(m_beginTime); // the reference's pretend END at the begin time
+            }
             // Fill to interval numIntervals (used as an absolute index).
             advanceInterval(m_last - m_first + 1);
             break;

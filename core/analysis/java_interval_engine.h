@@ -12,8 +12,8 @@ namespace parallax::core::analysis {
 // The reference tool's per-PE interval engine (Java LogReader, FORMAT.md §4.0.1), replayed on
 // the store's executions and idles so that Java-compatible Time Profile and Overview numbers
 // come out exactly, quirks included: an activity crossing interval boundaries is split at
-// them; an entry method still open at END_COMPUTATION is "closed" at its own begin time
-// (keeping only the boundaries crossed and a negative correction); an idle still open at the
+// them; an entry method still open at END_COMPUTATION is "closed" at its own begin time and
+// so not credited at all (checked against golden-java); an idle still open at the
 // end is filled to the last interval; a tracing gap is credited to the entry open at END_TRACE.
 struct JavaIntervalTimes {
     // µs per interval and entry, row-major [interval * entryCount + entry].

@@ -1,0 +1,122 @@
+#include "communication.h"
+
+#include "core/trace.h"
+
+#include <mutex>
+#include <tuple>
+
+namespace parallax::core::analysis {
+
+std::string_view commMetricName(CommMetric metric)
+{
+    static constexpr std::string_view kNames[kCommMetrics] = {
+        "msgs_sent",
+        "bytes_sent",
+        "msgs_recv",
+        "bytes_recv",
+        "ext_msgs_recv",
+        "ext_bytes_recv",
+        "ext_node_msgs_recv",
+        "ext_node_bytes_recv",
+    };
+    return kNames[static_cast<std::size_t>(metric)];
+}
+
+std::optional<CommunicationOverTime> computeCommunication(const Trace& trace,
+    const AnalysisRequest& request, const CommOptions& options, const Progress& progress)
+{
+    const auto r = resolve(trace, request);
+    CommunicationOverTime c;
+    c.columns = r.columns;
+    const bool java = r.mode == Mode::JavaCompat;
+    if (java) {
+        TimeUs size = options.intervalSize;
+        if (size <= 0 && options.bins > 0)
+            size = std::max<TimeUs>(r.range.length() / options.bins, 1);
+        c.grid = javaGrid(r.range, size);
+    } else {
+        c.grid = gridForRange(r.range, options.intervalSize, options.bins);
+    }
+    const auto width = static_cast<std::size_t>(r.columns.count());
+    const auto cells = static_cast<std::size_t>(c.grid.count) * width;
+    for (auto& v : c.values)
+        v.assign(cells, 0.0);
+    if (!trace.hasLogs())
+        return c;
+    const auto& meta = trace.metadata;
+    std::mutex merge;
+    const bool ok = parallelFor(r.pes.size(), r.threads, progress, [&](std::size_t k) {
+        const PeId self = r.pes[k];
+        const auto& pe = trace.pes[static_cast<std::size_t>(self)];
+        std::array<std::vector<double>, kCommMetrics> local;
+        for (auto& v : local)
+            v.assign(cells, 0.0);
+        auto add = [&](CommMetric m, TimeUs t, int entry, double value) {
+            if (t < c.grid.origin || t >= c.grid.limit() || entry >= r.columns.entryCount)
+                return;
+            const auto i = static_cast<std::size_t>((t - c.grid.origin) / c.grid.size);
+            local[static_cast<std::size_t>(m)][i * width + static_cast<std::size_t>(entry)]
+                += value;
+        };
+        const auto& s = pe.sends;
+        for (std::size_t j = 0; j < s.size(); ++j) {
+            const double n = s.kind[j] == SendKind::PointToPoint
+                ? 1.0
+                : static_cast<double>(std::max(s.destinationCount[j], 0));
+            add(CommMetric::MsgsSent, s.time[j], s.entry[j], n);
+            add(CommMetric::BytesSent, s.time[j], s.entry[j],
+                n * static_cast<double>(std::max(s.msgBytes[j], 0)));
+        }
+        const auto& ex = pe.executions;
+        // Correct mode: the tracer re-opens an outer execution after a nested one with the same
+        // (entry, source PE, event); those re-opened pieces are not new messages.
+        std::vector<std::tuple<std::uint16_t, PeId, std::int32_t>> suspended;
+        for (std::size_t j = 0; j < ex.size(); ++j) {
+            bool receive = true;
+            if (!java) {
+                const auto key = std::make_tuple(ex.entry[j], ex.sourcePe[j], ex.eventId[j]);
+                if (!suspended.empty() && suspended.back() == key) {
+                    suspended.pop_back();
+                    receive = false;
+                }
+                if ((ex.flags[j] & kClosedByNextBegin) != 0)
+                    suspended.push_back(key);
+                receive = receive && ex.msgBytes[j] > 0;
+            }
+            if (!receive)
+                continue;
+            const double bytes = static_cast<double>(std::max(ex.msgBytes[j], 0));
+            const int entry = ex.entry[j];
+            const TimeUs t = ex.begin[j];
+            add(CommMetric::MsgsRecv, t, entry, 1.0);
+            add(CommMetric::BytesRecv, t, entry, bytes);
+            const PeId source = ex.sourcePe[j];
+            if (source != self) {
+                add(CommMetric::ExtMsgsRecv, t, entry, 1.0);
+                add(CommMetric::ExtBytesRecv, t, entry, bytes);
+            }
+            if (meta.nodeOf(source) != meta.nodeOf(self)) {
+                add(CommMetric::ExtNodeMsgsRecv, t, entry, 1.0);
+                add(CommMetric::ExtNodeBytesRecv, t, entry, bytes);
+            }
+        }
+        std::lock_guard lock(merge);
+        for (std::size_t m = 0; m < kCommMetrics; ++m)
+            for (std::size_t i = 0; i < cells; ++i)
+                c.values[m][i] += local[m][i];
+    });
+    if (!ok)
+        return std::nullopt;
+    const double scale = java ? static_cast<double>(c.grid.size) / 1000.0 : 1.0;
+    for (auto& v : c.values)
+        for (std::size_t i = 0; i < cells; ++i) {
+            const auto e = i % width;
+            if (e < r.entrySelected.size() && !r.entrySelected[e])
+                v[i] = 0;
+            else
+                v[i] /= scale;
+        }
+    return c;
+}
+
+} // namespace parallax::core::analysis
