@@ -89,6 +89,30 @@ std::optional<TimeProfile> timeProfileFromSummaries(
                 0.0, static_cast<double>(size) - busy[static_cast<std::size_t>(i)] - idle);
         }
     }
+    if (r.mode == Mode::JavaCompat) {
+        // Java (TimeProfileWindow, .sumd path): IDLE = the sum over PEs of idle % divided by
+        // the number of intervals (getTotalIdlePercentagePerInterval), OVERHEAD = 100 - the rest.
+        const double denominator = static_cast<double>(size) * static_cast<double>(pes.size());
+        for (std::int64_t i = 0; i < g.count; ++i) {
+            double idlePct = 0;
+            for (auto pe : pes) {
+                const auto p = static_cast<std::size_t>(pe);
+                if (p < trace.summaries.size() && trace.summaries[p]
+                    && trace.summaries[p]->intervalUs > 0) {
+                    const auto& s = *trace.summaries[p];
+                    const auto bin = static_cast<std::size_t>(g.begin(i) / s.intervalUs);
+                    if (bin < s.idlePercent.size())
+                        idlePct += s.idlePercent[bin];
+                }
+            }
+            idlePct /= static_cast<double>(g.count);
+            double entryPct = 0;
+            for (int e = 0; e < r.columns.entryCount; ++e)
+                entryPct += cell(i, e) * 100.0 / denominator;
+            cell(i, r.columns.idle()) = idlePct * denominator / 100.0;
+            cell(i, r.columns.overhead()) = (100.0 - entryPct - idlePct) * denominator / 100.0;
+        }
+    }
     for (std::size_t e = 0; e < r.entrySelected.size(); ++e)
         if (!r.entrySelected[e])
             for (std::int64_t i = 0; i < g.count; ++i)
