@@ -1,0 +1,136 @@
+#include "generator.h"
+
+#include "parallel_for.h"
+#include "pe_file_writer.h"
+#include "run_model.h"
+#include "run_schedule.h"
+#include "sts_writer.h"
+#include "symbol_table.h"
+
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <system_error>
+#include <thread>
+
+namespace parallax::gen {
+
+namespace {
+
+std::string joinPes(const std::vector<PeId>& pes)
+{
+    std::string text;
+    for (const PeId pe : pes) {
+        if (!text.empty()) {
+            text += ',';
+        }
+        text += std::to_string(pe);
+    }
+    return text;
+}
+
+std::vector<std::string> plantedLines(const GeneratorOptions& options, const RunModel& model)
+{
+    std::vector<std::string> lines;
+    if (!options.overloadedPes.empty()) {
+        lines.push_back("planted overloaded-pes " + joinPes(options.overloadedPes) + " factor "
+            + formatFactor(options.overloadFactor));
+    }
+    if (options.bimodalEntry) {
+        lines.push_back("planted bimodal-entry " + model.symbols().shortName(entry::kCompute)
+            + " ep " + std::to_string(entry::kCompute) + " fraction "
+            + formatFactor(RunModel::kBimodalSlowPerMille / 1000.0) + " factor "
+            + formatFactor(RunModel::kBimodalSlowFactor));
+    }
+    if (model.hasHeavySender()) {
+        lines.push_back("planted heavy-sender " + std::to_string(model.heavySender()) + " targets "
+            + joinPes(model.heavyTargets()));
+    }
+    return lines;
+}
+
+int threadCount(const GeneratorOptions& options)
+{
+    if (options.threads > 0) {
+        return options.threads;
+    }
+    return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+}
+
+} // namespace
+
+GeneratorOutcome generateRun(const GeneratorOptions& options)
+{
+    GeneratorOutcome outcome;
+    const auto failWith = [&outcome](std::string message) {
+        outcome.exitCode = 1;
+        outcome.error = std::move(message);
+        return outcome;
+    };
+
+    std::error_code code;
+    std::filesystem::create_directories(options.outDir, code);
+    if (code || !std::filesystem::is_directory(options.outDir)) {
+        return failWith("cannot create directory " + options.outDir + ": "
+            + (code ? code.message() : std::string("not a directory")));
+    }
+
+    const SymbolTable symbols(options.entries);
+    const RunModel model(options, symbols, chooseRunSize(options));
+    const int threads = threadCount(options);
+
+    RunSchedule schedule;
+    if (auto error = computeSchedule(model, threads, schedule)) {
+        return failWith(*error);
+    }
+
+    const std::filesystem::path directory(options.outDir);
+    const auto runFile = [&](std::string_view suffix) {
+        return (directory / (options.name + std::string(suffix))).string();
+    };
+    if (auto error = writeStsFile(runFile(".sts"), model, StsKind::Projections)) {
+        return failWith(*error);
+    }
+    if (auto error = writeProjrcFile(runFile(".projrc"), schedule.maxEndTime())) {
+        return failWith(*error);
+    }
+    if (options.summaries) {
+        if (auto error = writeStsFile(runFile(".sum.sts"), model, StsKind::Summary)) {
+            return failWith(*error);
+        }
+    }
+
+    PeFileSettings settings;
+    settings.directory = options.outDir;
+    settings.name = options.name;
+    settings.gzip = options.gzip;
+    settings.summaries = options.summaries;
+    settings.binSize = options.binSize;
+
+    std::vector<PeWriterScratch> scratch(
+        static_cast<std::size_t>(std::min(threads, model.numPes())));
+    std::mutex errorMutex;
+    std::optional<std::string> firstError;
+    parallelFor(model.numPes(), scratch, 1, [&](std::int64_t pe, PeWriterScratch& buffers) {
+        {
+            const std::lock_guard lock(errorMutex);
+            if (firstError) {
+                return;
+            }
+        }
+        if (auto error = writePeFiles(model, schedule, settings, static_cast<PeId>(pe), buffers)) {
+            const std::lock_guard lock(errorMutex);
+            if (!firstError) {
+                firstError = std::move(error);
+            }
+        }
+    });
+    if (firstError) {
+        return failWith(*firstError);
+    }
+
+    outcome.planted = plantedLines(options, model);
+    return outcome;
+}
+
+} // namespace parallax::gen

@@ -1,0 +1,295 @@
+#include "generator_options.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <system_error>
+
+namespace parallax::gen {
+
+namespace {
+
+constexpr PeId kMaxPes = 1 << 20;
+constexpr int kMinEntries = 23; // the runtime and application entry methods of SymbolTable
+constexpr int kMaxEntries = 20000;
+constexpr int kMaxIterations = 1000000;
+constexpr int kMaxThreads = 1024;
+
+template <typename Integer> bool parseInteger(std::string_view text, Integer& value)
+{
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    const auto [end, code] = std::from_chars(first, last, value);
+    return code == std::errc {} && end == last && !text.empty();
+}
+
+bool parseDouble(std::string_view text, double& value)
+{
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    const auto [end, code] = std::from_chars(first, last, value);
+    return code == std::errc {} && end == last && !text.empty();
+}
+
+// "3,17", "0-3" or "0-3,8,10-11" -> sorted unique PE numbers.
+bool parsePeList(std::string_view text, std::vector<PeId>& pes)
+{
+    if (text.empty()) {
+        return false;
+    }
+    while (!text.empty()) {
+        const std::size_t comma = text.find(',');
+        const std::string_view item = text.substr(0, comma);
+        text = comma == std::string_view::npos ? std::string_view {} : text.substr(comma + 1);
+        if (comma != std::string_view::npos && text.empty()) {
+            return false; // trailing comma
+        }
+        const std::size_t dash = item.find('-');
+        PeId first = 0;
+        PeId last = 0;
+        if (dash == std::string_view::npos) {
+            if (!parseInteger(item, first)) {
+                return false;
+            }
+            last = first;
+        } else if (!parseInteger(item.substr(0, dash), first)
+            || !parseInteger(item.substr(dash + 1), last) || last < first) {
+            return false;
+        }
+        if (first < 0 || last >= kMaxPes) {
+            return false;
+        }
+        for (PeId pe = first; pe <= last; ++pe) {
+            pes.push_back(pe);
+        }
+    }
+    std::sort(pes.begin(), pes.end());
+    pes.erase(std::unique(pes.begin(), pes.end()), pes.end());
+    return true;
+}
+
+std::string quoted(std::string_view text)
+{
+    std::string result;
+    result.reserve(text.size() + 2);
+    result += '\'';
+    result += text;
+    result += '\'';
+    return result;
+}
+
+} // namespace
+
+std::string formatFactor(double factor)
+{
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, factor);
+    std::string text(buffer, result.ptr);
+    if (text.find_first_of(".e") == std::string::npos) {
+        text += ".0";
+    }
+    return text;
+}
+
+ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& arguments)
+{
+    ParsedCommandLine parsed;
+    GeneratorOptions& options = parsed.options;
+    bool sawOut = false;
+
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        std::string_view option = arguments[i];
+        std::optional<std::string_view> inlineValue;
+        if (const std::size_t equals = option.find('=');
+            option.starts_with("--") && equals != std::string_view::npos) {
+            inlineValue = option.substr(equals + 1);
+            option = option.substr(0, equals);
+        }
+        const auto fail = [&](const std::string& message) {
+            parsed.error = message;
+            return parsed;
+        };
+        // Fetches the value of an option that takes one ("--pes 16" or "--pes=16").
+        std::string_view value;
+        const auto needValue = [&]() {
+            if (inlineValue) {
+                value = *inlineValue;
+                return true;
+            }
+            if (i + 1 >= arguments.size()) {
+                return false;
+            }
+            value = arguments[++i];
+            return true;
+        };
+        const auto isFlag = [&](std::string_view name) {
+            return option == name && !inlineValue;
+        };
+
+        if (option == "--help" || option == "-h") {
+            parsed.showHelp = true;
+            return parsed;
+        }
+        if (isFlag("--gz")) {
+            options.gzip = true;
+        } else if (isFlag("--no-sum")) {
+            options.summaries = false;
+        } else if (isFlag("--bimodal-entry")) {
+            options.bimodalEntry = true;
+        } else if (option == "--out" || option == "--name" || option == "--pes"
+            || option == "--events-per-pe" || option == "--iterations" || option == "--entries"
+            || option == "--seed" || option == "--smp" || option == "--threads"
+            || option == "--bin-size" || option == "--overloaded-pes"
+            || option == "--overload-factor" || option == "--heavy-sender") {
+            if (!needValue()) {
+                return fail(std::string(option) + " needs a value");
+            }
+            const std::string bad = "bad value " + quoted(value) + " for " + std::string(option);
+            if (option == "--out") {
+                if (value.empty()) {
+                    return fail(bad);
+                }
+                options.outDir = std::string(value);
+                sawOut = true;
+            } else if (option == "--name") {
+                if (value.empty() || value.find_first_of("/\\ \t") != std::string_view::npos) {
+                    return fail(bad + " (a file name prefix without spaces or slashes)");
+                }
+                options.name = std::string(value);
+            } else if (option == "--pes") {
+                if (!parseInteger(value, options.pes) || options.pes < 1 || options.pes > kMaxPes) {
+                    return fail(bad + " (1.." + std::to_string(kMaxPes) + ")");
+                }
+            } else if (option == "--events-per-pe") {
+                if (!parseInteger(value, options.eventsPerPe) || options.eventsPerPe < 1
+                    || options.eventsPerPe > 2000000000) {
+                    return fail(bad + " (a positive number of records)");
+                }
+            } else if (option == "--iterations") {
+                int iterations = 0;
+                if (!parseInteger(value, iterations) || iterations < 1
+                    || iterations > kMaxIterations) {
+                    return fail(bad + " (1.." + std::to_string(kMaxIterations) + ")");
+                }
+                options.iterations = iterations;
+            } else if (option == "--entries") {
+                if (!parseInteger(value, options.entries) || options.entries < kMinEntries
+                    || options.entries > kMaxEntries) {
+                    return fail(bad + " (" + std::to_string(kMinEntries) + ".."
+                        + std::to_string(kMaxEntries) + ")");
+                }
+            } else if (option == "--seed") {
+                if (!parseInteger(value, options.seed)) {
+                    return fail(bad + " (an unsigned 64-bit integer)");
+                }
+            } else if (option == "--smp") {
+                if (!parseInteger(value, options.smpNodeSize) || options.smpNodeSize < 1) {
+                    return fail(bad + " (PEs per node, at least 1)");
+                }
+            } else if (option == "--threads") {
+                if (!parseInteger(value, options.threads) || options.threads < 1
+                    || options.threads > kMaxThreads) {
+                    return fail(bad + " (1.." + std::to_string(kMaxThreads) + ")");
+                }
+            } else if (option == "--bin-size") {
+                if (!parseInteger(value, options.binSize) || options.binSize < 1
+                    || options.binSize > 3600000000LL) {
+                    return fail(bad + " (microseconds, at least 1)");
+                }
+            } else if (option == "--overloaded-pes") {
+                options.overloadedPes.clear();
+                if (!parsePeList(value, options.overloadedPes)) {
+                    return fail(bad + " (a PE list such as 3,17 or 0-3)");
+                }
+            } else if (option == "--overload-factor") {
+                if (!parseDouble(value, options.overloadFactor) || !(options.overloadFactor > 0.0)
+                    || options.overloadFactor > 1000.0) {
+                    return fail(bad + " (a number in (0, 1000])");
+                }
+            } else if (option == "--heavy-sender") {
+                PeId pe = 0;
+                if (!parseInteger(value, pe) || pe < 0) {
+                    return fail(bad + " (a PE number)");
+                }
+                options.heavySender = pe;
+            }
+        } else if (inlineValue
+            && (option == "--gz" || option == "--no-sum" || option == "--bimodal-entry")) {
+            return fail(std::string(option) + " takes no value");
+        } else {
+            return fail("unknown option " + quoted(arguments[i]) + " (see --help)");
+        }
+    }
+
+    if (!sawOut) {
+        parsed.error = "--out DIR is required (see --help)";
+        return parsed;
+    }
+    for (const PeId pe : options.overloadedPes) {
+        if (pe >= options.pes) {
+            parsed.error = "--overloaded-pes: PE " + std::to_string(pe)
+                + " does not exist (the run has " + std::to_string(options.pes) + " PEs)";
+            return parsed;
+        }
+    }
+    if (options.heavySender && *options.heavySender >= options.pes) {
+        parsed.error = "--heavy-sender: PE " + std::to_string(*options.heavySender)
+            + " does not exist (the run has " + std::to_string(options.pes) + " PEs)";
+        return parsed;
+    }
+    if (options.smpNodeSize > 0 && options.pes % options.smpNodeSize != 0) {
+        parsed.error = "--smp " + std::to_string(options.smpNodeSize) + " does not divide --pes "
+            + std::to_string(options.pes) + " (every SMP node has the same number of PEs)";
+        return parsed;
+    }
+    return parsed;
+}
+
+std::string usageText()
+{
+    return R"(Usage: parallax-gen --out DIR [options]
+
+Writes a synthetic Charm++ Projections run (VERSION 11.0, as Charm++ 7/8 writes it):
+NAME.sts, NAME.N.log[.gz] per PE, NAME.N.sum, NAME.N.sumd, NAME.sum.sts, NAME.projrc.
+The simulated program is a 1-D chare array "Worker" (ELEMENTS per PE) exchanging ghosts
+with the neighbouring PEs, a 3-D array "Patch", a group "WorkerMgr" started by a group
+broadcast every iteration, a spanning-tree reduction to the "Main" chare, and a mix of
+further entry methods. Identical arguments give byte-identical files on every platform,
+whatever the number of threads.
+
+Options:
+  --out DIR              output directory, created if missing (required)
+  --name NAME            base name of the files (default: run)
+  --pes N                number of PEs (default: 4)
+  --events-per-pe N      approximate number of log records per PE (default: 20000)
+  --iterations K         number of iterations (default: derived from --events-per-pe
+                         with 8 Worker elements per PE; when given, the number of
+                         elements per PE is derived instead)
+  --entries N            total number of entry methods in the .sts, at least 23
+                         (default: 40); the extra ones are executed as a mix of
+                         short tasks, a few often and most rarely
+  --seed S               seed of the deterministic random streams (default: 1)
+  --gz                   write NAME.N.log.gz (zlib) instead of NAME.N.log
+  --smp NODESIZE         SMP run: SMPMODE NODESIZE PES/NODESIZE in the .sts, cheaper
+                         messages inside a node (NODESIZE must divide --pes)
+  --threads T            write T PEs in parallel (default: hardware threads)
+  --bin-size US          summary bin size in microseconds (default: 1000); doubled
+                         while a PE would need 60000 bins or more, as Charm++ does
+  --no-sum               do not write .sum, .sumd and .sum.sts
+  --help                 print this text
+
+Planted problems (each printed on stdout as one "planted ..." line at the end):
+  --overloaded-pes LIST  these PEs get FACTOR times the Worker::compute work per
+                         iteration, so they are the least idle (LIST: 3,17 or 0-3)
+  --overload-factor F    work factor of the overloaded PEs (default: 2.0)
+  --bimodal-entry        Worker::compute gets a second mode: 20% of its executions
+                         take 4 times longer
+  --heavy-sender PE      every Worker element on PE sends 36 extra messages per
+                         iteration to the next 16 PEs: about 10 times the messages
+                         and bytes of any other PE
+
+Exit status: 0 on success, 1 when a file cannot be written, 2 for bad arguments.
+)";
+}
+
+} // namespace parallax::gen

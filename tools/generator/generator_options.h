@@ -1,0 +1,46 @@
+#pragma once
+
+#include "trace_types.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace parallax::gen {
+
+// Everything the command line can set. Defaults are the documented ones of `--help`.
+struct GeneratorOptions {
+    std::string outDir;
+    std::string name = "run";
+    PeId pes = 4;
+    std::int64_t eventsPerPe = 20000;
+    std::optional<int> iterations; // derived from eventsPerPe when absent
+    int entries = 40;
+    std::uint64_t seed = 1;
+    bool gzip = false;
+    int smpNodeSize = 0; // 0 = not an SMP run
+    int threads = 0; // 0 = hardware concurrency
+    TimeUs binSize = 1000;
+    bool summaries = true;
+    std::vector<PeId> overloadedPes; // sorted, unique
+    double overloadFactor = 2.0;
+    bool bimodalEntry = false;
+    std::optional<PeId> heavySender;
+};
+
+struct ParsedCommandLine {
+    GeneratorOptions options;
+    bool showHelp = false;
+    std::string error; // one line, without program name; empty when parsing succeeded
+};
+
+ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& arguments);
+
+std::string usageText();
+
+// Formats a factor so that it always has a decimal point: 2 -> "2.0", 1.75 -> "1.75".
+std::string formatFactor(double factor);
+
+} // namespace parallax::gen

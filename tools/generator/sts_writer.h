@@ -1,0 +1,24 @@
+#pragma once
+
+#include "run_model.h"
+#include "trace_types.h"
+
+#include <optional>
+#include <string>
+
+namespace parallax::gen {
+
+enum class StsKind {
+    Projections, // NAME.sts (FORMAT.md 1.2)
+    Summary, // NAME.sum.sts: no PROJECTIONS_ID/VERSION/TOTAL_PHASES/TOTAL_STATS/STAT, no events
+};
+
+// Writes the symbol table of the simulated run. The run metadata (user, host, time stamp)
+// is fixed so that the files only depend on the arguments. Returns an error naming the file.
+std::optional<std::string> writeStsFile(
+    const std::string& path, const RunModel& model, StsKind kind);
+
+// NAME.projrc as Charm++ writes it at exit (FORMAT.md 3.4).
+std::optional<std::string> writeProjrcFile(const std::string& path, TimeUs globalEndTime);
+
+} // namespace parallax::gen
