@@ -1,0 +1,486 @@
+#include "main_window.h"
+
+#include "empty_state_widget.h"
+#include "run_load_job.h"
+#include "views/import_report_widget.h"
+#include "views/run_summary_widget.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QToolButton>
+
+#include <algorithm>
+
+namespace parallax::app {
+
+namespace {
+
+constexpr int kStatusMessageMs = 8000;
+constexpr int kProgressSteps = 1000;
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+
+// Short name of a run path for messages: the directory or file name.
+QString runName(const QString& path)
+{
+    return QFileInfo(QDir::cleanPath(path)).fileName();
+}
+
+QString elideMiddle(const QString& text, qsizetype maxChars)
+{
+    if (text.size() <= maxChars)
+        return text;
+    const qsizetype keep = (maxChars - 1) / 2;
+    return text.left(keep) + QStringLiteral("…") + text.right(maxChars - 1 - keep);
+}
+
+} // namespace
+
+MainWindow::MainWindow(bool persistSettings, QWidget* parent)
+    : QMainWindow(parent)
+    , m_persist(persistSettings)
+    , m_recent(persistSettings)
+{
+    setWindowTitle(QStringLiteral("Parallax"));
+    setAcceptDrops(true);
+
+    m_pages = new QStackedWidget(this);
+    m_emptyState = new EmptyStateWidget(m_pages);
+    m_summary = new views::RunSummaryWidget;
+    auto* scroll = new QScrollArea(m_pages);
+    scroll->setWidget(m_summary);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_pages->addWidget(m_emptyState);
+    m_pages->addWidget(scroll);
+    setCentralWidget(m_pages);
+
+    m_report = new views::ImportReportWidget;
+    m_reportDock = new QDockWidget(tr("Import Report"), this);
+    m_reportDock->setObjectName(QStringLiteral("importReportDock"));
+    m_reportDock->setWidget(m_report);
+    m_reportDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, m_reportDock);
+    m_reportDock->hide();
+
+    createActions();
+    createMenus();
+    createStatusBar();
+
+    connect(m_emptyState, &EmptyStateWidget::openFileRequested, this, &MainWindow::chooseRunFile);
+    connect(m_emptyState, &EmptyStateWidget::openDirectoryRequested, this,
+        &MainWindow::chooseRunDirectory);
+    connect(m_emptyState, &EmptyStateWidget::openRecentRequested, this, &MainWindow::openRun);
+    connect(m_summary, &views::RunSummaryWidget::importReportRequested, this,
+        &MainWindow::showImportReport);
+
+    resize(1200, 800);
+    if (m_persist) {
+        const QSettings settings;
+        restoreGeometry(settings.value(kGeometryKey).toByteArray());
+        restoreState(settings.value(kStateKey).toByteArray());
+        m_reportDock->hide(); // shown again by a load that has something to report
+    }
+    recentRunsChanged();
+    showTrace(nullptr);
+}
+
+MainWindow::~MainWindow()
+{
+    discardJob();
+}
+
+void MainWindow::createActions()
+{
+    m_openAction
+        = new QAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open Run…"), this);
+    m_openAction->setShortcut(QKeySequence::Open);
+    m_openAction->setStatusTip(tr("Open a run's NAME.sts or NAME.sum.sts file"));
+    connect(m_openAction, &QAction::triggered, this, &MainWindow::chooseRunFile);
+
+    m_openDirectoryAction = new QAction(tr("Open Run &Directory…"), this);
+    m_openDirectoryAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_openDirectoryAction->setStatusTip(tr("Open the directory that holds a run's files"));
+    connect(m_openDirectoryAction, &QAction::triggered, this, &MainWindow::chooseRunDirectory);
+
+    m_closeAction = new QAction(tr("&Close Run"), this);
+    m_closeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
+    connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeRun);
+
+    m_cancelAction = new QAction(tr("Cancel &Loading"), this);
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelLoad);
+
+    m_quitAction = new QAction(tr("&Quit"), this);
+    m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    connect(m_quitAction, &QAction::triggered, this, &MainWindow::close);
+
+    m_reportAction = m_reportDock->toggleViewAction();
+    m_reportAction->setText(tr("&Import Report"));
+    m_reportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+
+    m_fullScreenAction = new QAction(tr("&Full Screen"), this);
+    m_fullScreenAction->setShortcut(QKeySequence(Qt::Key_F11));
+    m_fullScreenAction->setCheckable(true);
+    connect(m_fullScreenAction, &QAction::toggled, this, [this](bool on) {
+        if (on == isFullScreen())
+            return;
+        if (on) {
+            m_wasMaximized = isMaximized();
+            showFullScreen();
+        } else if (m_wasMaximized) {
+            showMaximized();
+        } else {
+            showNormal();
+        }
+    });
+
+    m_aboutAction = new QAction(tr("&About Parallax"), this);
+    m_aboutAction->setMenuRole(QAction::AboutRole);
+    connect(m_aboutAction, &QAction::triggered, this, [this] {
+        QMessageBox::about(this, tr("About Parallax"),
+            tr("<h3>Parallax %1</h3>"
+               "<p>A desktop visualizer for Charm++ Projections trace logs.</p>"
+               "<p>Built with Qt %2.</p>")
+                .arg(QStringLiteral(PARALLAX_VERSION), QString::fromLatin1(qVersion())));
+    });
+}
+
+void MainWindow::createMenus()
+{
+    auto* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    file->addAction(m_openDirectoryAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(m_closeAction);
+    file->addAction(m_cancelAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_reportAction);
+    view->addSeparator();
+    view->addAction(m_fullScreenAction);
+
+    auto* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_aboutAction);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_progress = new QWidget(this);
+    auto* layout = new QHBoxLayout(m_progress);
+    layout->setContentsMargins(0, 0, 4, 0);
+    layout->setSpacing(8);
+    m_progressLabel = new QLabel(m_progress);
+    m_progressBar = new QProgressBar(m_progress);
+    m_progressBar->setFixedWidth(180);
+    m_progressBar->setTextVisible(false);
+    m_progressBar->setMaximumHeight(14);
+    m_cancelButton = new QToolButton(m_progress);
+    m_cancelButton->setText(tr("Cancel"));
+    m_cancelButton->setToolTip(tr("Stop loading (Esc); the open run stays as it is"));
+    connect(m_cancelButton, &QToolButton::clicked, this, &MainWindow::cancelLoad);
+    m_cancelButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_cancelButton->setAutoRaise(true);
+    layout->addWidget(m_progressLabel);
+    layout->addWidget(m_progressBar);
+    layout->addWidget(m_cancelButton);
+    statusBar()->addPermanentWidget(m_progress);
+    m_progress->hide();
+}
+
+void MainWindow::updateActions()
+{
+    m_closeAction->setEnabled(m_trace != nullptr || m_job != nullptr);
+    m_cancelAction->setEnabled(m_job != nullptr);
+    m_reportAction->setEnabled(m_trace != nullptr);
+}
+
+QString MainWindow::dialogStartDirectory() const
+{
+    if (!m_recent.paths().isEmpty()) {
+        const QFileInfo last(m_recent.paths().first());
+        return last.isDir() ? last.absolutePath() : last.absoluteDir().absolutePath();
+    }
+    return QDir::homePath();
+}
+
+void MainWindow::chooseRunFile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Run"), dialogStartDirectory(),
+        tr("Projections symbol tables (*.sts);;All files (*)"));
+    if (!path.isEmpty())
+        openRun(path);
+}
+
+void MainWindow::chooseRunDirectory()
+{
+    const QString path
+        = QFileDialog::getExistingDirectory(this, tr("Open Run Directory"), dialogStartDirectory());
+    if (!path.isEmpty())
+        openRun(path);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const auto& paths = m_recent.paths();
+    if (paths.isEmpty()) {
+        m_recentMenu->addAction(tr("No recent runs"))->setEnabled(false);
+        return;
+    }
+    for (qsizetype i = 0; i < paths.size(); ++i) {
+        const QString path = paths[i];
+        const QFileInfo info(path);
+        const QString text
+            = QStringLiteral("&%1  %2   —  %3")
+                  .arg(i + 1)
+                  .arg(info.fileName(), elideMiddle(QDir::toNativeSeparators(info.path()), 60));
+        auto* action = m_recentMenu->addAction(text, this, [this, path] { openRun(path); });
+        action->setToolTip(QDir::toNativeSeparators(path));
+    }
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(tr("Clear Menu"), this, [this] {
+        m_recent.clear();
+        recentRunsChanged();
+    });
+}
+
+void MainWindow::recentRunsChanged()
+{
+    m_emptyState->setRecentRuns(m_recent.paths());
+}
+
+void MainWindow::openRun(const QString& path)
+{
+    if (path.isEmpty())
+        return;
+    if (m_job) {
+        m_job->cancel();
+        discardJob();
+    }
+    if (m_errorBox)
+        m_errorBox->close();
+
+    m_job = new RunLoadJob(QDir::cleanPath(path), this);
+    m_jobName = runName(path);
+    connect(m_job, &RunLoadJob::progressChanged, this, &MainWindow::onLoadProgress);
+    connect(m_job, &RunLoadJob::loaded, this, &MainWindow::onLoaded);
+    connect(m_job, &RunLoadJob::failed, this, &MainWindow::onLoadFailed);
+    connect(m_job, &RunLoadJob::cancelled, this, &MainWindow::onLoadCancelled);
+
+    statusBar()->clearMessage();
+    const QString opening = tr("Opening %1…").arg(m_jobName);
+    m_progressLabel->setText(opening);
+    m_progressBar->setRange(0, 0);
+    m_progress->show();
+    if (!m_trace)
+        m_emptyState->setStatus(opening);
+    updateActions();
+    m_job->start();
+}
+
+void MainWindow::onLoadProgress(const QString& stage, quint64 bytesDone, quint64 bytesTotal)
+{
+    m_progressLabel->setText(tr("Opening %1: %2").arg(m_jobName, stage));
+    if (bytesTotal == 0) {
+        m_progressBar->setRange(0, 0);
+    } else {
+        const double fraction
+            = std::min(1.0, static_cast<double>(bytesDone) / static_cast<double>(bytesTotal));
+        m_progressBar->setRange(0, kProgressSteps);
+        m_progressBar->setValue(static_cast<int>(fraction * kProgressSteps));
+    }
+    if (!m_trace)
+        m_emptyState->setStatus(m_progressLabel->text());
+}
+
+void MainWindow::onLoaded(core::TracePtr trace, double seconds)
+{
+    const QString path = m_job ? m_job->path() : QString();
+    discardJob();
+    showTrace(std::move(trace));
+    if (!path.isEmpty()) {
+        m_recent.add(path);
+        recentRunsChanged();
+    }
+    statusBar()->showMessage(tr("Opened %1 in %2 s")
+                                 .arg(QString::fromStdString(m_trace->files.baseName))
+                                 .arg(seconds, 0, 'f', 2),
+        kStatusMessageMs);
+    if (m_trace->report.total(core::Severity::Warning) > 0)
+        showImportReport();
+    emit loadFinished(LoadOutcome::Loaded);
+}
+
+void MainWindow::onLoadFailed(const QString& error)
+{
+    const QString path = m_job ? m_job->path() : QString();
+    const QString name = m_jobName;
+    discardJob();
+    m_recent.remove(path);
+    recentRunsChanged();
+    statusBar()->showMessage(tr("Could not open %1").arg(name), kStatusMessageMs);
+
+    // Window-modal but asynchronous: the event loop (and a screenshot driver) keeps running.
+    auto* box = new QMessageBox(QMessageBox::Critical, tr("Could not open run"),
+        tr("Parallax could not open “%1”.").arg(name), QMessageBox::Ok, this);
+    box->setInformativeText(error);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // QMessageBox wraps narrowly; error texts hold paths, so give them room.
+    if (auto* grid = qobject_cast<QGridLayout*>(box->layout()))
+        grid->addItem(new QSpacerItem(460, 0, QSizePolicy::Minimum, QSizePolicy::Fixed),
+            grid->rowCount(), 0, 1, grid->columnCount());
+    m_errorBox = box;
+    box->open();
+    emit loadFinished(LoadOutcome::Failed);
+}
+
+void MainWindow::onLoadCancelled()
+{
+    const QString name = m_jobName;
+    discardJob();
+    statusBar()->showMessage(tr("Cancelled opening %1").arg(name), kStatusMessageMs);
+    emit loadFinished(LoadOutcome::Cancelled);
+}
+
+void MainWindow::cancelLoad()
+{
+    if (!m_job)
+        return;
+    // The worker stops at its next chunk; nothing it produces reaches the window any more.
+    m_job->cancel();
+    onLoadCancelled();
+}
+
+void MainWindow::discardJob()
+{
+    if (m_job) {
+        m_job->disconnect(this);
+        m_job->deleteLater();
+        m_job = nullptr;
+    }
+    m_jobName.clear();
+    m_progress->hide();
+    m_emptyState->setStatus({});
+    updateActions();
+}
+
+void MainWindow::closeRun()
+{
+    cancelLoad();
+    showTrace(nullptr);
+}
+
+void MainWindow::showTrace(core::TracePtr trace)
+{
+    m_trace = std::move(trace);
+    m_summary->setTrace(m_trace);
+    m_report->setTrace(m_trace);
+    if (m_trace) {
+        m_pages->setCurrentIndex(1);
+        setWindowTitle(tr("%1 — Parallax").arg(QString::fromStdString(m_trace->files.baseName)));
+    } else {
+        m_pages->setCurrentIndex(0);
+        m_reportDock->hide();
+        setWindowTitle(QStringLiteral("Parallax"));
+    }
+    if (m_trace && m_trace->report.total(core::Severity::Warning) == 0)
+        m_reportDock->hide();
+    updateActions();
+}
+
+void MainWindow::showImportReport()
+{
+    if (!m_trace)
+        return;
+    if (m_reportDock->isHidden() && !m_reportDock->isFloating()) {
+        // Enough for a few problem kinds; the run summary keeps most of the window.
+        m_reportDock->show();
+        resizeDocks({ m_reportDock }, { std::clamp(height() / 4, 140, 260) }, Qt::Vertical);
+    }
+    m_reportDock->show();
+    m_reportDock->raise();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (m_persist) {
+        QSettings settings;
+        settings.setValue(kGeometryKey, saveGeometry());
+        settings.setValue(kStateKey, saveState());
+    }
+    if (m_job) {
+        m_job->cancel();
+        discardJob();
+    }
+    event->accept();
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::WindowStateChange && m_fullScreenAction)
+        m_fullScreenAction->setChecked(isFullScreen());
+}
+
+bool MainWindow::isRunPath(const QString& path)
+{
+    const QFileInfo info(path);
+    return info.isDir()
+        || (info.isFile() && info.suffix().compare(QLatin1String("sts"), Qt::CaseInsensitive) == 0);
+}
+
+QString MainWindow::runPathFromMime(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls() || mime->urls().size() != 1)
+        return {};
+    const QUrl url = mime->urls().constFirst();
+    if (!url.isLocalFile())
+        return {};
+    const QString path = url.toLocalFile();
+    return isRunPath(path) ? path : QString();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (!runPathFromMime(event->mimeData()).isEmpty())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QString path = runPathFromMime(event->mimeData());
+    if (path.isEmpty())
+        return;
+    event->acceptProposedAction();
+    openRun(path);
+}
+
+} // namespace parallax::app

@@ -1,0 +1,122 @@
+#pragma once
+
+#include "core/trace.h"
+#include "recent_runs.h"
+
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QMimeData;
+class QProgressBar;
+class QStackedWidget;
+class QToolButton;
+
+namespace parallax::views {
+class ImportReportWidget;
+class RunSummaryWidget;
+} // namespace parallax::views
+
+namespace parallax::app {
+
+class EmptyStateWidget;
+class RunLoadJob;
+
+// How a load ended, as reported by MainWindow::loadFinished.
+enum class LoadOutcome { Loaded, Failed, Cancelled };
+
+// The application window: File (Open Run…, Open Run Directory…, Open Recent, Close Run, Quit),
+// View (Import Report, Full Screen) and Help menus; a run summary page, or an empty-state page
+// when no run is open; the import report in a dock; loading with progress and Cancel in the
+// status bar. One load at a time: opening another run cancels and replaces the pending one, and
+// a load that fails or is cancelled leaves the open run as it was.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // persistSettings = false (screenshots, tests) neither reads nor writes QSettings.
+    explicit MainWindow(bool persistSettings = true, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    [[nodiscard]] const core::TracePtr& trace() const { return m_trace; }
+    [[nodiscard]] bool isLoading() const { return m_job != nullptr; }
+    [[nodiscard]] const RecentRuns& recentRuns() const { return m_recent; }
+    // The error box of the last failed load while it is open, else null.
+    [[nodiscard]] QMessageBox* errorBox() const { return m_errorBox; }
+    [[nodiscard]] views::RunSummaryWidget* runSummary() const { return m_summary; }
+    [[nodiscard]] QDockWidget* importReportDock() const { return m_reportDock; }
+
+    // Whether a path dropped on the window can be opened as a run: a directory or a .sts file.
+    [[nodiscard]] static bool isRunPath(const QString& path);
+
+public slots:
+    // Starts loading `path` (a run directory, NAME.sts or NAME.sum.sts) in the background.
+    void openRun(const QString& path);
+    void closeRun();
+    void cancelLoad();
+    void showImportReport();
+
+signals:
+    // After the window has been updated for the end of a load.
+    void loadFinished(parallax::app::LoadOutcome outcome);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createStatusBar();
+    void chooseRunFile();
+    void chooseRunDirectory();
+    void rebuildRecentMenu();
+    void recentRunsChanged();
+    void updateActions();
+    [[nodiscard]] QString dialogStartDirectory() const;
+    [[nodiscard]] static QString runPathFromMime(const QMimeData* mime);
+
+    void onLoadProgress(const QString& stage, quint64 bytesDone, quint64 bytesTotal);
+    void onLoaded(core::TracePtr trace, double seconds);
+    void onLoadFailed(const QString& error);
+    void onLoadCancelled();
+    // Detaches the pending job (its results are dropped) and resets the progress display.
+    void discardJob();
+    void showTrace(core::TracePtr trace);
+
+    bool m_persist = true;
+    RecentRuns m_recent;
+    core::TracePtr m_trace;
+    RunLoadJob* m_job = nullptr;
+    QString m_jobName; // short name of the run being loaded, for messages
+
+    QStackedWidget* m_pages = nullptr;
+    EmptyStateWidget* m_emptyState = nullptr;
+    views::RunSummaryWidget* m_summary = nullptr;
+    QDockWidget* m_reportDock = nullptr;
+    views::ImportReportWidget* m_report = nullptr;
+    QPointer<QMessageBox> m_errorBox;
+
+    QWidget* m_progress = nullptr;
+    QLabel* m_progressLabel = nullptr;
+    QProgressBar* m_progressBar = nullptr;
+    QToolButton* m_cancelButton = nullptr;
+
+    QAction* m_openAction = nullptr;
+    QAction* m_openDirectoryAction = nullptr;
+    QAction* m_closeAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_cancelAction = nullptr;
+    QAction* m_reportAction = nullptr;
+    QAction* m_fullScreenAction = nullptr;
+    QAction* m_aboutAction = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    bool m_wasMaximized = false;
+};
+
+} // namespace parallax::app

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "core/trace.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+
+#include <memory>
+
+namespace parallax::io {
+struct LoadResult;
+}
+
+namespace parallax::app {
+
+// Loads one run with io::loadRun on a QThreadPool worker and reports back on the GUI thread.
+//
+// The worker never touches this object: it writes progress into a shared state and posts at most
+// one queued call at a time, so updates coalesce; on the GUI side they are further throttled to
+// one per kProgressIntervalMs and always end with the newest state. The destructor unhooks the
+// shared state under its mutex, so a job may be deleted while its worker still runs: the worker
+// sees the cancel flag at its next chunk and its result is dropped (and freed on the worker).
+// Exactly one of loaded/failed/cancelled is emitted unless the job is deleted first.
+class RunLoadJob : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kProgressIntervalMs = 50;
+
+    explicit RunLoadJob(QString path, QObject* parent = nullptr);
+    ~RunLoadJob() override;
+
+    // Starts the worker; call once.
+    void start();
+    // Asks the worker to stop at its next chunk; `cancelled` follows unless it had just finished.
+    void cancel();
+
+    [[nodiscard]] const QString& path() const { return m_path; }
+    [[nodiscard]] bool isFinished() const { return m_finished; }
+
+signals:
+    // stage is io's text ("reading logs 12/64"); bytesTotal is 0 when unknown (no logs).
+    void progressChanged(const QString& stage, quint64 bytesDone, quint64 bytesTotal);
+    void loaded(parallax::core::TracePtr trace, double seconds);
+    void failed(const QString& error);
+    void cancelled();
+
+private:
+    struct Shared;
+
+    void deliverProgress();
+    void deliverResult(const io::LoadResult& result);
+
+    QString m_path;
+    std::shared_ptr<Shared> m_shared;
+    QElapsedTimer m_clock; // since start()
+    QElapsedTimer m_sinceProgress; // since the last progressChanged
+    bool m_started = false;
+    bool m_finished = false;
+};
+
+} // namespace parallax::app
