@@ -31,6 +31,7 @@ constexpr IssueInfo kIssueInfo[] = {
         "logs without END_COMPUTATION (open activities closed at the last record)" },
     { "idle_inside_entry", Severity::Warning,
         "BEGIN_IDLE while an entry method was open (entry closed there)" },
+    { "entry_inside_idle", Severity::Warning, "BEGIN_PROCESSING while idle (idle closed there)" },
     { "unmatched_end_idle", Severity::Warning, "END_IDLE without BEGIN_IDLE (ignored)" },
     { "nested_idle", Severity::Warning, "BEGIN_IDLE while already idle (ignored)" },
     { "unmatched_pack", Severity::Warning, "pack/unpack records without their partner (ignored)" },
@@ -103,7 +104,7 @@ void ImportReport::add(Issue issue, std::string_view file, std::uint64_t line, s
     }
 }
 
-void ImportReport::count(Issue issue, std::uint64_t n)
+void ImportReport::increment(Issue issue, std::uint64_t n)
 {
     m_counts[static_cast<std::size_t>(issue)] += n;
 }

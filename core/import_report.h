@@ -25,6 +25,7 @@ enum class Issue : std::uint8_t {
     OpenAtEndComputation, // an entry method still open at END_COMPUTATION (closed there)
     TruncatedLog, // log ends without END_COMPUTATION (open activities closed at last time)
     IdleInsideEntry, // BEGIN_IDLE while an entry method was open (entry closed there)
+    EntryInsideIdle, // BEGIN_PROCESSING while idle (idle closed there)
     UnmatchedEndIdle, // END_IDLE without BEGIN_IDLE (ignored)
     NestedIdle, // BEGIN_IDLE while idle (ignored)
     UnmatchedPack, // END_PACK/END_UNPACK without its BEGIN, or nested pack (ignored)
@@ -70,7 +71,7 @@ public:
 
     void add(Issue issue, std::string_view file, std::uint64_t line, std::string message);
     // Count without an example (for very frequent benign issues).
-    void count(Issue issue, std::uint64_t n = 1);
+    void increment(Issue issue, std::uint64_t n = 1);
     void merge(const ImportReport& other);
 
     [[nodiscard]] std::uint64_t count(Issue issue) const

@@ -41,10 +41,10 @@ TimeUs PeTraceBuilder::intervalTime(TimeUs t)
         issue(Issue::TimeWentBackwards,
             "time " + std::to_string(t) + " us is before the previous record's "
                 + std::to_string(m_lastIntervalTime) + " us; clamped");
-        if (m_exec.open)
-            m_exec.flags |= kTimeClamped;
+        m_clamped = true;
         return m_lastIntervalTime;
     }
+    m_clamped = false;
     m_lastIntervalTime = t;
     return t;
 }
@@ -81,6 +81,7 @@ void PeTraceBuilder::resumeGapAt(TimeUs t)
 void PeTraceBuilder::beginExecution(const LogRecord& r)
 {
     const TimeUs t = intervalTime(r.time);
+    const bool clamped = m_clamped;
     resumeGapAt(t);
     if (m_exec.open) {
         // +notracenested logs, lost ENDs: close the open execution here (pretend end, as Java).
@@ -90,7 +91,7 @@ void PeTraceBuilder::beginExecution(const LogRecord& r)
         endExecution(t, kClosedByNextBegin, nullptr);
     }
     if (m_idle.open) {
-        issue(Issue::IdleInsideEntry, "BEGIN_PROCESSING while idle; idle closed there");
+        issue(Issue::EntryInsideIdle, "BEGIN_PROCESSING while idle; idle closed there");
         closeInterval(m_idle, m_trace.idles, t);
     }
     if (r.entry < 0 || static_cast<std::size_t>(r.entry) >= m_meta.entries.size())
@@ -103,7 +104,7 @@ void PeTraceBuilder::beginExecution(const LogRecord& r)
     m_exec.eventId = r.eventId;
     m_exec.object = internObject(r.objectId);
     m_exec.cpuBegin = r.hasCpuTime ? r.cpuTime : 0;
-    m_exec.flags = 0;
+    m_exec.flags = clamped ? std::uint8_t { kTimeClamped } : std::uint8_t { 0 };
     if (m_papiCount > 0) {
         m_exec.papiBegin.assign(m_papiCount, 0);
         std::copy_n(r.papi.begin(), std::min(r.papi.size(), m_papiCount), m_exec.papiBegin.begin());
@@ -205,7 +206,7 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
         noteTime(r.time);
         const TimeUs t = intervalTime(r.time);
         if (m_exec.open) {
-            m_report.count(Issue::OpenAtEndComputation);
+            m_report.increment(Issue::OpenAtEndComputation);
             endExecution(t, kClosedAtEndComputation, nullptr);
         }
         if (m_idle.open) {
@@ -238,7 +239,7 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
             }
             break;
         }
-        std::uint8_t flags = kEndedNormally;
+        std::uint8_t flags = m_clamped ? kTimeClamped : kEndedNormally;
         if (r.entry != m_exec.entry) {
             issue(Issue::EntryMismatch,
                 "END_PROCESSING of entry " + std::to_string(r.entry) + " closes entry "
@@ -325,7 +326,7 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
             if (!f.end.empty() && m_flush.begin < f.end.back())
                 m_flush.begin = f.end.back();
             closeInterval(m_flush, f, r.time);
-            m_report.count(Issue::BufferFlush);
+            m_report.increment(Issue::BufferFlush);
         }
         break;
     case RecordType::EndTrace: {
@@ -342,7 +343,7 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
             closeInterval(m_idle, m_trace.idles, t);
         if (!m_tracingOff) {
             m_trace.traceGaps.push_back(gap);
-            m_report.count(Issue::TracingGap);
+            m_report.increment(Issue::TracingGap);
         }
         m_tracingOff = true;
         m_awaitingResumeEnd = false;
@@ -362,7 +363,7 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
     case RecordType::UserEvent:
         noteTime(r.time);
         if (!m_meta.userEvents.contains(r.userEventId))
-            m_report.count(Issue::UnknownUserEvent);
+            m_report.increment(Issue::UnknownUserEvent);
         m_trace.userEvents.push_back({ r.time, r.userEventId, r.eventId });
         break;
     case RecordType::UserEventPair: {
@@ -437,14 +438,14 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
     case RecordType::Dequeue:
     case RecordType::MessageRecv:
         noteTime(r.time);
-        m_report.count(Issue::LegacyRecord);
+        m_report.increment(Issue::LegacyRecord);
         break;
     case RecordType::BeginFunc:
     case RecordType::EndFunc:
     case RecordType::MemoryMalloc:
     case RecordType::MemoryFree:
     case RecordType::SurrogateBlock:
-        m_report.count(Issue::LegacyRecord);
+        m_report.increment(Issue::LegacyRecord);
         break;
     }
 }
@@ -537,9 +538,9 @@ PeTrace PeTraceBuilder::finish()
             closeInterval(m_unpack, m_trace.unpacks, t);
     }
     if (m_pendingPair.present)
-        m_report.count(Issue::UnmatchedUserEventPair);
+        m_report.increment(Issue::UnmatchedUserEventPair);
     if (!m_openBrackets.empty())
-        m_report.count(Issue::UnmatchedUserEventPair, m_openBrackets.size());
+        m_report.increment(Issue::UnmatchedUserEventPair, m_openBrackets.size());
 
     sortSends(m_trace.sends);
     sortStable(m_trace.userEvents, [](const auto& x) { return x.time; });

@@ -65,6 +65,7 @@ private:
     std::uint64_t m_line = 0;
     bool m_ended = false;
     TimeUs m_lastIntervalTime = 0; // time of the last record that opened/closed an interval
+    bool m_clamped = false; // the last intervalTime() call clamped its time
     std::size_t m_papiCount = 0;
 
     OpenExecution m_exec;

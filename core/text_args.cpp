@@ -135,6 +135,10 @@ std::optional<std::vector<PeId>> parsePeList(
         const auto comma = rest.find(',');
         const auto item = trim(rest.substr(0, comma));
         rest = comma == std::string_view::npos ? std::string_view {} : rest.substr(comma + 1);
+        if (comma != std::string_view::npos && trim(rest).empty()) {
+            setError(error, cat("PE list '", text, "' ends with a comma"));
+            return std::nullopt;
+        }
         if (item.empty()) {
             setError(error, cat("empty item in PE list '", text, "'"));
             return std::nullopt;

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <sys/stat.h>
+#include <vector>
 
 namespace parallax::io {
 
@@ -48,47 +49,103 @@ private:
     std::uint64_t m_consumed = 0;
 };
 
+// gzip through zlib's inflate directly (not gzread): every byte inflated before a data error
+// reaches the caller, and consumed compressed bytes are known exactly for progress.
 class GzipSource final : public ByteSource {
 public:
-    GzipSource(gzFile file, std::uint64_t size)
+    GzipSource(std::FILE* file, std::uint64_t size)
         : m_file(file)
         , m_size(size)
+        , m_input(kInputChunk)
     {
-        gzbuffer(m_file, 1U << 18);
+        m_stream.zalloc = Z_NULL;
+        m_stream.zfree = Z_NULL;
+        m_stream.opaque = Z_NULL;
+        m_stream.next_in = Z_NULL;
+        m_stream.avail_in = 0;
+        m_ready = inflateInit2(&m_stream, 16 + MAX_WBITS) == Z_OK;
+        if (!m_ready)
+            m_error = "cannot initialise zlib";
     }
-    ~GzipSource() override { gzclose(m_file); }
+    ~GzipSource() override
+    {
+        if (m_ready)
+            inflateEnd(&m_stream);
+        std::fclose(m_file);
+    }
 
     std::ptrdiff_t read(char* buffer, std::size_t capacity) override
     {
-        if (m_failed)
+        if (!m_ready || m_failed)
             return -1;
-        const auto want = static_cast<unsigned>(std::min<std::size_t>(capacity, 1U << 30));
-        const int n = gzread(m_file, buffer, want);
-        int code = Z_OK;
-        const char* message = gzerror(m_file, &code);
-        if (n < 0 || (code != Z_OK && code != Z_STREAM_END)) {
-            // A truncated stream reports Z_BUF_ERROR ("unexpected end of file") after the
-            // last decodable bytes; anything decoded in this call is still returned first.
-            m_failed = true;
-            m_error = std::string("damaged or truncated gzip data: ") + (message ? message : "?");
-            if (n > 0)
-                return n;
-            return -1;
+        if (m_finished)
+            return 0;
+        m_stream.next_out = reinterpret_cast<Bytef*>(buffer);
+        m_stream.avail_out = static_cast<uInt>(std::min<std::size_t>(capacity, 1U << 30));
+        const auto startOut = m_stream.avail_out;
+        while (m_stream.avail_out > 0) {
+            if (m_stream.avail_in == 0) {
+                const auto n = std::fread(m_input.data(), 1, m_input.size(), m_file);
+                if (n == 0) {
+                    if (std::ferror(m_file) != 0)
+                        return fail(std::string("read error: ") + std::strerror(errno), startOut);
+                    if (!m_sawEnd || m_inMember)
+                        return fail(
+                            "damaged or truncated gzip data: unexpected end of file", startOut);
+                    m_finished = true;
+                    break;
+                }
+                m_consumed += n;
+                m_stream.next_in = m_input.data();
+                m_stream.avail_in = static_cast<uInt>(n);
+            }
+            m_inMember = true;
+            const int rc = inflate(&m_stream, Z_NO_FLUSH);
+            if (rc == Z_STREAM_END) {
+                // Another gzip member may follow (concatenated streams are valid gzip).
+                m_sawEnd = true;
+                m_inMember = false;
+                inflateReset(&m_stream);
+                continue;
+            }
+            if (rc == Z_BUF_ERROR && m_stream.avail_in == 0)
+                continue; // needs more input
+            if (rc != Z_OK) {
+                const char* message = m_stream.msg != nullptr ? m_stream.msg : "corrupt data";
+                return fail(std::string("damaged gzip data: ") + message, startOut);
+            }
         }
-        return n;
+        return static_cast<std::ptrdiff_t>(startOut - m_stream.avail_out);
     }
     [[nodiscard]] std::uint64_t bytesConsumed() const override
     {
-        const auto offset = gzoffset(m_file);
-        return offset < 0 ? 0 : static_cast<std::uint64_t>(offset);
+        return m_consumed - m_stream.avail_in;
     }
     [[nodiscard]] std::uint64_t fileSize() const override { return m_size; }
     [[nodiscard]] bool compressed() const override { return true; }
 
 private:
-    gzFile m_file;
+    static constexpr std::size_t kInputChunk = std::size_t { 1 } << 18;
+
+    // Reports the error; bytes inflated in this call are still returned first.
+    std::ptrdiff_t fail(std::string message, uInt startOut)
+    {
+        m_failed = true;
+        m_error = std::move(message);
+        const auto produced = startOut - m_stream.avail_out;
+        return produced > 0 ? static_cast<std::ptrdiff_t>(produced) : -1;
+    }
+
+    std::FILE* m_file;
     std::uint64_t m_size;
+    std::vector<unsigned char> m_input;
+    z_stream m_stream {};
+    std::uint64_t m_consumed = 0;
+    bool m_ready = false;
     bool m_failed = false;
+    bool m_finished = false;
+    bool m_sawEnd = false;
+    bool m_inMember = false;
 };
 
 } // namespace
@@ -115,13 +172,8 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::strin
         std::setvbuf(file, nullptr, _IOFBF, 1U << 16);
         return std::make_unique<PlainSource>(file, size);
     }
-    std::fclose(file);
-    gzFile gz = gzopen(path.c_str(), "rb");
-    if (gz == nullptr) {
-        error = "cannot open gzip file";
-        return nullptr;
-    }
-    return std::make_unique<GzipSource>(gz, size);
+    std::rewind(file);
+    return std::make_unique<GzipSource>(file, size);
 }
 
 } // namespace parallax::io

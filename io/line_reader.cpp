@@ -56,6 +56,8 @@ bool LineReader::next(std::string_view& line)
             // Overlong line: drop what we have and skip to the next newline.
             ++m_overlong;
             ++m_lineNumber;
+            if (m_overlongNumbers.size() < 5)
+                m_overlongNumbers.push_back(m_lineNumber);
             for (;;) {
                 m_begin = m_end = 0;
                 if (!fill())

@@ -25,6 +25,11 @@ public:
 
     [[nodiscard]] std::uint64_t lineNumber() const { return m_lineNumber; }
     [[nodiscard]] std::uint64_t overlongLines() const { return m_overlong; }
+    // Line numbers of the first few overlong lines.
+    [[nodiscard]] const std::vector<std::uint64_t>& overlongLineNumbers() const
+    {
+        return m_overlongNumbers;
+    }
     [[nodiscard]] bool failed() const { return m_failed; }
     // True when the data did not end with '\n' (the last line may be cut short).
     [[nodiscard]] bool endedMidLine() const { return m_endedMidLine; }
@@ -42,6 +47,7 @@ private:
     bool m_endedMidLine = false;
     std::uint64_t m_lineNumber = 0;
     std::uint64_t m_overlong = 0;
+    std::vector<std::uint64_t> m_overlongNumbers;
 };
 
 } // namespace parallax::io

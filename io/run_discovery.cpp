@@ -201,7 +201,7 @@ void collectFiles(core::RunFiles& files, core::PeId processors, core::ImportRepo
             std::error_code ec;
             const auto tNew = fs::last_write_time(c.path, ec);
             const auto tOld = fs::last_write_time(slot, ec);
-            report.add(core::Issue::PeOutOfRange, name, 0,
+            report.add(core::Issue::DuplicateFile, name, 0,
                 "two files for PE " + std::to_string(c.pe) + "; using the newer one");
             if (tNew <= tOld)
                 continue;

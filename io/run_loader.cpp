@@ -83,7 +83,7 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
                 "no PROJECTIONS-RECORD header; reading the line as a record");
         }
         if (line.empty()) {
-            report.count(core::Issue::BlankLine);
+            report.increment(core::Issue::BlankLine);
             continue;
         }
         const auto status = parser.parse(line, record, why);
@@ -93,12 +93,15 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
             if (builder.ended()) {
                 // Java stops at the first END_COMPUTATION; count what follows, do not parse it.
                 std::uint64_t after = 0;
-                while (lines.next(line))
-                    if (!line.empty())
-                        ++after;
-                if (after > 0)
-                    report.add(core::Issue::RecordsAfterEnd, fileName, lines.lineNumber(),
-                        std::to_string(after) + " lines after END_COMPUTATION ignored");
+                while (lines.next(line)) {
+                    if (line.empty())
+                        continue;
+                    if (++after == 1)
+                        report.add(core::Issue::RecordsAfterEnd, fileName, lines.lineNumber(),
+                            "record after END_COMPUTATION ignored (Java stops reading there)");
+                }
+                if (after > 1)
+                    report.increment(core::Issue::RecordsAfterEnd, after - 1);
                 break;
             }
         } else {
@@ -119,15 +122,17 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
             reported = consumed;
         }
     }
-    if (lines.overlongLines() > 0)
-        report.add(core::Issue::OverlongLine, fileName, 0,
-            std::to_string(lines.overlongLines()) + " lines over 1 MiB skipped");
+    for (const auto lineNumber : lines.overlongLineNumbers())
+        report.add(core::Issue::OverlongLine, fileName, lineNumber, "line over 1 MiB skipped");
+    if (lines.overlongLines() > lines.overlongLineNumbers().size())
+        report.increment(
+            core::Issue::OverlongLine, lines.overlongLines() - lines.overlongLineNumbers().size());
     if (lines.failed())
         report.add(core::Issue::GzipError, fileName, lines.lineNumber(),
             lines.error() + "; records before line " + std::to_string(lines.lineNumber() + 1)
                 + " kept");
     if (parser.doubledMulticasts() > 0)
-        report.count(core::Issue::MulticastCountDoubled, parser.doubledMulticasts());
+        report.increment(core::Issue::MulticastCountDoubled, parser.doubledMulticasts());
     if (onChunk && !cancelled)
         onChunk(source->bytesConsumed() - reported);
     out = builder.finish();

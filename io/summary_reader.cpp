@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <type_traits>
 #include <vector>
 
 namespace parallax::io {
@@ -16,7 +17,9 @@ namespace parallax::io {
 namespace {
 
 // No per-PE series may grow beyond this many values, whatever a header claims.
-constexpr std::int64_t kMaxValues = std::int64_t { 1 } << 26;
+// Charm++ keeps at most +bincount bins (default 60000) and shrinks them when full; 2^22 bins
+// is far beyond any real run yet only 8 MiB of int16. Sparse .sumd cells and marks likewise.
+constexpr std::int64_t kMaxValues = std::int64_t { 1 } << 22;
 
 std::string fileNameOf(const std::string& path)
 {
@@ -130,9 +133,11 @@ bool forEachRun(std::string_view line, const std::function<bool(std::int64_t, st
     return true;
 }
 
-std::vector<std::int64_t> readValues(std::string_view line, std::int64_t expected, bool& damaged)
+// Expands `value[+repeat]` runs into exactly min(expected, kMaxValues) values (padding with 0).
+template <typename T = std::int64_t>
+std::vector<T> readValues(std::string_view line, std::int64_t expected, bool& damaged)
 {
-    std::vector<std::int64_t> out;
+    std::vector<T> out;
     const auto cap = std::min(expected, kMaxValues);
     bool overflow = false;
     damaged = !forEachRun(line, [&](std::int64_t value, std::int64_t repeat) {
@@ -141,7 +146,9 @@ std::vector<std::int64_t> readValues(std::string_view line, std::int64_t expecte
             overflow = true;
             repeat = room;
         }
-        out.insert(out.end(), static_cast<std::size_t>(repeat), value);
+        if constexpr (std::is_same_v<T, std::int16_t>)
+            value = std::clamp<std::int64_t>(value, -1000, 1000);
+        out.insert(out.end(), static_cast<std::size_t>(repeat), static_cast<T>(value));
         return !overflow;
     });
     if (overflow || static_cast<std::int64_t>(out.size()) != expected)
@@ -191,18 +198,11 @@ std::optional<core::PeSummary> readSummary(
         return false;
     };
     bool damaged = false;
-    auto toInt16 = [](const std::vector<std::int64_t>& v) {
-        std::vector<std::int16_t> out(v.size());
-        std::transform(v.begin(), v.end(), out.begin(), [](std::int64_t x) {
-            return static_cast<std::int16_t>(std::clamp<std::int64_t>(x, -1000, 1000));
-        });
-        return out;
-    };
     if (!nextLine(line)) {
         problem("file ends after the header");
         return s;
     }
-    s.utilization = toInt16(readValues(line, h.count, damaged));
+    s.utilization = readValues<std::int16_t>(line, h.count, damaged);
     if (damaged)
         problem("utilisation line does not hold count:" + std::to_string(h.count) + " values");
     std::vector<std::int64_t>* perEntry[] = { &s.entryTime, &s.entryCalls, &s.entryMaxTime };
@@ -258,7 +258,7 @@ std::optional<core::PeSummary> readSummary(
     // IdlePercent: (ver 7.1)
     while (nextLine(line)) {
         if (line.find("IdlePercent") != std::string_view::npos) {
-            s.idlePercent = toInt16(readValues(line, h.count, damaged));
+            s.idlePercent = readValues<std::int16_t>(line, h.count, damaged);
             if (damaged)
                 problem(
                     "IdlePercent line does not hold count:" + std::to_string(h.count) + " values");

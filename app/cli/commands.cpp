@@ -83,7 +83,6 @@ int runInfo(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         return rc;
     const auto& m = trace->metadata;
     const auto missing = trace->missingPes();
-    out << "name: " << trace->files.baseName << "\n";
     out << "version: " << versionText(m.version) << "\n";
     out << "pes: " << m.processors << "\n";
     out << "entries: " << m.entries.size() << "\n";
@@ -100,6 +99,7 @@ int runInfo(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         const auto issue = static_cast<core::Issue>(k);
         out << core::issueKey(issue) << ": " << trace->report.count(issue) << "\n";
     }
+    out << "name: " << trace->files.baseName << "\n";
     out << "smp_nodes: " << m.numNodes << "\n";
     out << "comm_thread_pes: " << (m.commThreadsPerNode * m.numNodes) << "\n";
     out << "projrc_end_us: " << m.projrcEndTime << "\n";

@@ -1,0 +1,209 @@
+// The default (correct) mode on a tiny hand-checked run: every number below was worked out
+// by hand from the records in makeRun().
+
+#include "core/analysis/communication.h"
+#include "core/analysis/extrema.h"
+#include "core/analysis/histogram.h"
+#include "core/analysis/overview.h"
+#include "core/analysis/time_profile.h"
+#include "core/analysis/usage_profile.h"
+#include "core/pe_trace_builder.h"
+#include "core/trace.h"
+
+#include <catch2/catch.hpp>
+
+using namespace parallax;
+using namespace parallax::core;
+using namespace parallax::core::analysis;
+
+namespace {
+
+LogRecord record(RecordType type, TimeUs t, EntryId entry = kNoEntry)
+{
+    LogRecord r;
+    r.type = type;
+    r.time = t;
+    r.entry = entry;
+    r.pe = 1;
+    r.msgBytes = 64;
+    return r;
+}
+
+// PE 0:  BEGIN_COMPUTATION 0
+//        entry 0 [10, 30) sends one 100-byte message to entry 1 at 20
+//        idle    [30, 50)
+//        entry 1 [50, 70) with a pack [55, 60) and a 3-PE broadcast of 50 bytes at 65
+//        END_COMPUTATION 100
+// PE 1:  BEGIN_COMPUTATION 0, idle [0, 80), entry 1 [80, 90) (message from PE 0), END 100
+TracePtr makeRun()
+{
+    auto trace = std::make_shared<Trace>();
+    auto& m = trace->metadata;
+    m.version = 11.0;
+    m.processors = 2;
+    m.numNodes = 2;
+    m.chares.push_back({ "Main", -1 });
+    m.entries.push_back({ "Main::a()", 0, -1 });
+    m.entries.push_back({ "Main::b()", 0, -1 });
+    ImportReport report;
+    {
+        PeTraceBuilder b(0, m, "run.0.log", report);
+        std::uint64_t line = 1;
+        auto add = [&](LogRecord r) {
+            b.add(r, ++line);
+        };
+        add(record(RecordType::BeginComputation, 0));
+        add(record(RecordType::BeginProcessing, 10, 0));
+        auto send = record(RecordType::Creation, 20, 1);
+        send.msgBytes = 100;
+        send.eventId = 7;
+        add(send);
+        add(record(RecordType::EndProcessing, 30, 0));
+        add(record(RecordType::BeginIdle, 30));
+        add(record(RecordType::EndIdle, 50));
+        add(record(RecordType::BeginProcessing, 50, 1));
+        add(record(RecordType::BeginPack, 55));
+        add(record(RecordType::EndPack, 60));
+        auto bcast = record(RecordType::CreationBcast, 65, 1);
+        bcast.msgBytes = 50;
+        bcast.destinationCount = 3;
+        add(bcast);
+        add(record(RecordType::EndProcessing, 70, 1));
+        add(record(RecordType::EndComputation, 100));
+        trace->pes.push_back(b.finish());
+    }
+    {
+        PeTraceBuilder b(1, m, "run.1.log", report);
+        std::uint64_t line = 1;
+        auto add = [&](LogRecord r) {
+            b.add(r, ++line);
+        };
+        add(record(RecordType::BeginComputation, 0));
+        add(record(RecordType::BeginIdle, 0));
+        add(record(RecordType::EndIdle, 80));
+        auto begin = record(RecordType::BeginProcessing, 80, 1);
+        begin.pe = 0; // from PE 0
+        begin.eventId = 7;
+        begin.msgBytes = 100;
+        add(begin);
+        add(record(RecordType::EndProcessing, 90, 1));
+        add(record(RecordType::EndComputation, 100));
+        trace->pes.push_back(b.finish());
+    }
+    return trace;
+}
+
+AnalysisRequest whole()
+{
+    AnalysisRequest r;
+    r.range = { 0, 100 };
+    r.threads = 1;
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("usage profile splits entry, pack, idle and traced overhead exactly", "[analysis]")
+{
+    const auto trace = makeRun();
+    const auto u = computeUsageProfile(*trace, whole());
+    REQUIRE(u);
+    REQUIRE(u->pes == std::vector<PeId> { 0, 1 });
+    const auto& c = u->columns;
+    CHECK(u->at(0, 0) == Approx(20.0)); // entry 0: 10..30
+    CHECK(u->at(0, 1) == Approx(15.0)); // entry 1: 50..70 minus the 5 µs pack
+    CHECK(u->at(0, c.pack()) == Approx(5.0));
+    CHECK(u->at(0, c.idle()) == Approx(20.0));
+    CHECK(u->at(0, c.overhead()) == Approx(40.0)); // 0..10 and 70..100
+    CHECK(u->at(1, c.idle()) == Approx(80.0));
+    CHECK(u->at(1, 1) == Approx(10.0));
+    CHECK(u->at(1, c.overhead()) == Approx(10.0));
+    CHECK(u->average[1] == Approx(12.5));
+}
+
+TEST_CASE("time profile splits executions exactly at interval boundaries", "[analysis]")
+{
+    const auto trace = makeRun();
+    auto request = whole();
+    request.pes = { 0 };
+    const auto p = computeTimeProfile(*trace, request, { 25, 0 });
+    REQUIRE(p);
+    REQUIRE(p->grid.count == 4);
+    const auto& c = p->columns;
+    CHECK(p->at(0, 0) == Approx(15)); // [10, 25)
+    CHECK(p->at(0, c.overhead()) == Approx(10));
+    CHECK(p->at(1, 0) == Approx(5)); // [25, 30)
+    CHECK(p->at(1, c.idle()) == Approx(20));
+    CHECK(p->at(2, 1) == Approx(15));
+    CHECK(p->at(2, c.pack()) == Approx(5));
+    CHECK(p->at(2, c.overhead()) == Approx(5));
+    CHECK(p->at(3, c.overhead()) == Approx(25));
+    CHECK(p->percent(3, c.overhead()) == Approx(100));
+}
+
+TEST_CASE(
+    "communication counts a broadcast once per destination and receives by source", "[analysis]")
+{
+    const auto trace = makeRun();
+    const auto comm = computeCommunication(*trace, whole(), { 100, 0 });
+    REQUIRE(comm);
+    REQUIRE(comm->grid.count == 1);
+    CHECK(comm->at(CommMetric::MsgsSent, 0, 1) == Approx(4)); // 1 + 3 broadcast destinations
+    CHECK(comm->at(CommMetric::BytesSent, 0, 1) == Approx(250)); // 100 + 3 * 50
+    // Receives: PE 0's two executions carry 64 bytes from PE 1 (another node); PE 1's from PE 0.
+    CHECK(comm->at(CommMetric::MsgsRecv, 0, 1) == Approx(2));
+    CHECK(comm->at(CommMetric::BytesRecv, 0, 1) == Approx(164));
+    CHECK(comm->at(CommMetric::ExtNodeMsgsRecv, 0, 0) == Approx(1));
+}
+
+TEST_CASE("histogram counts whole durations and messages per destination", "[analysis]")
+{
+    const auto trace = makeRun();
+    const auto h = computeHistogram(*trace, whole(), { HistogramMetric::Duration, 10, 5, 0 });
+    REQUIRE(h);
+    CHECK(h->count(4, 0) == 1); // entry 0: 20 µs -> bin [20, 25)
+    CHECK(h->count(4, 1) == 1); // entry 1 on PE 0: 20 µs
+    CHECK(h->count(2, 1) == 1); // entry 1 on PE 1: 10 µs
+    CHECK(h->count(4, h->columns.idle()) == 1); // PE 0 idle 20 µs
+    CHECK(h->count(10, h->columns.idle()) == 1); // PE 1 idle 80 µs: overflow bin
+    const auto sizes = computeHistogram(*trace, whole(), { HistogramMetric::MessageSize, 0, 0, 0 });
+    REQUIRE(sizes);
+    CHECK(sizes->count(1, 1) == 1); // 100 bytes
+    CHECK(sizes->count(0, 1) == 3); // the 50-byte broadcast to 3 PEs
+}
+
+TEST_CASE("overview reports utilization, idle and the dominant activity per column", "[analysis]")
+{
+    const auto trace = makeRun();
+    OverviewOptions options;
+    options.columns = 4;
+    const auto o = computeOverview(*trace, whole(), options);
+    REQUIRE(o);
+    REQUIRE(o->grid.count == 4);
+    CHECK(o->utilization[o->index(0, 0)] == Approx(60.0F)); // 15 of 25 µs
+    CHECK(o->dominant[o->index(0, 0)] == 0);
+    CHECK(o->idle[o->index(0, 1)] == Approx(80.0F));
+    CHECK(o->dominant[o->index(0, 1)] == o->columns.idle());
+    CHECK(o->dominant[o->index(0, 3)] == o->columns.overhead());
+    CHECK(o->utilization[o->index(1, 3)] == Approx(40.0F)); // PE 1: entry 1 [80, 90) of [75, 100)
+}
+
+TEST_CASE("Extrema ranks the least idle PE first and averages outliers and the rest", "[analysis]")
+{
+    const auto trace = makeRun();
+    const auto x = computeExtrema(*trace, whole(), { ExtremaCriterion::LeastIdle, 1, 0 });
+    REQUIRE(x);
+    REQUIRE(x->extremes == std::vector<PeId> { 0 });
+    CHECK(x->extremeScores[0] == Approx(20.0));
+    CHECK(x->outliers[static_cast<std::size_t>(x->columns.idle())] == Approx(20.0));
+    CHECK(x->nonOutliers[static_cast<std::size_t>(x->columns.idle())] == Approx(80.0));
+    CHECK(x->average[static_cast<std::size_t>(x->columns.idle())] == Approx(50.0));
+    const auto sent = computeExtrema(*trace, whole(), { ExtremaCriterion::MsgsSent, 1, 0 });
+    REQUIRE(sent);
+    CHECK(sent->extremes == std::vector<PeId> { 0 });
+    CHECK(sent->extremeScores[0] == Approx(4));
+    const auto grain = computeExtrema(*trace, whole(), { ExtremaCriterion::GrainSize, 2, 0 });
+    REQUIRE(grain);
+    CHECK(grain->extremes == std::vector<PeId> { 0, 1 }); // 17.5 µs per call vs 10
+    CHECK(grain->extremeScores[0] == Approx(17.5));
+}

@@ -1,0 +1,49 @@
+// The real parallax-cli executable (path passed in by CMake): exit codes and streams as a
+// shell or a CI script sees them.
+
+#include "cli_support.h"
+
+#include <catch2/catch.hpp>
+
+using namespace parallax;
+using namespace parallax::test;
+
+TEST_CASE("parallax-cli binary exits 0 and prints the same as the in-process command")
+{
+    for (const auto& args : std::vector<std::vector<std::string>> { { "entries", tinyRun() },
+             { "timeline", tinyRun(), "--pe", "0", "--range", "1ms:2ms" } }) {
+        INFO(args[0]);
+        const auto process = cliProcess(args);
+        const auto inProcess = runCliInProcess(args);
+        CHECK(process.exitCode == 0);
+        CHECK(process.out == inProcess.out);
+        CHECK(process.err.empty());
+    }
+    const auto info = cliProcess({ "info", tinyRun() });
+    CHECK(info.exitCode == 0);
+    CHECK(info.out.find("\nend_us: 3100\n") != std::string::npos);
+}
+
+TEST_CASE("parallax-cli binary exits 1 on a run that cannot be opened")
+{
+    const auto missing = cliProcess({ "info", "/nonexistent/parallax/run-dir" });
+    CHECK(missing.exitCode == 1);
+    CHECK(missing.err.find("/nonexistent/parallax/run-dir") != std::string::npos);
+    const auto version12 = cliProcess({ "info", brokenCase("version-12").string() });
+    CHECK(version12.exitCode == 1);
+    CHECK(version12.err.find("12.0") != std::string::npos);
+}
+
+TEST_CASE("parallax-cli binary exits 2 on bad arguments and 0 on --help")
+{
+    const auto unknown = cliProcess({ "frobnicate" });
+    CHECK(unknown.exitCode == 2);
+    CHECK(unknown.out.empty());
+    CHECK(splitLines(unknown.err).size() == 1);
+    const auto badRange = cliProcess({ "timeline", tinyRun(), "--pe", "0", "--range", "5:1" });
+    CHECK(badRange.exitCode == 2);
+    CHECK(splitLines(badRange.err).size() == 1);
+    CHECK(cliProcess({}).exitCode == 2);
+    CHECK(cliProcess({ "--help" }).exitCode == 0);
+    CHECK(cliProcess({ "timeline", "--help" }).exitCode == 0);
+}

@@ -1,0 +1,200 @@
+// ByteSource (plain/gzip by magic, byte counting, damaged gzip) and LineReader (line splitting,
+// CRLF, last line without newline, overlong lines).
+
+#include "io/byte_source.h"
+#include "io/line_reader.h"
+#include "support/io_support.h"
+#include "support/test_support.h"
+
+#include <catch2/catch.hpp>
+
+using namespace parallax;
+using namespace parallax::test;
+
+namespace {
+
+struct Lines {
+    std::vector<std::string> lines;
+    std::vector<std::uint64_t> numbers;
+    bool failed = false;
+    bool endedMidLine = false;
+    std::uint64_t overlong = 0;
+    std::string error;
+};
+
+Lines readLines(const fs::path& path)
+{
+    std::string error;
+    auto source = io::ByteSource::open(path.string(), error);
+    INFO(error);
+    REQUIRE(source);
+    io::LineReader reader(*source);
+    Lines out;
+    std::string_view line;
+    while (reader.next(line)) {
+        out.lines.emplace_back(line);
+        out.numbers.push_back(reader.lineNumber());
+    }
+    out.failed = reader.failed();
+    out.endedMidLine = reader.endedMidLine();
+    out.overlong = reader.overlongLines();
+    out.error = reader.error();
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("lines are split on newline with CR stripped and blank lines kept")
+{
+    TempDir dir;
+    writeFile(dir / "a.log", "PROJECTIONS-RECORD 3\r\n6 100\n\n7 200\n");
+    const auto r = readLines(dir / "a.log");
+    CHECK(r.lines == std::vector<std::string> { "PROJECTIONS-RECORD 3", "6 100", "", "7 200" });
+    CHECK(r.numbers == std::vector<std::uint64_t> { 1, 2, 3, 4 });
+    CHECK_FALSE(r.endedMidLine);
+    CHECK_FALSE(r.failed);
+}
+
+TEST_CASE("a last line without newline is returned and flagged")
+{
+    TempDir dir;
+    writeFile(dir / "a.log", "6 100\n7 20");
+    const auto r = readLines(dir / "a.log");
+    CHECK(r.lines == std::vector<std::string> { "6 100", "7 20" });
+    CHECK(r.endedMidLine);
+}
+
+TEST_CASE("gzip is detected by its magic bytes, not by the file name")
+{
+    TempDir dir;
+    const std::string text = "PROJECTIONS-RECORD 2\n6 100\n7 200\n";
+    gzipString(dir / "compressed.log", text); // gzip named .log
+    writeFile(dir / "plain.log.gz", text); // plain text named .log.gz
+    for (const char* name : { "compressed.log", "plain.log.gz" }) {
+        INFO(name);
+        const auto r = readLines(dir / name);
+        CHECK(r.lines == std::vector<std::string> { "PROJECTIONS-RECORD 2", "6 100", "7 200" });
+        CHECK_FALSE(r.failed);
+    }
+    std::string error;
+    CHECK(io::ByteSource::open((dir / "compressed.log").string(), error)->compressed());
+    CHECK_FALSE(io::ByteSource::open((dir / "plain.log.gz").string(), error)->compressed());
+}
+
+TEST_CASE("bytes consumed end at the on-disk file size for plain and gzip files")
+{
+    TempDir dir;
+    std::string text;
+    for (int i = 0; i < 50'000; ++i)
+        text += "2 4 151 " + std::to_string(1000 + i) + " 7 0 80 0 0 1108\n";
+    writeFile(dir / "plain.log", text);
+    gzipString(dir / "packed.log.gz", text);
+    for (const char* name : { "plain.log", "packed.log.gz" }) {
+        INFO(name);
+        std::string error;
+        auto source = io::ByteSource::open((dir / name).string(), error);
+        REQUIRE(source);
+        std::vector<char> buffer(1 << 16);
+        std::size_t total = 0;
+        std::uint64_t lastConsumed = 0;
+        for (;;) {
+            const auto n = source->read(buffer.data(), buffer.size());
+            REQUIRE(n >= 0);
+            if (n == 0)
+                break;
+            total += static_cast<std::size_t>(n);
+            CHECK(source->bytesConsumed() >= lastConsumed);
+            lastConsumed = source->bytesConsumed();
+        }
+        CHECK(total == text.size());
+        CHECK(source->fileSize() == fs::file_size(dir / name));
+        CHECK(source->bytesConsumed() == source->fileSize());
+    }
+}
+
+TEST_CASE("a truncated gzip returns the decodable lines and then fails with a message")
+{
+    TempDir dir;
+    std::string text;
+    for (int i = 0; i < 20'000; ++i)
+        text += "14 " + std::to_string(1000 + i) + " 0\n";
+    gzipString(dir / "full.log.gz", text);
+    const auto packed = readFile(dir / "full.log.gz");
+    writeFile(dir / "half.log.gz", packed.substr(0, packed.size() / 2));
+    const auto r = readLines(dir / "half.log.gz");
+    CHECK(r.failed);
+    CHECK_FALSE(r.error.empty());
+    REQUIRE(r.lines.size() > 100);
+    CHECK(r.lines.size() < 20'000);
+    // Every complete line decoded before the cut is intact.
+    for (std::size_t i = 0; i + 1 < r.lines.size(); ++i)
+        REQUIRE(r.lines[i] == "14 " + std::to_string(1000 + i) + " 0");
+}
+
+TEST_CASE("a gzip with a corrupted middle fails with a message after the good part")
+{
+    TempDir dir;
+    std::string text;
+    for (int i = 0; i < 20'000; ++i)
+        text += "15 " + std::to_string(5000 + i * 7) + " 1\n";
+    gzipString(dir / "full.log.gz", text);
+    auto packed = readFile(dir / "full.log.gz");
+    for (std::size_t i = packed.size() / 2; i < packed.size() / 2 + 64; ++i)
+        packed[i] = static_cast<char>(packed[i] ^ 0x5A);
+    writeFile(dir / "bad.log.gz", packed);
+    const auto r = readLines(dir / "bad.log.gz");
+    // Depending on where the damage hits, inflate fails at once or only at the CRC check.
+    CHECK(r.failed);
+    CHECK_FALSE(r.error.empty());
+    // The lines inflated before the damage are returned (zlib's gzread drops everything it
+    // inflated in a call that ends in a data error, so a reader must not ask for megabytes at
+    // once).
+    REQUIRE(r.lines.size() > 1000);
+    CHECK(r.lines.front() == "15 5000 1");
+}
+
+TEST_CASE("an overlong line is skipped and counted and the following lines keep their numbers")
+{
+    TempDir dir;
+    std::string text = "6 100\n";
+    text += std::string(2u << 20, 'x');
+    text += "\n7 200\n";
+    writeFile(dir / "a.log", text);
+    const auto r = readLines(dir / "a.log");
+    CHECK(r.overlong == 1);
+    CHECK(r.lines == std::vector<std::string> { "6 100", "7 200" });
+    CHECK(r.numbers == std::vector<std::uint64_t> { 1, 3 });
+}
+
+TEST_CASE("an overlong line without newline at the end of the file is skipped and counted")
+{
+    TempDir dir;
+    writeFile(dir / "a.log", "6 100\n" + std::string(2u << 20, '7'));
+    const auto r = readLines(dir / "a.log");
+    CHECK(r.overlong == 1);
+    CHECK(r.lines == std::vector<std::string> { "6 100" });
+}
+
+TEST_CASE("lines just below the limit are returned whole")
+{
+    TempDir dir;
+    const std::string longLine(io::LineReader::kMaxLine - 10, 'y');
+    writeFile(dir / "a.log", longLine + "\n" + longLine + "\nend\n");
+    const auto r = readLines(dir / "a.log");
+    CHECK(r.overlong == 0);
+    REQUIRE(r.lines.size() == 3);
+    CHECK(r.lines[0] == longLine);
+    CHECK(r.lines[1] == longLine);
+    CHECK(r.lines[2] == "end");
+}
+
+TEST_CASE("opening a missing file or a directory fails with a message")
+{
+    TempDir dir;
+    std::string error;
+    CHECK(io::ByteSource::open((dir / "missing.log").string(), error) == nullptr);
+    CHECK_FALSE(error.empty());
+    error.clear();
+    CHECK(io::ByteSource::open(dir.path().string(), error) == nullptr);
+    CHECK_FALSE(error.empty());
+}
