@@ -9,6 +9,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QImage>
 #include <QMessageBox>
 #include <QPainter>
@@ -67,6 +68,7 @@ int main(int argc, char* argv[])
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Parallax"));
     QApplication::setApplicationName(QStringLiteral("Parallax"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/parallax/parallax.svg")));
     QApplication::setApplicationVersion(QStringLiteral(PARALLAX_VERSION));
 
     QCommandLineParser parser;
