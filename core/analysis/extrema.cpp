@@ -45,7 +45,8 @@ void javaVector(const PeTrace& pe, const ResolvedRequest& r, ExtremaCriterion cr
             v[openEntry] += static_cast<double>(t - std::max(openBegin, start));
         open = false;
     };
-    for (const auto& e : javaEventStream(pe, { false, true })) {
+    // Creations matter only for the message criteria (their order against the executions does not).
+    for (const auto& e : javaEventStream(pe, { false, criterion == ExtremaCriterion::MsgsSent })) {
         switch (e.kind) {
         case Kind::BeginProcessing:
             close(e.time);

@@ -349,4 +349,9 @@ TEST_CASE("a summary-only run gives Java's usage profile from the .sumd files", 
     const auto avg = summaryAverage(*trace, Mode::JavaCompat);
     const auto rows = goldenRows("gen-feat-smp-sumonly", "summary_average.txt");
     REQUIRE(rows.size() == avg.utilization.size());
+    for (const auto& row : rows) {
+        const auto i = static_cast<std::size_t>(std::stoll(row[0]));
+        CHECK(avg.utilization[i] == Approx(std::stod(row[1])).margin(1e-6));
+        CHECK(avg.idle[i] == Approx(std::stod(row[2])).margin(1e-6));
+    }
 }
