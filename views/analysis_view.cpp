@@ -1,0 +1,53 @@
+#include "analysis_view.h"
+
+namespace parallax::views {
+
+QString viewKey(ViewKind kind)
+{
+    switch (kind) {
+    case ViewKind::Overview:
+        return QStringLiteral("overview");
+    case ViewKind::UsageProfile:
+        return QStringLiteral("usage");
+    case ViewKind::TimeProfile:
+        return QStringLiteral("time-profile");
+    case ViewKind::Histogram:
+        return QStringLiteral("histogram");
+    case ViewKind::Communication:
+        return QStringLiteral("comm");
+    case ViewKind::Extrema:
+        return QStringLiteral("extrema");
+    case ViewKind::Timeline:
+        return QStringLiteral("timeline");
+    }
+    return {};
+}
+
+QString viewTitle(ViewKind kind)
+{
+    switch (kind) {
+    case ViewKind::Overview:
+        return QObject::tr("Overview");
+    case ViewKind::UsageProfile:
+        return QObject::tr("Usage Profile");
+    case ViewKind::TimeProfile:
+        return QObject::tr("Time Profile");
+    case ViewKind::Histogram:
+        return QObject::tr("Histogram");
+    case ViewKind::Communication:
+        return QObject::tr("Communication over Time");
+    case ViewKind::Extrema:
+        return QObject::tr("Extrema");
+    case ViewKind::Timeline:
+        return QObject::tr("Timeline");
+    }
+    return {};
+}
+
+AnalysisView::AnalysisView(ViewKind kind, EntryPalette* palette, QWidget* parent)
+    : QWidget(parent)
+    , m_kind(kind)
+    , m_palette(palette)
+{ }
+
+} // namespace parallax::views

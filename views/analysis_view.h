@@ -1,0 +1,70 @@
+#pragma once
+
+#include "core/trace.h"
+#include "core/types.h"
+
+#include <QImage>
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+namespace parallax::views {
+
+class EntryPalette;
+
+// The views an analyst can open, each a dockable widget of the main window.
+enum class ViewKind {
+    Overview,
+    UsageProfile,
+    TimeProfile,
+    Histogram,
+    Communication,
+    Extrema,
+    Timeline
+};
+
+// "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline" (the names
+// of `parallax-cli render VIEW`), and the human title.
+QString viewKey(ViewKind kind);
+QString viewTitle(ViewKind kind);
+
+// What every view shares: it shows one run, in a time range, for a set of PEs; it can be
+// exported as a picture and as the CSV of the data behind it; it can ask the app to open a
+// PE's timeline or to open a range in another view. Views compute off the GUI thread
+// (AsyncComputation) and never talk to each other: the app wires the signals.
+class AnalysisView : public QWidget {
+    Q_OBJECT
+public:
+    AnalysisView(ViewKind kind, EntryPalette* palette, QWidget* parent = nullptr);
+
+    [[nodiscard]] ViewKind kind() const { return m_kind; }
+    [[nodiscard]] EntryPalette* palette() const { return m_palette; }
+
+    // A new run (null = none); views reset their options to the whole run and recompute.
+    virtual void setTrace(core::TracePtr trace) = 0;
+    // The time range and PEs to show (empty PE list = all); views recompute.
+    virtual void setSelection(core::TimeRange range, std::vector<core::PeId> pes) = 0;
+    // True while a computation runs (for tests and headless rendering).
+    [[nodiscard]] virtual bool busy() const = 0;
+    // The chart (without the options bar) rendered at `size` (screen size when empty).
+    [[nodiscard]] virtual QImage renderChart(QSize size = {}) = 0;
+    // The data behind the chart, CSV with a header row.
+    [[nodiscard]] virtual QString csv() const = 0;
+
+signals:
+    // Open the timeline of these PEs in this range (a click on a PE's bar or row).
+    void timelineRequested(std::vector<core::PeId> pes, core::TimeRange range);
+    // Open the range in another view ("open this range in ...").
+    void openRangeRequested(
+        parallax::views::ViewKind target, core::TimeRange range, std::vector<core::PeId> pes);
+    // The shown range or PEs changed from inside the view (zoom, options bar).
+    void selectionChanged(core::TimeRange range, std::vector<core::PeId> pes);
+    void computed();
+
+private:
+    ViewKind m_kind;
+    EntryPalette* m_palette;
+};
+
+} // namespace parallax::views

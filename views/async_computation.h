@@ -1,0 +1,99 @@
+#pragma once
+
+#include "core/analysis/analysis_request.h"
+
+#include <QMetaObject>
+#include <QObject>
+#include <QPointer>
+#include <QThreadPool>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace parallax::views {
+
+// Runs one analysis at a time for a view on the global thread pool. A newer run() cancels the
+// older one (its Progress::cancelled turns true) and its result is dropped; results are
+// delivered on the GUI thread. Never touches widgets from the worker.
+class AsyncComputation : public QObject {
+    Q_OBJECT
+public:
+    explicit AsyncComputation(QObject* parent = nullptr)
+        : QObject(parent)
+    { }
+    ~AsyncComputation() override { cancel(); }
+
+    // `work` runs on a worker with a Progress whose cancelled() reports supersession;
+    // `done` runs on the GUI thread with its result, only if no newer run() was made.
+    template <typename Result>
+    void run(std::function<Result(const core::analysis::Progress&)> work,
+        std::function<void(Result)> done)
+    {
+        cancel();
+        auto cancelled = std::make_shared<std::atomic<bool>>(false);
+        m_cancelled = cancelled;
+        const auto generation = ++m_generation;
+        setBusy(true);
+        QPointer<AsyncComputation> self(this);
+        QThreadPool::globalInstance()->start([self, cancelled, generation, work = std::move(work),
+                                                 done = std::move(done)]() mutable {
+            core::analysis::Progress progress;
+            progress.cancelled = [cancelled]() {
+                return cancelled->load();
+            };
+            progress.report = [self, cancelled](double fraction) {
+                if (!cancelled->load() && self)
+                    QMetaObject::invokeMethod(
+                        self.data(),
+                        [self, fraction]() {
+                            if (self)
+                                emit self->progressChanged(fraction);
+                        },
+                        Qt::QueuedConnection);
+            };
+            auto result = std::make_shared<Result>(work(progress));
+            if (cancelled->load() || !self)
+                return;
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, generation, result, done = std::move(done)]() {
+                    if (!self || generation != self->m_generation)
+                        return;
+                    self->setBusy(false);
+                    done(std::move(*result));
+                },
+                Qt::QueuedConnection);
+        });
+    }
+
+    void cancel()
+    {
+        if (m_cancelled)
+            m_cancelled->store(true);
+        m_cancelled.reset();
+        ++m_generation;
+        setBusy(false);
+    }
+
+    [[nodiscard]] bool busy() const { return m_busy; }
+
+signals:
+    void busyChanged(bool busy);
+    void progressChanged(double fraction);
+
+private:
+    void setBusy(bool busy)
+    {
+        if (busy == m_busy)
+            return;
+        m_busy = busy;
+        emit busyChanged(busy);
+    }
+
+    std::shared_ptr<std::atomic<bool>> m_cancelled;
+    std::uint64_t m_generation = 0;
+    bool m_busy = false;
+};
+
+} // namespace parallax::views
