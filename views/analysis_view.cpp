@@ -44,6 +44,15 @@ QString viewTitle(ViewKind kind)
     return {};
 }
 
+bool AnalysisView::applyOptions(const std::map<QString, QString>& options, QString* error)
+{
+    if (options.empty())
+        return true;
+    if (error != nullptr)
+        *error = QObject::tr("the %1 view has no option --%2").arg(viewKey(m_kind), options.begin()->first);
+    return false;
+}
+
 AnalysisView::AnalysisView(ViewKind kind, EntryPalette* palette, QWidget* parent)
     : QWidget(parent)
     , m_kind(kind)

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <map>
 #include <vector>
 
 namespace parallax::views {
@@ -51,6 +52,10 @@ public:
     [[nodiscard]] virtual QImage renderChart(QSize size = {}) = 0;
     // The data behind the chart, CSV with a header row.
     [[nodiscard]] virtual QString csv() const = 0;
+    // View options given by name as on the command line (`parallax-cli render`): "interval",
+    // "bins", "metric", "bin-size", "min", "columns", "criterion", "count", "clusters", ...
+    // Returns false with a message for an unknown option or a bad value. Applying recomputes.
+    virtual bool applyOptions(const std::map<QString, QString>& options, QString* error);
 
 signals:
     // Open the timeline of these PEs in this range (a click on a PE's bar or row).

@@ -1,7 +1,10 @@
 #include "main_window.h"
 
 #include "empty_state_widget.h"
+#include "export_dialog.h"
 #include "run_load_job.h"
+#include "view_workspace.h"
+#include "views/entry_palette.h"
 #include "views/import_report_widget.h"
 #include "views/run_summary_widget.h"
 
@@ -12,6 +15,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
@@ -70,8 +74,21 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     scroll->setWidget(m_summary);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    m_palette = new views::EntryPalette(this);
+    if (m_persist) {
+        QSettings settings;
+        QHash<QString, QColor> colors;
+        settings.beginGroup(QStringLiteral("entryColors"));
+        for (const auto& key : settings.childKeys())
+            colors.insert(QByteArray::fromPercentEncoding(key.toUtf8()),
+                QColor(settings.value(key).toString()));
+        settings.endGroup();
+        m_palette->setOverrides(colors);
+        connect(m_palette, &views::EntryPalette::changed, this, &MainWindow::saveEntryColors);
+    }
+    m_workspace = new ViewWorkspace(scroll, m_palette, m_pages);
     m_pages->addWidget(m_emptyState);
-    m_pages->addWidget(scroll);
+    m_pages->addWidget(m_workspace);
     setCentralWidget(m_pages);
 
     m_report = new views::ImportReportWidget;
@@ -85,6 +102,7 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     createActions();
     createMenus();
     createStatusBar();
+    connect(m_workspace, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
 
     connect(m_emptyState, &EmptyStateWidget::openFileRequested, this, &MainWindow::chooseRunFile);
     connect(m_emptyState, &EmptyStateWidget::openDirectoryRequested, this,
@@ -155,6 +173,24 @@ void MainWindow::createActions()
         }
     });
 
+    const views::ViewKind kinds[] = { views::ViewKind::Overview, views::ViewKind::UsageProfile,
+        views::ViewKind::TimeProfile, views::ViewKind::Histogram, views::ViewKind::Communication,
+        views::ViewKind::Extrema, views::ViewKind::Timeline };
+    int number = 1;
+    for (const auto kind : kinds) {
+        auto* action = new QAction(views::viewTitle(kind), this);
+        action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + number++)));
+        connect(action, &QAction::triggered, this, [this, kind]() { m_workspace->openView(kind); });
+        m_viewActions.push_back(action);
+    }
+
+    m_exportChartAction = new QAction(tr("&Export Chart as PNG…"), this);
+    m_exportChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    connect(m_exportChartAction, &QAction::triggered, this, &MainWindow::exportChart);
+    m_exportDataAction = new QAction(tr("Export &Data as CSV…"), this);
+    m_exportDataAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    connect(m_exportDataAction, &QAction::triggered, this, &MainWindow::exportData);
+
     m_aboutAction = new QAction(tr("&About Parallax"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
     connect(m_aboutAction, &QAction::triggered, this, [this] {
@@ -175,12 +211,18 @@ void MainWindow::createMenus()
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
     file->addSeparator();
+    file->addAction(m_exportChartAction);
+    file->addAction(m_exportDataAction);
+    file->addSeparator();
     file->addAction(m_closeAction);
     file->addAction(m_cancelAction);
     file->addSeparator();
     file->addAction(m_quitAction);
 
     auto* view = menuBar()->addMenu(tr("&View"));
+    for (auto* action : m_viewActions)
+        view->addAction(action);
+    view->addSeparator();
     view->addAction(m_reportAction);
     view->addSeparator();
     view->addAction(m_fullScreenAction);
@@ -219,6 +261,11 @@ void MainWindow::updateActions()
     m_closeAction->setEnabled(m_trace != nullptr || m_job != nullptr);
     m_cancelAction->setEnabled(m_job != nullptr);
     m_reportAction->setEnabled(m_trace != nullptr);
+    for (auto* action : m_viewActions)
+        action->setEnabled(m_trace != nullptr);
+    const bool onView = m_trace != nullptr && m_workspace->currentView() != nullptr;
+    m_exportChartAction->setEnabled(onView);
+    m_exportDataAction->setEnabled(onView);
 }
 
 QString MainWindow::dialogStartDirectory() const
@@ -403,6 +450,12 @@ void MainWindow::showTrace(core::TracePtr trace)
     m_trace = std::move(trace);
     m_summary->setTrace(m_trace);
     m_report->setTrace(m_trace);
+    std::vector<QString> names;
+    if (m_trace)
+        for (const auto& entry : m_trace->metadata.entries)
+            names.push_back(QString::fromStdString(entry.name));
+    m_palette->setEntryNames(std::move(names));
+    m_workspace->setTrace(m_trace);
     if (m_trace) {
         m_pages->setCurrentIndex(1);
         setWindowTitle(tr("%1 — Parallax").arg(QString::fromStdString(m_trace->files.baseName)));
@@ -414,6 +467,64 @@ void MainWindow::showTrace(core::TracePtr trace)
     if (m_trace && m_trace->report.total(core::Severity::Warning) == 0)
         m_reportDock->hide();
     updateActions();
+}
+
+void MainWindow::saveEntryColors() const
+{
+    QSettings settings;
+    settings.remove(QStringLiteral("entryColors"));
+    settings.beginGroup(QStringLiteral("entryColors"));
+    const auto& overrides = m_palette->overrides();
+    for (auto it = overrides.begin(); it != overrides.end(); ++it)
+        settings.setValue(
+            QString::fromUtf8(it.key().toUtf8().toPercentEncoding()), it.value().name());
+    settings.endGroup();
+}
+
+void MainWindow::exportChart()
+{
+    auto* view = m_workspace->currentView();
+    if (view == nullptr)
+        return;
+    ExportSizeDialog sizeDialog(view->size(), this);
+    if (sizeDialog.exec() != QDialog::Accepted)
+        return;
+    const auto suggested
+        = QDir(dialogStartDirectory())
+              .filePath(QString::fromStdString(m_trace->files.baseName) + QLatin1Char('-')
+                  + views::viewKey(view->kind()) + QStringLiteral(".png"));
+    const auto path = QFileDialog::getSaveFileName(
+        this, tr("Export Chart"), suggested, tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    const auto image = view->renderChart(sizeDialog.size());
+    if (image.isNull() || !image.save(path, "PNG"))
+        QMessageBox::warning(this, tr("Export Chart"),
+            tr("Could not write %1. Check the folder and try again.").arg(path));
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path), kStatusMessageMs);
+}
+
+void MainWindow::exportData()
+{
+    auto* view = m_workspace->currentView();
+    if (view == nullptr)
+        return;
+    const auto suggested
+        = QDir(dialogStartDirectory())
+              .filePath(QString::fromStdString(m_trace->files.baseName) + QLatin1Char('-')
+                  + views::viewKey(view->kind()) + QStringLiteral(".csv"));
+    const auto path
+        = QFileDialog::getSaveFileName(this, tr("Export Data"), suggested, tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
+        || file.write(view->csv().toUtf8()) < 0)
+        QMessageBox::warning(this, tr("Export Data"),
+            tr("Could not write %1. Check the folder and try again.").arg(path));
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path), kStatusMessageMs);
 }
 
 void MainWindow::showImportReport()

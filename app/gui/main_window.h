@@ -17,6 +17,7 @@ class QStackedWidget;
 class QToolButton;
 
 namespace parallax::views {
+class EntryPalette;
 class ImportReportWidget;
 class RunSummaryWidget;
 } // namespace parallax::views
@@ -25,6 +26,7 @@ namespace parallax::app {
 
 class EmptyStateWidget;
 class RunLoadJob;
+class ViewWorkspace;
 
 // How a load ended, as reported by MainWindow::loadFinished.
 enum class LoadOutcome { Loaded, Failed, Cancelled };
@@ -48,6 +50,9 @@ public:
     [[nodiscard]] QMessageBox* errorBox() const { return m_errorBox; }
     [[nodiscard]] views::RunSummaryWidget* runSummary() const { return m_summary; }
     [[nodiscard]] QDockWidget* importReportDock() const { return m_reportDock; }
+    // The summary and the analysis views, as tabs.
+    [[nodiscard]] ViewWorkspace* workspace() const { return m_workspace; }
+    [[nodiscard]] views::EntryPalette* palette() const { return m_palette; }
 
     // Whether a path dropped on the window can be opened as a run: a directory or a .sts file.
     [[nodiscard]] static bool isRunPath(const QString& path);
@@ -58,6 +63,9 @@ public slots:
     void closeRun();
     void cancelLoad();
     void showImportReport();
+    // Exports the current view's chart as PNG / its data as CSV (asks for a file).
+    void exportChart();
+    void exportData();
 
 signals:
     // After the window has been updated for the end of a load.
@@ -88,6 +96,7 @@ private:
     // Detaches the pending job (its results are dropped) and resets the progress display.
     void discardJob();
     void showTrace(core::TracePtr trace);
+    void saveEntryColors() const;
 
     bool m_persist = true;
     RecentRuns m_recent;
@@ -98,6 +107,11 @@ private:
     QStackedWidget* m_pages = nullptr;
     EmptyStateWidget* m_emptyState = nullptr;
     views::RunSummaryWidget* m_summary = nullptr;
+    views::EntryPalette* m_palette = nullptr;
+    ViewWorkspace* m_workspace = nullptr;
+    std::vector<QAction*> m_viewActions;
+    QAction* m_exportChartAction = nullptr;
+    QAction* m_exportDataAction = nullptr;
     QDockWidget* m_reportDock = nullptr;
     views::ImportReportWidget* m_report = nullptr;
     QPointer<QMessageBox> m_errorBox;

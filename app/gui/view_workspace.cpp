@@ -1,0 +1,93 @@
+#include "view_workspace.h"
+
+#include "views/view_factory.h"
+
+#include <QTabBar>
+
+namespace parallax::app {
+
+ViewWorkspace::ViewWorkspace(QWidget* summaryPage, views::EntryPalette* palette, QWidget* parent)
+    : QTabWidget(parent)
+    , m_palette(palette)
+{
+    setObjectName(QStringLiteral("viewWorkspace"));
+    setDocumentMode(true);
+    setTabsClosable(true);
+    setMovable(true);
+    addTab(summaryPage, tr("Summary"));
+    // The summary page cannot be closed.
+    if (auto* button = tabBar()->tabButton(0, QTabBar::RightSide))
+        button->hide();
+    connect(this, &QTabWidget::tabCloseRequested, this, &ViewWorkspace::closeTab);
+}
+
+void ViewWorkspace::setTrace(core::TracePtr trace)
+{
+    m_trace = std::move(trace);
+    for (auto& [kind, view] : m_views)
+        view->setTrace(m_trace);
+    if (!m_trace)
+        setCurrentIndex(0);
+}
+
+views::AnalysisView* ViewWorkspace::view(views::ViewKind kind) const
+{
+    const auto it = m_views.find(kind);
+    return it == m_views.end() ? nullptr : it->second;
+}
+
+views::AnalysisView* ViewWorkspace::currentView() const
+{
+    return qobject_cast<views::AnalysisView*>(currentWidget());
+}
+
+views::AnalysisView* ViewWorkspace::openView(views::ViewKind kind, bool select)
+{
+    auto* existing = view(kind);
+    if (existing == nullptr) {
+        existing = views::createView(kind, m_palette, this);
+        if (existing == nullptr)
+            return nullptr;
+        m_views[kind] = existing;
+        wire(existing);
+        addTab(existing, views::viewTitle(kind));
+        existing->setTrace(m_trace);
+        emit viewsChanged();
+    }
+    if (select)
+        setCurrentWidget(existing);
+    return existing;
+}
+
+void ViewWorkspace::openTimeline(const std::vector<core::PeId>& pes, core::TimeRange range)
+{
+    auto* timeline = openView(views::ViewKind::Timeline);
+    if (timeline != nullptr)
+        timeline->setSelection(range, pes);
+}
+
+void ViewWorkspace::wire(views::AnalysisView* view)
+{
+    connect(view, &views::AnalysisView::timelineRequested, this,
+        [this](std::vector<core::PeId> pes, core::TimeRange range) { openTimeline(pes, range); });
+    connect(view, &views::AnalysisView::openRangeRequested, this,
+        [this](views::ViewKind target, core::TimeRange range, std::vector<core::PeId> pes) {
+            if (auto* v = openView(target))
+                v->setSelection(range, pes);
+        });
+}
+
+void ViewWorkspace::closeTab(int index)
+{
+    if (index <= 0)
+        return;
+    auto* v = qobject_cast<views::AnalysisView*>(widget(index));
+    removeTab(index);
+    if (v != nullptr) {
+        m_views.erase(v->kind());
+        v->deleteLater();
+    }
+    emit viewsChanged();
+}
+
+} // namespace parallax::app

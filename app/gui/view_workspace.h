@@ -1,0 +1,50 @@
+#pragma once
+
+#include "core/trace.h"
+#include "views/analysis_view.h"
+
+#include <QTabWidget>
+
+#include <functional>
+#include <map>
+
+namespace parallax::views {
+class EntryPalette;
+}
+
+namespace parallax::app {
+
+// The run's pages: the summary first, then the analysis views the analyst opened, as closable
+// tabs. Creates views on demand, hands them the run and the selection, and wires what views ask
+// for: "open the timeline of these PEs" and "open this range in another view". Views never talk
+// to each other; this class does.
+class ViewWorkspace : public QTabWidget {
+    Q_OBJECT
+public:
+    ViewWorkspace(QWidget* summaryPage, views::EntryPalette* palette, QWidget* parent = nullptr);
+
+    void setTrace(core::TracePtr trace);
+    [[nodiscard]] const core::TracePtr& trace() const { return m_trace; }
+
+    // The view of that kind, created (and shown) if needed; `select` makes it the current tab.
+    views::AnalysisView* openView(views::ViewKind kind, bool select = true);
+    [[nodiscard]] views::AnalysisView* view(views::ViewKind kind) const;
+    // The view of the current tab, or null on the summary page.
+    [[nodiscard]] views::AnalysisView* currentView() const;
+
+    // Opens the timeline with these PEs added, in this range.
+    void openTimeline(const std::vector<core::PeId>& pes, core::TimeRange range);
+
+signals:
+    void viewsChanged();
+
+private:
+    void closeTab(int index);
+    void wire(views::AnalysisView* view);
+
+    views::EntryPalette* m_palette;
+    core::TracePtr m_trace;
+    std::map<views::ViewKind, views::AnalysisView*> m_views;
+};
+
+} // namespace parallax::app
