@@ -2,6 +2,10 @@
 
 #include "commands.h"
 
+#ifdef PARALLAX_WITH_RENDER
+#include "app/render/render_command.h"
+#endif
+
 #include <exception>
 #include <iostream>
 
@@ -9,6 +13,9 @@ int main(int argc, char** argv)
 {
     std::ios::sync_with_stdio(false);
     try {
+#ifdef PARALLAX_WITH_RENDER
+        parallax::cli::registerCommand("render", &parallax::render::runRender);
+#endif
         std::vector<std::string> args(argv + 1, argv + argc);
         const int rc = parallax::cli::runCli(args, std::cout, std::cerr);
         std::cout.flush();

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <set>
@@ -33,6 +34,7 @@ commands:
   histogram RUN              executions by duration, messages by size, PEs by idle %
   comm RUN                   messages and bytes sent/received per interval
   extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
+  render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
   --threads N                worker threads for reading logs (default: all cores)
@@ -228,6 +230,19 @@ int runTimeline(const std::vector<std::string>& args, std::ostream& out, std::os
     return kExitOk;
 }
 
+namespace {
+std::map<std::string, ExtraCommand>& extraCommands()
+{
+    static std::map<std::string, ExtraCommand> commands;
+    return commands;
+}
+} // namespace
+
+void registerCommand(const std::string& name, ExtraCommand command)
+{
+    extraCommands()[name] = command;
+}
+
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     if (args.empty()) {
@@ -250,6 +265,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runHistogram(rest, out, err);
     if (command == "comm")
         return runComm(rest, out, err);
+    if (const auto it = extraCommands().find(command); it != extraCommands().end())
+        return it->second(rest, out, err);
     if (command == "extrema")
         return runExtrema(rest, out, err);
     if (command == "overview")

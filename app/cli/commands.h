@@ -16,6 +16,12 @@ int runInfo(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 int runEntries(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runTimeline(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
+// A command added by a part of the program that the CLI library does not link (the offscreen
+// `render` command, which needs Qt).
+using ExtraCommand
+    = int (*)(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+void registerCommand(const std::string& name, ExtraCommand command);
+
 // Dispatches `parallax-cli COMMAND ...`.
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 

@@ -1,0 +1,153 @@
+#include "render_command.h"
+
+#include "app/cli/command_support.h"
+#include "app/cli/commands.h"
+#include "core/text_args.h"
+#include "views/entry_palette.h"
+#include "views/view_factory.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QThread>
+
+#include <cstdlib>
+#include <memory>
+#include <ostream>
+#include <set>
+
+namespace parallax::render {
+
+namespace {
+
+const char* const kHelp
+    = "usage: parallax-cli render VIEW RUN -o OUT.png [--width W] [--height H] [options]\n\n"
+      "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG.\n"
+      "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline.\n\n"
+      "options:\n"
+      "  -o, --output FILE  the PNG to write\n"
+      "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
+      "  --range B:E, --pes LIST, --entries LIST   as for the analysis commands\n"
+      "  view options as the matching command: --interval, --bins (time-profile, comm),\n"
+      "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
+      "  --criterion, --count, --clusters (extrema); timeline takes --pes and --range\n";
+
+// Qt needs a display unless told otherwise; a command-line tool must work headless.
+void ensureApplication()
+{
+    if (QCoreApplication::instance() != nullptr)
+        return;
+    if (std::getenv("QT_QPA_PLATFORM") == nullptr)
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    static int argc = 1;
+    static char name[] = "parallax-cli";
+    static char* argv[] = { name, nullptr };
+    static QApplication app(argc, argv);
+}
+
+} // namespace
+
+int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    std::vector<std::string> rest = args;
+    // -o is the one short option; turn it into --output for the shared parser.
+    for (auto& a : rest)
+        if (a == "-o")
+            a = "--output";
+    if (rest.empty() || rest.front() == "--help" || rest.front() == "-h") {
+        out << kHelp;
+        return rest.empty() ? cli::kExitUsage : cli::kExitOk;
+    }
+    const auto kind = views::viewKindFromKey(QString::fromStdString(rest.front()));
+    if (!kind)
+        return cli::usageError(err, "render",
+            "unknown view '" + rest.front()
+                + "' (overview, usage, time-profile, histogram, comm, extrema, timeline)");
+    rest.erase(rest.begin());
+    const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
+        "columns", "criterion", "count", "clusters" };
+    std::set<std::string> options = viewOptions;
+    options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
+    cli::CommandLine cl;
+    if (const int rc = cli::parseCommand("render", rest, options, cl, out, err, kHelp);
+        rc != cli::kExitOk)
+        return rc < 0 ? cli::kExitOk : rc;
+    const auto output = cl.parser.value("output");
+    if (!output)
+        return cli::usageError(err, "render", "missing -o OUT.png");
+    int width = 1600;
+    int height = 900;
+    for (const auto& [name, target] :
+        { std::pair<const char*, int*> { "width", &width }, { "height", &height } }) {
+        if (const auto v = cl.parser.value(name)) {
+            if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos
+                || v->size() > 5 || std::stoi(*v) < 100 || std::stoi(*v) > 16000)
+                return cli::usageError(
+                    err, "render", std::string("--") + name + " needs a number from 100 to 16000");
+            *target = std::stoi(*v);
+        }
+    }
+    core::analysis::AnalysisRequest request;
+    if (const int rc = cli::parseAnalysisRequest("render", cl, request, err); rc != cli::kExitOk)
+        return rc;
+    int rc = cli::kExitOk;
+    const auto trace = cli::load(cl, err, rc);
+    if (!trace)
+        return rc;
+    if (const int check = cli::checkRequestAgainstRun("render", *trace, request, err);
+        check != cli::kExitOk)
+        return check;
+
+    ensureApplication();
+    views::EntryPalette palette;
+    std::vector<QString> names;
+    for (const auto& entry : trace->metadata.entries)
+        names.push_back(QString::fromStdString(entry.name));
+    palette.setEntryNames(std::move(names));
+    std::unique_ptr<views::AnalysisView> view(views::createView(*kind, &palette));
+    if (!view) {
+        err << "parallax-cli render: the " << rest.front()
+            << " view is not available in this build\n";
+        return cli::kExitFatal;
+    }
+    view->resize(width, height);
+    view->setTrace(trace);
+    const bool wholeRun = request.range.begin == 0 && request.range.end == 0;
+    core::TimeRange range = wholeRun
+        ? core::TimeRange { 0, std::max<core::TimeUs>(trace->endTime(), 1) }
+        : request.range;
+    if (range.end == core::kTimeMax)
+        range.end = std::max(trace->endTime(), range.begin + 1);
+    auto pes = request.pes;
+    if (*kind == views::ViewKind::Timeline && pes.empty()) {
+        const auto valid = trace->validPes();
+        pes.assign(valid.begin(),
+            valid.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(valid.size(), 16)));
+    }
+    view->setSelection(range, pes);
+    std::map<QString, QString> given;
+    for (const auto& name : viewOptions)
+        if (const auto v = cl.parser.value(name))
+            given[QString::fromStdString(name)] = QString::fromStdString(*v);
+    QString error;
+    if (!view->applyOptions(given, &error))
+        return cli::usageError(err, "render", error.toStdString());
+    // Let the view finish its computation (it runs on the thread pool).
+    QElapsedTimer timer;
+    timer.start();
+    do {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        if (view->busy())
+            QThread::msleep(2);
+    } while (view->busy() && timer.elapsed() < 600'000);
+    QCoreApplication::processEvents();
+    const QImage image = view->renderChart(QSize(width, height));
+    if (image.isNull() || !image.save(QString::fromStdString(*output), "PNG")) {
+        err << "parallax-cli render: could not write " << *output
+            << " (check the folder exists and is writable)\n";
+        return cli::kExitFatal;
+    }
+    return cli::kExitOk;
+}
+
+} // namespace parallax::render
