@@ -63,6 +63,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return cli::usageError(err, "render",
             "unknown view '" + rest.front()
                 + "' (overview, usage, time-profile, histogram, comm, extrema, timeline)");
+    const std::string viewName = rest.front();
     rest.erase(rest.begin());
     const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
         "columns", "criterion", "count", "clusters" };
