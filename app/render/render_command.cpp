@@ -11,6 +11,7 @@
 #include <QImage>
 #include <QThread>
 
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <ostream>
@@ -39,6 +40,11 @@ void ensureApplication()
         return;
     if (std::getenv("QT_QPA_PLATFORM") == nullptr)
         setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    // Keep stderr for our own messages: Qt's notes about the offscreen platform are noise here.
+    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
+        if (type == QtCriticalMsg || type == QtFatalMsg)
+            std::fprintf(stderr, "%s\n", qPrintable(message));
+    });
     static int argc = 1;
     static char name[] = "parallax-cli";
     static char* argv[] = { name, nullptr };
@@ -107,8 +113,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     palette.setEntryNames(std::move(names));
     std::unique_ptr<views::AnalysisView> view(views::createView(*kind, &palette));
     if (!view) {
-        err << "parallax-cli render: the " << rest.front()
-            << " view is not available in this build\n";
+        err << "parallax-cli render: the " << viewName << " view is not available in this build\n";
         return cli::kExitFatal;
     }
     view->resize(width, height);
