@@ -4,8 +4,12 @@
 //   parallax RUN --screenshot FILE  (hidden) loads RUN, saves a PNG of the window, exits:
 //                                   0 loaded, 1 failed (the error box is in the picture),
 //                                   2 cancelled, 3 timed out; without RUN the empty state.
+//   parallax RUN --screenshot FILE --view KEY  (hidden) with that view open (overview, usage,
+//                                   time-profile, histogram, comm, extrema, timeline)
 
 #include "main_window.h"
+#include "view_workspace.h"
+#include "views/view_factory.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -87,8 +91,13 @@ int main(int argc, char* argv[])
         QStringLiteral("Window size for --screenshot (default 1280x860)."), QStringLiteral("WxH"),
         QStringLiteral("1280x860"));
     sizeOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption viewOption(QStringLiteral("view"),
+        QStringLiteral("With --screenshot: open this view before grabbing."),
+        QStringLiteral("KEY"));
+    viewOption.setFlags(QCommandLineOption::HiddenFromHelp);
     parser.addOption(screenshotOption);
     parser.addOption(sizeOption);
+    parser.addOption(viewOption);
     parser.process(app);
 
     const QStringList positional = parser.positionalArguments();
@@ -116,15 +125,34 @@ int main(int argc, char* argv[])
             QTimer::singleShot(
                 kSettleMs, &window, [&] { app.exit(saveScreenshot(window, screenshot)); });
         } else {
-            QObject::connect(&window, &MainWindow::loadFinished, &window, [&](LoadOutcome outcome) {
-                QTimer::singleShot(kSettleMs, &window, [&, outcome] {
-                    const int saved = saveScreenshot(window, screenshot);
-                    const int code = outcome == LoadOutcome::Loaded ? 0
-                        : outcome == LoadOutcome::Failed            ? 1
-                                                                    : 2;
-                    app.exit(saved != 0 ? saved : code);
+            const auto viewKind = parallax::views::viewKindFromKey(parser.value(viewOption));
+            if (parser.isSet(viewOption) && !viewKind) {
+                std::fprintf(
+                    stderr, "parallax: unknown view %s\n", qPrintable(parser.value(viewOption)));
+                return 64;
+            }
+            QObject::connect(
+                &window, &MainWindow::loadFinished, &window, [&, viewKind](LoadOutcome outcome) {
+                    parallax::views::AnalysisView* view = nullptr;
+                    if (viewKind && outcome == LoadOutcome::Loaded)
+                        view = window.workspace()->openView(*viewKind);
+                    // Wait for the view's computation, then for the layout to settle.
+                    auto* poll = new QTimer(&window);
+                    poll->setInterval(50);
+                    QObject::connect(poll, &QTimer::timeout, &window, [&, poll, view, outcome] {
+                        if (view != nullptr && view->busy())
+                            return;
+                        poll->stop();
+                        QTimer::singleShot(kSettleMs, &window, [&, outcome] {
+                            const int saved = saveScreenshot(window, screenshot);
+                            const int code = outcome == LoadOutcome::Loaded ? 0
+                                : outcome == LoadOutcome::Failed            ? 1
+                                                                            : 2;
+                            app.exit(saved != 0 ? saved : code);
+                        });
+                    });
+                    poll->start();
                 });
-            });
             QTimer::singleShot(kScreenshotTimeoutMs, &window, [&] {
                 std::fprintf(stderr, "parallax: loading %s timed out\n", qPrintable(run));
                 app.exit(3);
