@@ -267,6 +267,16 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runComm(rest, out, err);
     if (const auto it = extraCommands().find(command); it != extraCommands().end())
         return it->second(rest, out, err);
+    if (command == "render") {
+        // Only a build with the GUI registers the offscreen renderer.
+        if (!rest.empty() && (rest.front() == "--help" || rest.front() == "-h")) {
+            out << "usage: parallax-cli render VIEW RUN -o OUT.png [options]\n\n"
+                   "Not available in this build: build with -DPARALLAX_BUILD_GUI=ON (Qt 6).\n";
+            return kExitOk;
+        }
+        err << "parallax-cli render: not available in this build (built without the GUI)\n";
+        return kExitFatal;
+    }
     if (command == "extrema")
         return runExtrema(rest, out, err);
     if (command == "overview")
