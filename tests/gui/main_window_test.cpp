@@ -1,0 +1,135 @@
+// The desktop app driven as a user would: open runs, fail on a bad one, keep working.
+
+#include "app/gui/main_window.h"
+#include "app/gui/view_workspace.h"
+#include "support/test_support.h"
+#include "views/entry_palette.h"
+#include "views/options_bar.h"
+#include "views/run_summary_widget.h"
+
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <catch2/catch.hpp>
+
+using namespace parallax;
+using parallax::app::LoadOutcome;
+using parallax::app::MainWindow;
+
+namespace {
+
+const std::filesystem::path kSamples = PARALLAX_SAMPLE_DIR;
+
+// Opens a run and waits for the load to end; returns how it ended.
+LoadOutcome openAndWait(MainWindow& window, const std::filesystem::path& run)
+{
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openRun(QString::fromStdString(run.string()));
+    REQUIRE(finished.wait(60'000));
+    return finished.takeFirst().at(0).value<LoadOutcome>();
+}
+
+} // namespace
+
+TEST_CASE("opening a sample run shows its summary with the right numbers", "[gui]")
+{
+    MainWindow window(false);
+    window.show();
+    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    REQUIRE(window.trace());
+    CHECK(window.trace()->metadata.processors == 12);
+    CHECK(window.runSummary()->fieldText(QStringLiteral("processors")).startsWith(QStringLiteral("12")));
+    CHECK(window.windowTitle().contains(QStringLiteral("imbalance")));
+}
+
+TEST_CASE(
+    "a directory that is not a run gives a clear error and leaves the open run usable", "[gui]")
+{
+    MainWindow window(false);
+    window.show();
+    REQUIRE(openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
+    const auto before = window.trace();
+    const auto notARun = parallax::test::sharedDir() / "real-logs" / "golden-java";
+    REQUIRE(openAndWait(window, notARun) == LoadOutcome::Failed);
+    REQUIRE(window.errorBox() != nullptr);
+    CHECK(window.errorBox()->text().contains(QStringLiteral("golden-java")));
+    CHECK(window.trace() == before); // the open run stays
+    window.errorBox()->close();
+    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    CHECK(window.trace() != before);
+}
+
+TEST_CASE("a newer open replaces a pending one", "[gui]")
+{
+    MainWindow window(false);
+    window.show();
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openRun(QString::fromStdString(
+        (parallax::test::sharedDir() / "real-logs" / "gen-leanmd-smp").string()));
+    window.openRun(QString::fromStdString((kSamples / "heavy-sender").string()));
+    REQUIRE(finished.wait(60'000));
+    QTest::qWait(200);
+    REQUIRE(window.trace());
+    CHECK(window.trace()->files.baseName == "heavy");
+    CHECK_FALSE(window.isLoading());
+}
+
+TEST_CASE(
+    "options bar parsing accepts times with units and PE lists, and rejects the rest", "[gui]")
+{
+    QString error;
+    CHECK(views::OptionsBar::parseTimeField(QStringLiteral("12ms"), &error) == 12'000);
+    CHECK(views::OptionsBar::parseTimeField(QStringLiteral("3.5s"), &error) == 3'500'000);
+    CHECK(views::OptionsBar::parseTimeField(QStringLiteral("250"), &error) == 250);
+    CHECK_FALSE(views::OptionsBar::parseTimeField(QStringLiteral("abc"), &error));
+    CHECK_FALSE(error.isEmpty());
+    CHECK_FALSE(views::OptionsBar::parseTimeField(QStringLiteral("5 parsecs"), &error));
+    const auto pes = views::OptionsBar::parsePeField(QStringLiteral("0-3,5,7-11:2"), 12, &error);
+    REQUIRE(pes);
+    CHECK(*pes == std::vector<core::PeId> { 0, 1, 2, 3, 5, 7, 9, 11 });
+    CHECK(views::OptionsBar::parsePeField(QString(), 12, &error)->empty()); // empty = all
+    CHECK_FALSE(views::OptionsBar::parsePeField(QStringLiteral("3-1"), 12, &error));
+    CHECK_FALSE(views::OptionsBar::parsePeField(
+        QStringLiteral("0-12"), 12, &error)); // PE 12 does not exist
+    CHECK(error.contains(QStringLiteral("12")));
+}
+
+TEST_CASE(
+    "the options bar shows bad input next to the fields and keeps the last good values", "[gui]")
+{
+    MainWindow window(false);
+    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    views::OptionsBar bar;
+    bar.setTrace(window.trace());
+    bar.show();
+    const auto good = bar.range();
+    auto* begin = bar.findChild<QLineEdit*>(QStringLiteral("rangeBegin"));
+    REQUIRE(begin != nullptr);
+    begin->setText(QStringLiteral("ten"));
+    CHECK_FALSE(bar.apply());
+    CHECK(bar.errorText().startsWith(QStringLiteral("From")));
+    CHECK(bar.range().begin == good.begin);
+    begin->setText(QStringLiteral("10ms"));
+    QSignalSpy applied(&bar, &views::OptionsBar::applied);
+    CHECK(bar.apply());
+    CHECK(applied.count() == 1);
+    CHECK(bar.range().begin == 10'000);
+    CHECK(bar.errorText().isEmpty());
+}
+
+TEST_CASE("an entry's colour is the same everywhere and a user's choice follows the entry's name",
+    "[gui]")
+{
+    views::EntryPalette palette;
+    palette.setEntryNames({ QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c") });
+    const QColor original = palette.entryColor(1);
+    CHECK(original != palette.entryColor(0));
+    palette.setEntryColor(1, Qt::magenta);
+    CHECK(palette.entryColor(1) == QColor(Qt::magenta));
+    // Another run where the same entry has another id keeps the user's colour.
+    palette.setEntryNames({ QStringLiteral("b"), QStringLiteral("z") });
+    CHECK(palette.entryColor(0) == QColor(Qt::magenta));
+    palette.resetEntryColor(0);
+    CHECK(palette.entryColor(0) != QColor(Qt::magenta));
+}
