@@ -47,8 +47,8 @@ public:
                     QMetaObject::invokeMethod(
                         self.data(),
                         [self, fraction]() {
-                            if (self)
-                                emit self->progressChanged(fraction);
+                            if (AsyncComputation* target = self.data())
+                                emit target->progressChanged(fraction);
                         },
                         Qt::QueuedConnection);
             };
@@ -58,9 +58,10 @@ public:
             QMetaObject::invokeMethod(
                 self.data(),
                 [self, generation, result, done = std::move(done)]() {
-                    if (!self || generation != self->m_generation)
+                    AsyncComputation* target = self.data();
+                    if (target == nullptr || generation != target->m_generation)
                         return;
-                    self->setBusy(false);
+                    target->setBusy(false);
                     done(std::move(*result));
                 },
                 Qt::QueuedConnection);

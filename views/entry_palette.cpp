@@ -21,7 +21,7 @@ constexpr QRgb kBase[] = {
     0x8cd17d,
     0xb6992d,
     0xf1ce63,
-    0x79706e,
+    0x9467bd,
     0xd4a6c8,
     0xa0cbe8,
     0xffbe7d,

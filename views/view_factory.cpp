@@ -1,13 +1,31 @@
 #include "view_factory.h"
 
+#include "comm_view.h"
+#include "extrema_view.h"
+#include "histogram_view.h"
+#include "time_profile_view.h"
+#include "usage_profile_view.h"
+
 namespace parallax::views {
 
 AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
 {
-    (void)kind;
-    (void)palette;
-    (void)parent;
-    return nullptr; // filled in as the views land
+    switch (kind) {
+    case ViewKind::UsageProfile:
+        return new UsageProfileView(palette, parent);
+    case ViewKind::TimeProfile:
+        return new TimeProfileView(palette, parent);
+    case ViewKind::Histogram:
+        return new HistogramView(palette, parent);
+    case ViewKind::Communication:
+        return new CommView(palette, parent);
+    case ViewKind::Extrema:
+        return new ExtremaView(palette, parent);
+    case ViewKind::Overview:
+    case ViewKind::Timeline:
+        return nullptr; // not built yet
+    }
+    return nullptr;
 }
 
 std::optional<ViewKind> viewKindFromKey(const QString& key)

@@ -33,11 +33,12 @@ const char* const kHelp
       "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
       "  --criterion, --count, --clusters (extrema); timeline takes --pes and --range\n";
 
-// Qt needs a display unless told otherwise; a command-line tool must work headless.
-void ensureApplication()
+// Qt needs a display unless told otherwise; a command-line tool must work headless. The
+// application lives for the command only (it must be gone before Qt's own statics are).
+std::unique_ptr<QApplication> makeApplication()
 {
     if (QCoreApplication::instance() != nullptr)
-        return;
+        return nullptr;
     if (std::getenv("QT_QPA_PLATFORM") == nullptr)
         setenv("QT_QPA_PLATFORM", "offscreen", 1);
     // Keep stderr for our own messages: Qt's notes about the offscreen platform are noise here.
@@ -48,7 +49,7 @@ void ensureApplication()
     static int argc = 1;
     static char name[] = "parallax-cli";
     static char* argv[] = { name, nullptr };
-    static QApplication app(argc, argv);
+    return std::make_unique<QApplication>(argc, argv);
 }
 
 } // namespace
@@ -105,7 +106,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         check != cli::kExitOk)
         return check;
 
-    ensureApplication();
+    const auto application = makeApplication();
     views::EntryPalette palette;
     std::vector<QString> names;
     for (const auto& entry : trace->metadata.entries)

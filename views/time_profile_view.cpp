@@ -1,0 +1,280 @@
+#include "time_profile_view.h"
+
+#include "core/analysis/interval_grid.h"
+#include "options_bar.h"
+#include "stacked_bar_chart.h"
+
+// GCC 12 at -O3 reports a false -Wnull-dereference inside AsyncComputation::run() (a QPointer
+// that is checked, then used); the header's code is compiled without that warning.
+#include "async_computation.h"
+
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenu>
+#include <QProgressBar>
+#include <QVBoxLayout>
+
+namespace parallax::views {
+
+TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
+    : AnalysisView(ViewKind::TimeProfile, palette, parent)
+{
+    m_options = new OptionsBar(this);
+    m_interval = m_options->addField(tr("&Interval"), {},
+        [this](const QString& text) { return intervalFieldError(text, m_options); });
+    m_interval->setObjectName(QStringLiteral("interval"));
+    m_interval->setPlaceholderText(tr("auto"));
+    m_interval->setToolTip(tr("Interval size with a unit, e.g. 100us, 1ms (empty: use Bins)"));
+    m_bins = m_options->addField(tr("&Bins"), {}, [this](const QString& text) {
+        if (auto e = countFieldError(text, 1, kMaxIntervals, tr("Bins")))
+            return e;
+        if (!text.trimmed().isEmpty() && !m_interval->text().trimmed().isEmpty())
+            return std::optional<QString>(tr("Give an interval or a number of bins, not both"));
+        return std::optional<QString>();
+    });
+    m_bins->setObjectName(QStringLiteral("bins"));
+    m_bins->setPlaceholderText(QStringLiteral("1000"));
+    m_bins->setToolTip(tr("Number of intervals over the range (empty: 1000)"));
+
+    m_chart = new StackedBarChart(palette, this);
+    m_chart->setObjectName(QStringLiteral("timeProfileChart"));
+    m_chart->setHint(tr("Drag across the chart to zoom · right-click for more"));
+    m_computation = new AsyncComputation(this);
+    auto* top = new QHBoxLayout();
+    top->setContentsMargins(0, 0, 6, 0);
+    top->addWidget(m_options, 1);
+    top->addWidget(makeBusyIndicator(m_computation, m_chart, this));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(top);
+    layout->addWidget(m_chart, 1);
+
+    connect(m_options, &OptionsBar::applied, this, [this]() {
+        recompute();
+        if (rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes()))
+            emit selectionChanged(m_options->range(), m_options->pes());
+    });
+    connect(m_chart, &StackedBarChart::rangeSelected, this, &TimeProfileView::zoomTo);
+    connect(
+        m_chart, &StackedBarChart::contextMenuRequested, this, &TimeProfileView::showContextMenu);
+    recompute();
+}
+
+void TimeProfileView::setTrace(core::TracePtr trace)
+{
+    m_trace = std::move(trace);
+    m_options->setTrace(m_trace);
+    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
+    m_profile.reset();
+    m_zoomHistory.clear();
+    recompute();
+}
+
+void TimeProfileView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
+{
+    if (range.empty() && m_trace)
+        range = { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) };
+    m_options->setRange(range);
+    m_options->setPes(pes);
+    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
+    recompute();
+}
+
+bool TimeProfileView::busy() const
+{
+    return m_computation->busy();
+}
+
+bool TimeProfileView::applyOptions(const std::map<QString, QString>& options, QString* error)
+{
+    for (const auto& [name, value] : options) {
+        if (name == QStringLiteral("interval")) {
+            m_interval->setText(value);
+        } else if (name == QStringLiteral("bins")) {
+            m_bins->setText(value);
+        } else {
+            if (error != nullptr)
+                *error = tr("the %1 view has no option --%2").arg(viewKey(kind()), name);
+            return false;
+        }
+    }
+    if (!m_options->apply()) {
+        if (error != nullptr)
+            *error = m_options->errorText();
+        return false;
+    }
+    return true;
+}
+
+void TimeProfileView::zoomTo(core::TimeRange range)
+{
+    if (range.empty())
+        return;
+    m_zoomHistory.push_back(m_options->range());
+    m_options->setRange(range);
+    recompute();
+    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
+    emit selectionChanged(m_options->range(), m_options->pes());
+}
+
+bool TimeProfileView::zoomOut()
+{
+    if (m_zoomHistory.empty())
+        return false;
+    m_options->setRange(m_zoomHistory.back());
+    m_zoomHistory.pop_back();
+    recompute();
+    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
+    emit selectionChanged(m_options->range(), m_options->pes());
+    return true;
+}
+
+void TimeProfileView::recompute()
+{
+    m_chart->setTitle(tr("Time profile"));
+    if (!m_trace) {
+        m_computation->cancel();
+        m_profile.reset();
+        m_chart->clearData(tr("No run loaded"));
+        return;
+    }
+    core::analysis::AnalysisRequest request;
+    request.range = m_options->range();
+    request.pes = m_options->pes();
+    core::analysis::TimeProfileOptions options;
+    if (!m_interval->text().trimmed().isEmpty())
+        options.intervalSize
+            = OptionsBar::parseTimeField(m_interval->text().trimmed(), nullptr).value_or(0);
+    else
+        options.bins = countFieldValue(m_bins->text(), 0);
+    const auto grid
+        = core::analysis::gridForRange(request.range, options.intervalSize, options.bins);
+    if (grid.count > kMaxIntervals) {
+        m_computation->cancel();
+        m_profile.reset();
+        m_chart->clearData(tr("An interval of %1 gives %2 intervals over this range; at most %3 "
+                              "can be shown. Choose a longer interval.")
+                               .arg(formatTime(static_cast<double>(grid.size)),
+                                   QLocale().toString(static_cast<qlonglong>(grid.count)),
+                                   QLocale().toString(kMaxIntervals)));
+        return;
+    }
+    const auto trace = m_trace;
+    m_computation->run<std::optional<core::analysis::TimeProfile>>(
+        [trace, request, options](const core::analysis::Progress& progress) {
+            return core::analysis::computeTimeProfile(*trace, request, options, progress);
+        },
+        [this](std::optional<core::analysis::TimeProfile> profile) {
+            if (profile) {
+                const auto peCount = profile->peCount;
+                showProfile(std::move(*profile), peCount);
+            } else {
+                m_profile.reset();
+                m_chart->clearData(tr("This run has neither logs nor summaries to profile"));
+            }
+            emit computed();
+        });
+}
+
+void TimeProfileView::showProfile(core::analysis::TimeProfile profile, std::size_t peCount)
+{
+    m_profile = std::move(profile);
+    const auto& p = *m_profile;
+    const auto& grid = p.grid;
+    QString subtitle = describeSelection(*m_trace, m_options->range(), m_options->pes());
+    subtitle += tr(" · %1 intervals of %2")
+                    .arg(QLocale().toString(static_cast<qlonglong>(grid.count)),
+                        formatTime(static_cast<double>(grid.size)));
+    m_chart->setTitle(tr("Time profile"), subtitle);
+    if (peCount == 0 || grid.count <= 0) {
+        m_chart->clearData(tr("None of the selected PEs has data"));
+        return;
+    }
+    const auto width = static_cast<std::size_t>(p.columns.count());
+    std::vector<double> totals(width, 0.0);
+    for (std::int64_t i = 0; i < grid.count; ++i)
+        for (std::size_t c = 0; c < width; ++c)
+            totals[c] += p.at(i, static_cast<int>(c));
+
+    StackedBarData chartData;
+    chartData.series = activitySeries(m_trace->metadata, p.columns, totals);
+    if (chartData.series.empty()) {
+        m_chart->clearData(tr("Nothing was recorded in this range"));
+        return;
+    }
+    chartData.axis = BarAxis::Time;
+    chartData.contiguous = true;
+    chartData.unit = BarUnit::Percent;
+    chartData.yMaximum = 100.0;
+    chartData.yTitle
+        = peCount == 1 ? tr("% of the PE's time") : tr("% of processor time (%1 PEs)").arg(peCount);
+    chartData.xTitle = tr("Time");
+    chartData.secondaryLabel = tr("Processor time");
+    chartData.secondaryUnit = BarUnit::Time;
+    const auto n = static_cast<std::size_t>(grid.count);
+    const auto series = chartData.series.size();
+    chartData.categories.resize(n);
+    chartData.values.assign(n * series, 0.0);
+    chartData.secondary.assign(n * series, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto interval = static_cast<std::int64_t>(i);
+        chartData.categories[i].span = core::TimeRange { grid.begin(interval), grid.end(interval) };
+        for (std::size_t s = 0; s < series; ++s) {
+            const int column = chartData.series[s].activity;
+            chartData.values[i * series + s] = p.percent(interval, column);
+            chartData.secondary[i * series + s] = p.at(interval, column);
+        }
+    }
+    m_chart->setData(std::move(chartData), p.columns);
+}
+
+void TimeProfileView::showContextMenu(QPoint globalPos, int category)
+{
+    if (!m_trace)
+        return;
+    QMenu menu(this);
+    if (m_profile && category >= 0 && category < m_profile->grid.count) {
+        const core::TimeRange interval { m_profile->grid.begin(category),
+            m_profile->grid.end(category) };
+        menu.addAction(tr("Zoom to %1").arg(formatTimeSpan(interval)), this,
+            [this, interval]() { zoomTo(interval); });
+    }
+    QAction* back = menu.addAction(tr("Zoom out"), this, [this]() { zoomOut(); });
+    back->setEnabled(!m_zoomHistory.empty());
+    menu.addAction(tr("Show the whole run"), this, [this]() {
+        zoomTo({ 0, std::max<core::TimeUs>(m_trace->endTime(), 1) });
+    });
+    menu.addSeparator();
+    addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
+    menu.exec(globalPos);
+}
+
+QImage TimeProfileView::renderChart(QSize size)
+{
+    if (size.isEmpty())
+        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
+    return m_chart->renderImage(size);
+}
+
+QString TimeProfileView::csv() const
+{
+    std::string out = "interval,begin_us,end_us,activity,time_us,percent\n";
+    if (!m_profile)
+        return QString::fromStdString(out);
+    const auto& p = *m_profile;
+    const int width = p.columns.count();
+    for (std::int64_t i = 0; i < p.grid.count; ++i)
+        for (int c = 0; c < width; ++c) {
+            const double v = p.at(i, c);
+            if (v == 0.0)
+                continue;
+            out += std::to_string(i + p.grid.firstIndex) + ',' + std::to_string(p.grid.begin(i))
+                + ',' + std::to_string(p.grid.end(i)) + ',' + p.columns.name(c) + ',' + csvNumber(v)
+                + ',' + csvNumber(p.percent(i, c)) + '\n';
+        }
+    return QString::fromStdString(out);
+}
+
+} // namespace parallax::views

@@ -1,0 +1,187 @@
+#include "usage_profile_view.h"
+
+// GCC 12 at -O3 reports a false -Wnull-dereference inside AsyncComputation::run() (a QPointer
+// that is checked, then used); the header's code is compiled without that warning.
+#include "async_computation.h"
+
+#include "options_bar.h"
+#include "stacked_bar_chart.h"
+
+#include <QHBoxLayout>
+#include <QProgressBar>
+#include <QVBoxLayout>
+
+namespace parallax::views {
+
+UsageProfileView::UsageProfileView(EntryPalette* palette, QWidget* parent)
+    : AnalysisView(ViewKind::UsageProfile, palette, parent)
+{
+    m_options = new OptionsBar(this);
+    m_chart = new StackedBarChart(palette, this);
+    m_chart->setObjectName(QStringLiteral("usageChart"));
+    m_chart->setHint(tr("Click a PE's bar to open its timeline"));
+    m_computation = new AsyncComputation(this);
+    auto* top = new QHBoxLayout();
+    top->setContentsMargins(0, 0, 6, 0);
+    top->addWidget(m_options, 1);
+    top->addWidget(makeBusyIndicator(m_computation, m_chart, this));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(top);
+    layout->addWidget(m_chart, 1);
+
+    connect(m_options, &OptionsBar::applied, this, [this]() {
+        recompute();
+        if (rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes()))
+            emit selectionChanged(m_options->range(), m_options->pes());
+    });
+    connect(m_chart, &StackedBarChart::categoryClicked, this, &UsageProfileView::onCategoryClicked);
+    recompute();
+}
+
+void UsageProfileView::setTrace(core::TracePtr trace)
+{
+    m_trace = std::move(trace);
+    m_options->setTrace(m_trace);
+    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
+    m_profile.reset();
+    recompute();
+}
+
+void UsageProfileView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
+{
+    if (range.empty() && m_trace)
+        range = { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) };
+    m_options->setRange(range);
+    m_options->setPes(pes);
+    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
+    recompute();
+}
+
+bool UsageProfileView::busy() const
+{
+    return m_computation->busy();
+}
+
+void UsageProfileView::recompute()
+{
+    m_chart->setTitle(tr("Usage profile"));
+    if (!m_trace) {
+        m_computation->cancel();
+        m_profile.reset();
+        m_chart->clearData(tr("No run loaded"));
+        return;
+    }
+    core::analysis::AnalysisRequest request;
+    request.range = m_options->range();
+    request.pes = m_options->pes();
+    const auto trace = m_trace;
+    m_computation->run<std::optional<core::analysis::UsageProfile>>(
+        [trace, request](const core::analysis::Progress& progress) {
+            return core::analysis::computeUsageProfile(*trace, request, progress);
+        },
+        [this](std::optional<core::analysis::UsageProfile> profile) {
+            if (profile) {
+                showProfile(std::move(*profile));
+            } else {
+                m_profile.reset();
+                m_chart->clearData(tr("This run has neither logs nor summaries to profile"));
+            }
+            emit computed();
+        });
+}
+
+void UsageProfileView::showProfile(core::analysis::UsageProfile profile)
+{
+    m_profile = std::move(profile);
+    const auto& p = *m_profile;
+    const auto& metadata = m_trace->metadata;
+    m_chart->setTitle(tr("Usage profile"), describeSelection(*m_trace, p.range, p.pes));
+    if (p.pes.empty()) {
+        m_chart->clearData(tr("None of the selected PEs has data"));
+        return;
+    }
+    StackedBarData chartData;
+    chartData.series = activitySeries(metadata, p.columns, p.average);
+    chartData.unit = BarUnit::Percent;
+    chartData.yMaximum = 100.0;
+    chartData.yTitle = tr("% of the time range");
+    chartData.xTitle = tr("PE");
+    chartData.legendReference = 0; // shares of the average bar
+    StackedBarCategory average;
+    average.label = tr("avg");
+    average.title = tr("Average of %1 PEs").arg(p.pes.size());
+    chartData.categories.push_back(average);
+    for (std::size_t k = 0; k < p.pes.size(); ++k) {
+        const auto pe = p.pes[k];
+        StackedBarCategory c;
+        c.label = QString::number(pe);
+        c.title = tr("PE %1").arg(pe);
+        c.separatorBefore = k == 0;
+        QString note = metadata.isCommThread(pe)
+            ? tr("Communication thread of node %1").arg(metadata.nodeOf(pe))
+            : (metadata.smp ? tr("Node %1").arg(metadata.nodeOf(pe)) : QString());
+        if (!note.isEmpty())
+            note += QLatin1Char('\n');
+        c.note = note + tr("Click to open its timeline");
+        chartData.categories.push_back(std::move(c));
+    }
+    const auto series = chartData.series.size();
+    chartData.values.assign(chartData.categories.size() * series, 0.0);
+    for (std::size_t s = 0; s < series; ++s) {
+        const int column = chartData.series[s].activity;
+        chartData.values[s] = p.average[static_cast<std::size_t>(column)];
+        for (std::size_t k = 0; k < p.pes.size(); ++k)
+            chartData.values[(k + 1) * series + s] = p.at(k, column);
+    }
+    m_chart->setData(std::move(chartData), p.columns);
+}
+
+void UsageProfileView::onCategoryClicked(int category)
+{
+    if (!m_profile || category < 1)
+        return;
+    const auto k = static_cast<std::size_t>(category - 1);
+    if (k < m_profile->pes.size())
+        emit timelineRequested({ m_profile->pes[k] }, m_profile->range);
+}
+
+QRect UsageProfileView::barRectForPe(core::PeId pe) const
+{
+    if (!m_profile)
+        return {};
+    const auto& pes = m_profile->pes;
+    const auto it = std::find(pes.begin(), pes.end(), pe);
+    if (it == pes.end())
+        return {};
+    const QRect r = m_chart->barRect(static_cast<std::size_t>(it - pes.begin()) + 1);
+    return r.isNull() ? QRect() : r.translated(m_chart->mapTo(this, QPoint(0, 0)));
+}
+
+QImage UsageProfileView::renderChart(QSize size)
+{
+    if (size.isEmpty())
+        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
+    return m_chart->renderImage(size);
+}
+
+QString UsageProfileView::csv() const
+{
+    std::string out = "pe,activity,percent\n";
+    if (!m_profile)
+        return QString::fromStdString(out);
+    const auto& p = *m_profile;
+    const int width = p.columns.count();
+    auto row = [&](const std::string& pe, const double* values) {
+        for (int c = 0; c < width; ++c)
+            if (values[c] != 0.0)
+                out += pe + ',' + p.columns.name(c) + ',' + csvNumber(values[c]) + '\n';
+    };
+    row("avg", p.average.data());
+    for (std::size_t k = 0; k < p.pes.size(); ++k)
+        row(std::to_string(p.pes[k]), p.percent.data() + k * static_cast<std::size_t>(width));
+    return QString::fromStdString(out);
+}
+
+} // namespace parallax::views
