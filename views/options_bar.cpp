@@ -20,6 +20,8 @@ QString timeText(core::TimeUs us)
         return QString::number(us / 1'000'000) + QStringLiteral("s");
     if (us != 0 && us % 1000 == 0)
         return QString::number(us / 1000) + QStringLiteral("ms");
+    if (us >= 10'000) // exact, but readable: 134.614ms rather than 134614us
+        return QString::number(static_cast<double>(us) / 1000.0, 'f', 3) + QStringLiteral("ms");
     return QString::number(us) + QStringLiteral("us");
 }
 
