@@ -4,10 +4,13 @@
 #include "app/gui/view_workspace.h"
 #include "support/test_support.h"
 #include "views/entry_palette.h"
+#include "views/extrema_view.h"
 #include "views/options_bar.h"
 #include "views/run_summary_widget.h"
+#include "views/stacked_bar_chart.h"
 
 #include <QLineEdit>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -39,7 +42,9 @@ TEST_CASE("opening a sample run shows its summary with the right numbers", "[gui
     REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
     REQUIRE(window.trace());
     CHECK(window.trace()->metadata.processors == 12);
-    CHECK(window.runSummary()->fieldText(QStringLiteral("processors")).startsWith(QStringLiteral("12")));
+    CHECK(window.runSummary()
+              ->fieldText(QStringLiteral("processors"))
+              .startsWith(QStringLiteral("12")));
     CHECK(window.windowTitle().contains(QStringLiteral("imbalance")));
 }
 
@@ -132,4 +137,59 @@ TEST_CASE("an entry's colour is the same everywhere and a user's choice follows 
     CHECK(palette.entryColor(0) == QColor(Qt::magenta));
     palette.resetEntryColor(0);
     CHECK(palette.entryColor(0) != QColor(Qt::magenta));
+}
+
+TEST_CASE("Extrema -> click the most extreme PE's bar -> the Timeline shows that PE", "[gui]")
+{
+    MainWindow window(false);
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    auto* view = window.workspace()->openView(views::ViewKind::Extrema);
+    REQUIRE(view != nullptr);
+    auto* extrema = qobject_cast<views::ExtremaView*>(view);
+    REQUIRE(extrema != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(!extrema->busy() && !extrema->extremePes().empty(), 20'000);
+    const auto top = extrema->extremePes().front();
+    CHECK((top == 3 || top == 9)); // the planted overloaded PEs
+    QSignalSpy requested(view, &views::AnalysisView::timelineRequested);
+    const QRect bar = extrema->barRectForPe(top);
+    REQUIRE(bar.isValid());
+    QTest::mouseClick(
+        extrema->chart(), Qt::LeftButton, {}, extrema->chart()->mapFrom(extrema, bar.center()));
+    REQUIRE(requested.count() == 1);
+    CHECK(
+        requested.at(0).at(0).value<std::vector<core::PeId>>() == std::vector<core::PeId> { top });
+    // The workspace answers by opening the Timeline (when this build has it) with that PE.
+    if (auto* timeline = window.workspace()->view(views::ViewKind::Timeline)) {
+        CHECK(window.workspace()->currentWidget() == timeline);
+        CHECK(timeline->csv().contains(QStringLiteral("\n%1,").arg(top)));
+    }
+}
+
+TEST_CASE("every view renders a real chart and its data for a sample run", "[gui]")
+{
+    MainWindow window(false);
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    for (const auto kind :
+        { views::ViewKind::Overview, views::ViewKind::UsageProfile, views::ViewKind::TimeProfile,
+            views::ViewKind::Histogram, views::ViewKind::Communication, views::ViewKind::Extrema,
+            views::ViewKind::Timeline }) {
+        INFO(views::viewKey(kind).toStdString());
+        auto* view = window.workspace()->openView(kind);
+        if (view == nullptr)
+            continue; // not in this build yet
+        QTRY_VERIFY_WITH_TIMEOUT(!view->busy(), 20'000);
+        const QImage image = view->renderChart(QSize(1000, 600));
+        REQUIRE_FALSE(image.isNull());
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 3)
+            for (int x = 0; x < image.width(); x += 3)
+                colours.insert(image.pixel(x, y));
+        CHECK(colours.size() > 8); // not blank, not a single colour
+        const auto csv = view->csv();
+        CHECK(csv.count(QLatin1Char('\n')) > 2); // a header and data rows
+    }
 }
