@@ -49,7 +49,8 @@ bool AnalysisView::applyOptions(const std::map<QString, QString>& options, QStri
     if (options.empty())
         return true;
     if (error != nullptr)
-        *error = QObject::tr("the %1 view has no option --%2").arg(viewKey(m_kind), options.begin()->first);
+        *error = QObject::tr("the %1 view has no option --%2")
+                     .arg(viewKey(m_kind), options.begin()->first);
     return false;
 }
 

@@ -3,7 +3,6 @@
 // GCC 12 at -O3 reports a false -Wnull-dereference inside AsyncComputation::run() (a QPointer
 // that is checked, then used); the header's code is compiled without that warning.
 #include "async_computation.h"
-
 #include "options_bar.h"
 #include "stacked_bar_chart.h"
 
