@@ -46,8 +46,10 @@ views::AnalysisView* ViewWorkspace::openView(views::ViewKind kind, bool select)
     auto* existing = view(kind);
     if (existing == nullptr) {
         existing = views::createView(kind, m_palette, this);
-        if (existing == nullptr)
+        if (existing == nullptr) {
+            emit viewUnavailable(kind);
             return nullptr;
+        }
         m_views[kind] = existing;
         wire(existing);
         addTab(existing, views::viewTitle(kind));

@@ -37,6 +37,8 @@ public:
 
 signals:
     void viewsChanged();
+    // A view was asked for that this build does not have yet.
+    void viewUnavailable(parallax::views::ViewKind kind);
 
 private:
     void closeTab(int index);
