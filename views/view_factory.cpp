@@ -3,6 +3,7 @@
 #include "comm_view.h"
 #include "extrema_view.h"
 #include "histogram_view.h"
+#include "overview_view.h"
 #include "time_profile_view.h"
 #include "usage_profile_view.h"
 
@@ -22,6 +23,7 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
     case ViewKind::Extrema:
         return new ExtremaView(palette, parent);
     case ViewKind::Overview:
+        return new OverviewView(palette, parent);
     case ViewKind::Timeline:
         return nullptr; // not built yet
     }
