@@ -5,6 +5,7 @@
 #include "histogram_view.h"
 #include "overview_view.h"
 #include "time_profile_view.h"
+#include "timeline_view.h"
 #include "usage_profile_view.h"
 
 namespace parallax::views {
@@ -25,7 +26,7 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
     case ViewKind::Overview:
         return new OverviewView(palette, parent);
     case ViewKind::Timeline:
-        return nullptr; // not built yet
+        return new TimelineView(palette, parent);
     }
     return nullptr;
 }
