@@ -103,6 +103,8 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     createMenus();
     createStatusBar();
     connect(m_workspace, &QTabWidget::currentChanged, this, &MainWindow::updateActions);
+    connect(m_workspace, &ViewWorkspace::exportChartRequested, this, &MainWindow::exportChart);
+    connect(m_workspace, &ViewWorkspace::exportDataRequested, this, &MainWindow::exportData);
     connect(m_workspace, &ViewWorkspace::viewUnavailable, this, [this](views::ViewKind kind) {
         statusBar()->showMessage(
             tr("The %1 view is not available in this version yet").arg(views::viewTitle(kind)),

@@ -2,6 +2,7 @@
 
 #include "views/view_factory.h"
 
+#include <QMenu>
 #include <QTabBar>
 
 namespace parallax::app {
@@ -19,6 +20,20 @@ ViewWorkspace::ViewWorkspace(QWidget* summaryPage, views::EntryPalette* palette,
     if (auto* button = tabBar()->tabButton(0, QTabBar::RightSide))
         button->hide();
     connect(this, &QTabWidget::tabCloseRequested, this, &ViewWorkspace::closeTab);
+    // Right-click a view's tab: export it, or close it.
+    tabBar()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(tabBar(), &QWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        const int index = tabBar()->tabAt(at);
+        if (index <= 0)
+            return;
+        setCurrentIndex(index);
+        QMenu menu(this);
+        menu.addAction(tr("Export Chart as PNG…"), this, &ViewWorkspace::exportChartRequested);
+        menu.addAction(tr("Export Data as CSV…"), this, &ViewWorkspace::exportDataRequested);
+        menu.addSeparator();
+        menu.addAction(tr("Close"), this, [this, index]() { closeTab(index); });
+        menu.exec(tabBar()->mapToGlobal(at));
+    });
 }
 
 void ViewWorkspace::setTrace(core::TracePtr trace)

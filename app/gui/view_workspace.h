@@ -39,6 +39,9 @@ signals:
     void viewsChanged();
     // A view was asked for that this build does not have yet.
     void viewUnavailable(parallax::views::ViewKind kind);
+    // The tab's context menu asked to export the (now current) view.
+    void exportChartRequested();
+    void exportDataRequested();
 
 private:
     void closeTab(int index);
