@@ -22,7 +22,13 @@ public:
     explicit AsyncComputation(QObject* parent = nullptr)
         : QObject(parent)
     { }
-    ~AsyncComputation() override { cancel(); }
+    // Cancels a running computation without signalling: the receivers (the owning view's
+    // widgets) may already be gone when the view is being destroyed.
+    ~AsyncComputation() override
+    {
+        if (m_cancelled)
+            m_cancelled->store(true);
+    }
 
     // `work` runs on a worker with a Progress whose cancelled() reports supersession;
     // `done` runs on the GUI thread with its result, only if no newer run() was made.

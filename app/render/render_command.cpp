@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QThread>
+#include <QThreadPool>
 
 #include <cstdio>
 #include <cstdlib>
@@ -107,6 +108,14 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return check;
 
     const auto application = makeApplication();
+    // Computations still running on the pool (e.g. after an option error) must end before the
+    // application goes; declared after it, this guard is destroyed before it.
+    struct PoolDrain {
+        PoolDrain() = default;
+        PoolDrain(const PoolDrain&) = delete;
+        PoolDrain& operator=(const PoolDrain&) = delete;
+        ~PoolDrain() { QThreadPool::globalInstance()->waitForDone(); }
+    } drain;
     views::EntryPalette palette;
     std::vector<QString> names;
     for (const auto& entry : trace->metadata.entries)

@@ -8,11 +8,13 @@
 #include "views/options_bar.h"
 #include "views/run_summary_widget.h"
 #include "views/stacked_bar_chart.h"
+#include "views/view_factory.h"
 
 #include <QLineEdit>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <QThreadPool>
 
 #include <catch2/catch.hpp>
 
@@ -192,4 +194,27 @@ TEST_CASE("every view renders a real chart and its data for a sample run", "[gui
         const auto csv = view->csv();
         CHECK(csv.count(QLatin1Char('\n')) > 2); // a header and data rows
     }
+}
+
+TEST_CASE("a view destroyed while it computes neither crashes nor delivers its result", "[gui]")
+{
+    MainWindow window(false);
+    REQUIRE(openAndWait(window, parallax::test::sharedDir() / "real-logs" / "gen-leanmd-smp")
+        == LoadOutcome::Loaded);
+    views::EntryPalette palette;
+    for (const auto kind :
+        { views::ViewKind::Overview, views::ViewKind::UsageProfile, views::ViewKind::TimeProfile,
+            views::ViewKind::Histogram, views::ViewKind::Communication, views::ViewKind::Extrema,
+            views::ViewKind::Timeline }) {
+        INFO(views::viewKey(kind).toStdString());
+        auto* view = views::createView(kind, &palette);
+        REQUIRE(view != nullptr);
+        view->show();
+        view->setTrace(window.trace()); // starts a computation on the pool
+        delete view; // while it runs
+        QTest::qWait(20);
+    }
+    QThreadPool::globalInstance()->waitForDone();
+    QTest::qWait(50); // queued results of the deleted views arrive here and must be dropped
+    SUCCEED();
 }
