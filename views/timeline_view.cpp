@@ -6,6 +6,7 @@
 
 #include <QHelpEvent>
 #include <QKeyEvent>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -311,6 +312,12 @@ void TimelineCanvas::paintEvent(QPaintEvent*)
 {
     QPainter painter(this);
     paintAll(painter, size());
+    if (m_press && m_selecting) {
+        const int a = std::min(m_press->x(), m_selectionEnd);
+        const int b = std::max(m_press->x(), m_selectionEnd);
+        painter.fillRect(
+            QRect(a, kMargin + kRulerHeight - 3, b - a, height()), QColor(66, 133, 244, 60));
+    }
 }
 
 QString TimelineCanvas::toolTipAt(QPoint p) const
@@ -364,6 +371,9 @@ void TimelineCanvas::mousePressEvent(QMouseEvent* e)
     m_press = e->position().toPoint();
     m_pressWindow = m_window;
     m_dragged = false;
+    // Shift+drag selects a time range (to zoom to or open in another view); a plain drag pans.
+    m_selecting = (e->modifiers() & Qt::ShiftModifier) != 0;
+    m_selectionEnd = m_press->x();
 }
 
 void TimelineCanvas::mouseMoveEvent(QMouseEvent* e)
@@ -373,6 +383,11 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent* e)
     const int dx = e->position().toPoint().x() - m_press->x();
     if (std::abs(dx) > 3)
         m_dragged = true;
+    if (m_selecting) {
+        m_selectionEnd = e->position().toPoint().x();
+        update();
+        return;
+    }
     if (m_dragged) {
         const double width = std::max(this->width() - kLabelWidth - 2 * kMargin, 1);
         const auto shift = static_cast<core::TimeUs>(
@@ -383,11 +398,24 @@ void TimelineCanvas::mouseMoveEvent(QMouseEvent* e)
 
 void TimelineCanvas::mouseReleaseEvent(QMouseEvent* e)
 {
+    if (m_press && m_selecting && m_dragged) {
+        const int a = std::min(m_press->x(), m_selectionEnd);
+        const int b = std::max(m_press->x(), m_selectionEnd);
+        const core::TimeRange range { timeAt(a, size()), timeAt(b, size()) };
+        m_press.reset();
+        m_selecting = false;
+        update();
+        if (!range.empty())
+            emit rangeSelected(range, e->position().toPoint());
+        return;
+    }
     if (m_press && !m_dragged) {
         if (const auto row = rowAt(e->position().toPoint().y()))
             selectAt(m_pes[*row], timeAt(e->position().x(), size()));
     }
     m_press.reset();
+    m_selecting = false;
+    update();
 }
 
 void TimelineCanvas::keyPressEvent(QKeyEvent* e)
@@ -439,6 +467,22 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
         const QSignalBlocker block(m_options);
         m_options->setRange(window);
     });
+    connect(
+        m_canvas, &TimelineCanvas::rangeSelected, this, [this](core::TimeRange range, QPoint at) {
+            QMenu menu(this);
+            menu.addAction(tr("Zoom to %1 – %2")
+                               .arg(QString::fromStdString(core::formatDuration(range.begin)),
+                                   QString::fromStdString(core::formatDuration(range.end))),
+                this, [this, range]() { m_canvas->setWindow(range); });
+            auto* open = menu.addMenu(tr("Open range in"));
+            for (const auto kind :
+                { ViewKind::Overview, ViewKind::TimeProfile, ViewKind::UsageProfile,
+                    ViewKind::Histogram, ViewKind::Communication, ViewKind::Extrema })
+                open->addAction(viewTitle(kind), this, [this, kind, range]() {
+                    emit openRangeRequested(kind, range, m_canvas->pes());
+                });
+            menu.exec(m_canvas->mapToGlobal(at));
+        });
     connect(m_canvas, &TimelineCanvas::senderMissing, this, [this](core::PeId pe) {
         m_loadSender->setText(tr("Load PE %1 to see the message's sender").arg(pe));
         m_loadSender->show();

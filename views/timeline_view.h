@@ -82,6 +82,7 @@ public:
 signals:
     void windowChanged(core::TimeRange window);
     void senderMissing(core::PeId pe); // the selected block's sender is not shown
+    void rangeSelected(core::TimeRange range, QPoint at); // Shift+drag
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -106,6 +107,8 @@ private:
     std::optional<QPoint> m_press;
     core::TimeRange m_pressWindow;
     bool m_dragged = false;
+    bool m_selecting = false;
+    int m_selectionEnd = 0;
 };
 
 } // namespace parallax::views

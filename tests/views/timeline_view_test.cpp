@@ -7,6 +7,7 @@
 #include "views/timeline_view.h"
 
 #include <QSet>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <catch2/catch.hpp>
@@ -78,4 +79,33 @@ TEST_CASE(
     const auto stale = hello.selected();
     REQUIRE(stale);
     CHECK((!stale->send || stale->weak));
+}
+
+TEST_CASE("Shift+drag in the timeline selects a time range; a plain drag pans", "[views][timeline]")
+{
+    EntryPalette palette;
+    TimelineCanvas canvas(&palette);
+    canvas.resize(1000, 200);
+    canvas.show();
+    canvas.setTrace(
+        parallax::test::loadOk(std::filesystem::path(PARALLAX_SAMPLE_DIR) / "imbalance"));
+    canvas.setPes({ 0 });
+    canvas.setWindow({ 0, 100'000 });
+    const QSize size = canvas.size();
+    const int y = canvas.rowTop(0) + 5;
+    const QPoint from(static_cast<int>(canvas.xOf(20'000, size)), y);
+    const QPoint to(static_cast<int>(canvas.xOf(40'000, size)), y);
+    QSignalSpy selected(&canvas, &TimelineCanvas::rangeSelected);
+    QTest::mousePress(&canvas, Qt::LeftButton, Qt::ShiftModifier, from);
+    QTest::mouseMove(&canvas, to);
+    QTest::mouseRelease(&canvas, Qt::LeftButton, Qt::ShiftModifier, to);
+    REQUIRE(selected.count() == 1);
+    const auto range = selected.at(0).at(0).value<core::TimeRange>();
+    CHECK(range.begin == Approx(20'000).margin(200));
+    CHECK(range.end == Approx(40'000).margin(200));
+    CHECK(canvas.window().begin == 0); // selecting does not pan
+    QTest::mousePress(&canvas, Qt::LeftButton, {}, to);
+    QTest::mouseMove(&canvas, from);
+    QTest::mouseRelease(&canvas, Qt::LeftButton, {}, from);
+    CHECK(canvas.window().begin == Approx(20'000).margin(200)); // dragged left by 20 ms
 }
