@@ -57,15 +57,8 @@ bool parseIntervalOptions(const std::string& command, const CommandLine& cl, cor
         }
         size = *t;
     }
-    if (const auto v = cl.parser.value("bins")) {
-        const auto n = core::parsePeList(*v, &error);
-        if (!n || n->size() != 1 || v->find_first_not_of("0123456789") != std::string::npos
-            || n->front() < 1 || n->front() > 10'000'000) {
-            rc = usageError(err, command, "--bins needs a number from 1 to 10000000");
-            return false;
-        }
-        bins = n->front();
-    }
+    if ((rc = readIntOption(command, cl, "bins", 1, 10'000'000, bins, err)) != kExitOk)
+        return false;
     if (size > 0 && bins > 0) {
         rc = usageError(err, command, "give --interval or --bins, not both");
         return false;
@@ -169,12 +162,9 @@ int runOverview(const std::vector<std::string>& args, std::ostream& out, std::os
         rc >= 0)
         return rc;
     core::analysis::OverviewOptions options;
-    if (const auto v = cl.parser.value("columns")) {
-        if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos || v->size() > 7
-            || std::stoll(*v) < 1)
-            return usageError(err, "overview", "--columns needs a number from 1 to 9999999");
-        options.columns = std::stoll(*v);
-    }
+    if (const int rc = readIntOption("overview", cl, "columns", 1, 100'000, options.columns, err);
+        rc != kExitOk)
+        return rc;
     const auto o = core::analysis::computeOverview(*trace, request, options);
     if (!o)
         return kExitFatal;
@@ -255,12 +245,9 @@ int runHistogram(const std::vector<std::string>& args, std::ostream& out, std::o
             "--metric takes duration, msg-size or idle, got '" + metricName + "'");
     const bool time = options.metric == core::analysis::HistogramMetric::Duration;
     std::string error;
-    if (const auto v = cl.parser.value("bins")) {
-        if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos || v->size() > 7
-            || std::stoll(*v) < 1)
-            return usageError(err, "histogram", "--bins needs a number from 1 to 9999999");
-        options.bins = std::stoll(*v);
-    }
+    if (const int rc = readIntOption("histogram", cl, "bins", 1, 10'000'000, options.bins, err);
+        rc != kExitOk)
+        return rc;
     if (const auto v = cl.parser.value("bin-size")) {
         if (!parseQuantity(*v, time, options.binSize, error) || options.binSize <= 0)
             return usageError(err, "histogram",
@@ -368,15 +355,13 @@ int runExtrema(const std::vector<std::string>& args, std::ostream& out, std::ost
     if (!criterion)
         return usageError(err, "extrema", "unknown criterion '" + *name + "'");
     options.criterion = *criterion;
-    for (const char* option : { "count", "clusters" }) {
-        if (const auto v = cl.parser.value(option)) {
-            if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos
-                || v->size() > 7 || std::stoll(*v) < 1)
-                return usageError(err, "extrema",
-                    std::string("--") + option + " needs a number from 1 to 9999999");
-            (std::string(option) == "count" ? options.count : options.clusters) = std::stoll(*v);
-        }
-    }
+    if (const int rc = readIntOption("extrema", cl, "count", 1, 10'000'000, options.count, err);
+        rc != kExitOk)
+        return rc;
+    if (const int rc
+        = readIntOption("extrema", cl, "clusters", 1, 10'000'000, options.clusters, err);
+        rc != kExitOk)
+        return rc;
     const auto x = core::analysis::computeExtrema(*trace, request, options);
     if (!x)
         return kExitFatal;

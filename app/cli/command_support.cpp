@@ -5,6 +5,7 @@
 #include "io/run_loader.h"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <ostream>
@@ -50,13 +51,10 @@ int parseCommand(const std::string& command, const std::vector<std::string>& arg
     if (pos.size() > 1)
         return usageError(err, command, "unexpected argument '" + pos[1] + "'");
     cl.run = pos[0];
-    if (const auto t = cl.parser.value("threads")) {
-        const auto n = core::parsePeList(*t); // plain non-negative integer check
-        if (!n || n->size() != 1 || t->find_first_not_of("0123456789") != std::string::npos
-            || n->front() > 256)
-            return usageError(err, command, "--threads needs a number from 0 to 256");
-        cl.threads = static_cast<unsigned>(n->front());
-    }
+    std::int64_t threads = 0;
+    if (const int rc = readIntOption(command, cl, "threads", 0, 256, threads, err); rc != kExitOk)
+        return rc;
+    cl.threads = static_cast<unsigned>(threads);
     return kExitOk;
 }
 
@@ -126,6 +124,23 @@ int checkRequestAgainstRun(const std::string& command, const core::Trace& trace,
     if (!(request.range.begin == 0 && request.range.end == 0)
         && request.range.end <= request.range.begin)
         return usageError(err, command, "empty --range");
+    return kExitOk;
+}
+
+int readIntOption(const std::string& command, const CommandLine& cl, const std::string& name,
+    std::int64_t min, std::int64_t max, std::int64_t& value, std::ostream& err)
+{
+    const auto text = cl.parser.value(name);
+    if (!text)
+        return kExitOk;
+    std::int64_t parsed = 0;
+    const auto* end = text->data() + text->size();
+    const auto [ptr, ec] = std::from_chars(text->data(), end, parsed);
+    if (text->empty() || ec != std::errc() || ptr != end || parsed < min || parsed > max)
+        return usageError(err, command,
+            "--" + name + " needs a number from " + std::to_string(min) + " to "
+                + std::to_string(max));
+    value = parsed;
     return kExitOk;
 }
 

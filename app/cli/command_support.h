@@ -41,4 +41,9 @@ int checkRequestAgainstRun(const std::string& command, const core::Trace& trace,
 
 std::string formatNumber(double value);
 
+// A whole-number option `--name N` with min <= N <= max: leaves `value` alone when the option is
+// absent; returns 0, or the usage exit code after printing "--name needs a number from A to B".
+int readIntOption(const std::string& command, const CommandLine& cl, const std::string& name,
+    std::int64_t min, std::int64_t max, std::int64_t& value, std::ostream& err);
+
 } // namespace parallax::cli

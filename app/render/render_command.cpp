@@ -84,18 +84,13 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const auto output = cl.parser.value("output");
     if (!output)
         return cli::usageError(err, "render", "missing -o OUT.png");
-    int width = 1600;
-    int height = 900;
+    std::int64_t width = 1600;
+    std::int64_t height = 900;
     for (const auto& [name, target] :
-        { std::pair<const char*, int*> { "width", &width }, { "height", &height } }) {
-        if (const auto v = cl.parser.value(name)) {
-            if (v->empty() || v->find_first_not_of("0123456789") != std::string::npos
-                || v->size() > 5 || std::stoi(*v) < 100 || std::stoi(*v) > 16000)
-                return cli::usageError(
-                    err, "render", std::string("--") + name + " needs a number from 100 to 16000");
-            *target = std::stoi(*v);
-        }
-    }
+        { std::pair<const char*, std::int64_t*> { "width", &width }, { "height", &height } })
+        if (const int rc = cli::readIntOption("render", cl, name, 100, 16000, *target, err);
+            rc != cli::kExitOk)
+            return rc;
     core::analysis::AnalysisRequest request;
     if (const int rc = cli::parseAnalysisRequest("render", cl, request, err); rc != cli::kExitOk)
         return rc;
@@ -126,7 +121,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         err << "parallax-cli render: the " << viewName << " view is not available in this build\n";
         return cli::kExitFatal;
     }
-    view->resize(width, height);
+    view->resize(static_cast<int>(width), static_cast<int>(height));
     view->setTrace(trace);
     const bool wholeRun = request.range.begin == 0 && request.range.end == 0;
     core::TimeRange range = wholeRun
@@ -157,7 +152,8 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
             QThread::msleep(2);
     } while (view->busy() && timer.elapsed() < 600'000);
     QCoreApplication::processEvents();
-    const QImage image = view->renderChart(QSize(width, height));
+    const QImage image
+        = view->renderChart(QSize(static_cast<int>(width), static_cast<int>(height)));
     if (image.isNull() || !image.save(QString::fromStdString(*output), "PNG")) {
         err << "parallax-cli render: could not write " << *output
             << " (check the folder exists and is writable)\n";
