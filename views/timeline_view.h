@@ -1,114 +1,75 @@
 #pragma once
 
 #include "analysis_view.h"
+#include "timeline_widget.h"
 
 #include <optional>
 #include <vector>
 
-class QToolButton;
+class QLabel;
+class QTimer;
 
 namespace parallax::views {
 
 class OptionsBar;
-class TimelineCanvas;
 
-// Timeline (first version): one row per loaded PE with its entry-method executions coloured by
-// entry, idle drawn pale and low, pack/unpack as thin dark marks; a time ruler; wheel zoom
-// around the cursor, drag to pan, +/-/arrows/Home on the keyboard. Clicking a block selects it
-// and draws the arrow from the send that caused it (matched by source PE and event id, and
-// rejected when the send is after the block — stale event ids); "Load PE n" adds a sender that
-// is not shown yet. Painting queries only the visible window through the interval index.
+// Timeline: one row per loaded PE with its entry-method executions coloured by entry, idle
+// drawn pale, pack/unpack as marks on the bar, user events as ticks above it and message sends
+// below it; a time ruler with units; wheel/keyboard zoom and drag/keyboard pan (see
+// TimelineWidget). Clicking an execution selects it and draws the message arrow from its
+// sender's CREATION (through comm threads in SMP runs); when the sender is not loaded an inline
+// button loads it. Only the visible window is read, through the interval index.
+//
+// PEs: opened on its own the timeline shows the first PEs of the run (up to
+// kDefaultPeCount); the first PEs another view asks for replace them, later ones are added
+// (addPes). The options bar shows the window and the loaded PEs; typing PEs there replaces them.
 class TimelineView : public AnalysisView {
     Q_OBJECT
 public:
     explicit TimelineView(EntryPalette* palette, QWidget* parent = nullptr);
 
+    static constexpr std::size_t kDefaultPeCount = 16;
+
     void setTrace(core::TracePtr trace) override;
-    // Adds the PEs to the shown rows and shows the range.
+    // Shows `range` (when not empty) and adds `pes` to the loaded rows.
     void setSelection(core::TimeRange range, std::vector<core::PeId> pes) override;
     [[nodiscard]] bool busy() const override { return false; }
+    // The rows and window shown, with a title line and a legend.
     [[nodiscard]] QImage renderChart(QSize size = {}) override;
-    // pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes for the rows and window shown.
+    // pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes for the loaded PEs in the
+    // window (kind exec, idle, pack or unpack), in PE order then time order — per PE the same
+    // rows as `parallax-cli timeline --pe N --range window`.
     [[nodiscard]] QString csv() const override;
 
+    // Adds PEs (in order, without duplicates) to the loaded rows.
     void addPes(const std::vector<core::PeId>& pes);
+    // Replaces the loaded rows.
+    void setPes(const std::vector<core::PeId>& pes);
+    void removePe(core::PeId pe);
     [[nodiscard]] const std::vector<core::PeId>& loadedPes() const;
-    [[nodiscard]] TimelineCanvas* canvas() const { return m_canvas; }
+    [[nodiscard]] core::TimeRange window() const;
+    void setWindow(core::TimeRange window);
+
+    [[nodiscard]] TimelineWidget* timeline() const { return m_timeline; }
+    [[nodiscard]] OptionsBar* optionsBar() const { return m_options; }
+    // For tests: the drawn block of `pe` at `time` in timeline() coordinates; the selected
+    // execution; the link from its sender.
+    [[nodiscard]] QRect blockRectAt(core::PeId pe, core::TimeUs time) const;
+    [[nodiscard]] std::optional<TimelineSelection> selectedBlock() const;
+    [[nodiscard]] std::optional<MessageLink> arrowSource() const;
 
 private:
     void syncOptions();
+    void showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs time);
+    void showRangeMenu(core::TimeRange range, QPoint globalPos);
+    void updateStatus();
 
     core::TracePtr m_trace;
     OptionsBar* m_options = nullptr;
-    QToolButton* m_loadSender = nullptr;
-    TimelineCanvas* m_canvas = nullptr;
+    TimelineWidget* m_timeline = nullptr;
+    QLabel* m_status = nullptr;
+    QTimer* m_reportTimer = nullptr; // reports window changes once zooming/panning pauses
     bool m_showingDefault = false; // the first PEs, shown until some are asked for
-};
-
-// An execution picked in the timeline, and the send it came from when one was found.
-struct TimelinePick {
-    core::PeId pe = core::kNoPe;
-    std::size_t execution = 0;
-    core::PeId senderPe = core::kNoPe;
-    std::optional<std::size_t> send; // index into the sender's sends
-    bool weak = false; // thread resumption or entry mismatch: drawn dashed
-};
-
-class TimelineCanvas : public QWidget {
-    Q_OBJECT
-public:
-    TimelineCanvas(EntryPalette* palette, QWidget* parent = nullptr);
-
-    void setTrace(core::TracePtr trace);
-    void setPes(std::vector<core::PeId> pes);
-    [[nodiscard]] const std::vector<core::PeId>& pes() const { return m_pes; }
-    void setWindow(core::TimeRange window);
-    [[nodiscard]] core::TimeRange window() const { return m_window; }
-    void zoom(double factor, double anchorX);
-    void fit();
-
-    // The block of `pe` covering `time` in widget coordinates (null rect when none is shown).
-    [[nodiscard]] QRect blockRectAt(core::PeId pe, core::TimeUs time) const;
-    [[nodiscard]] const std::optional<TimelinePick>& selected() const { return m_pick; }
-    // Selects the execution of `pe` at `time` and links its sender; true when one was there.
-    bool selectAt(core::PeId pe, core::TimeUs time);
-    void paintAll(QPainter& painter, QSize size) const;
-
-    // x <-> time for a plot width.
-    [[nodiscard]] double xOf(core::TimeUs t, QSize size) const;
-    [[nodiscard]] core::TimeUs timeAt(double x, QSize size) const;
-    [[nodiscard]] int rowTop(std::size_t row) const;
-
-signals:
-    void windowChanged(core::TimeRange window);
-    void senderMissing(core::PeId pe); // the selected block's sender is not shown
-    void rangeSelected(core::TimeRange range, QPoint at); // Shift+drag
-
-protected:
-    void paintEvent(QPaintEvent* event) override;
-    void wheelEvent(QWheelEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mouseReleaseEvent(QMouseEvent* event) override;
-    void keyPressEvent(QKeyEvent* event) override;
-    bool event(QEvent* event) override;
-
-private:
-    [[nodiscard]] std::optional<std::size_t> rowAt(int y) const;
-    [[nodiscard]] std::optional<std::size_t> executionAt(
-        core::PeId pe, core::TimeUs t, core::TimeUs slack) const;
-    [[nodiscard]] QString toolTipAt(QPoint p) const;
-
-    EntryPalette* m_palette;
-    core::TracePtr m_trace;
-    std::vector<core::PeId> m_pes;
-    core::TimeRange m_window;
-    std::optional<TimelinePick> m_pick;
-    std::optional<QPoint> m_press;
-    core::TimeRange m_pressWindow;
-    bool m_dragged = false;
-    bool m_selecting = false;
-    int m_selectionEnd = 0;
 };
 
 } // namespace parallax::views

@@ -1,111 +1,307 @@
-// Timeline (first version): rows for the PEs asked for, time <-> pixel mapping, and message
-// arrows linked by (source PE, event id) on real logs, stale event ids included.
+// TimelineView and its widget: rows for the PEs asked for, zoom and pan with wheel, keys and
+// drags, clicking a block to see its message arrow (and loading a missing sender), rendering and
+// CSV on sample and real runs.
 
 #include "support/io_support.h"
 #include "support/test_support.h"
 #include "views/entry_palette.h"
+#include "views/options_bar.h"
 #include "views/timeline_view.h"
 
+#include <QLineEdit>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <QWheelEvent>
 
 #include <catch2/catch.hpp>
 
 using namespace parallax;
 using namespace parallax::views;
 
-TEST_CASE(
-    "the timeline shows the PEs it is given and maps time to pixels linearly", "[views][timeline]")
+namespace {
+
+core::TracePtr sample(const char* name)
+{
+    return parallax::test::loadOk(std::filesystem::path(PARALLAX_SAMPLE_DIR) / name);
+}
+
+void wheel(QWidget* widget, QPoint at, int delta, Qt::KeyboardModifiers modifiers = {})
+{
+    QWheelEvent event(QPointF(at), QPointF(widget->mapToGlobal(at)), QPoint(), QPoint(0, delta),
+        Qt::NoButton, modifiers, Qt::NoScrollPhase, false);
+    QCoreApplication::sendEvent(widget, &event);
+}
+
+int colourCount(const QImage& image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            colours.insert(image.pixel(x, y));
+    return static_cast<int>(colours.size());
+}
+
+} // namespace
+
+TEST_CASE("the timeline shows the first PEs until others are asked for, then adds them",
+    "[views][timeline]")
+{
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1200, 500);
+    view.show();
+    view.setTrace(sample("imbalance"));
+    CHECK(view.loadedPes().size() == 12); // opened on its own: the first PEs
+    CHECK(view.window().begin == 0);
+    CHECK(view.window().end == view.timeline()->runSpan().end);
+
+    view.setSelection({ 20'000, 32'000 }, { 3, 9 }); // e.g. from Extrema: replaces them
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 3, 9 });
+    CHECK(view.window().begin == 20'000);
+    CHECK(view.window().end == 32'000);
+    view.addPes({ 9, 0, 400 }); // 9 is there already, 400 is not in the run
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 3, 9, 0 });
+    CHECK(view.optionsBar()->pes() == std::vector<core::PeId> { 0, 3, 9 });
+    view.setSelection({}, {}); // nothing asked: unchanged
+    CHECK(view.loadedPes().size() == 3);
+
+    // Each loaded PE has a row with blocks where it ran.
+    auto* timeline = view.timeline();
+    for (const auto pe : { 3, 9, 0 }) {
+        INFO("PE " << pe);
+        CHECK(timeline->rowRect(pe).isValid());
+        const auto& p = view.timeline()->trace()->pes[static_cast<std::size_t>(pe)];
+        const auto r = p.executionsOverlapping(25'000, 32'000);
+        REQUIRE_FALSE(r.empty());
+        const auto t = (p.executions.begin[r.first] + p.executions.end[r.first]) / 2;
+        const QRect block = view.blockRectAt(pe, t);
+        REQUIRE(block.isValid());
+        CHECK(block.left() <= static_cast<int>(timeline->xOf(t)));
+        CHECK(block.right() >= static_cast<int>(timeline->xOf(t)));
+        CHECK(timeline->rowRect(pe).contains(block.center()));
+    }
+
+    // Typing PEs into the options bar replaces the rows.
+    auto* peField = view.optionsBar()->findChild<QLineEdit*>(QStringLiteral("peList"));
+    REQUIRE(peField != nullptr);
+    peField->setText(QStringLiteral("5-6"));
+    REQUIRE(view.optionsBar()->apply());
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 5, 6 });
+    view.removePe(5);
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 6 });
+}
+
+TEST_CASE("wheel and keys zoom around the cursor, drags and arrows pan, Home shows the whole run",
+    "[views][timeline]")
 {
     EntryPalette palette;
     TimelineView view(&palette);
     view.resize(1200, 400);
     view.show();
-    view.setTrace(parallax::test::loadOk(std::filesystem::path(PARALLAX_SAMPLE_DIR) / "imbalance"));
-    view.setSelection({ 20'000, 32'000 }, { 3, 9 });
-    CHECK(view.loadedPes() == std::vector<core::PeId> { 3, 9 });
-    view.addPes({ 9, 0 }); // 9 is already there
-    CHECK(view.loadedPes() == std::vector<core::PeId> { 3, 9, 0 });
-    auto* canvas = view.canvas();
-    const QSize size = canvas->size();
-    CHECK(canvas->timeAt(canvas->xOf(26'000, size), size) == 26'000);
-    CHECK(canvas->xOf(32'000, size) - canvas->xOf(26'000, size)
-        == Approx(canvas->xOf(26'000, size) - canvas->xOf(20'000, size)));
-    // A block under a time of PE 3 has a rectangle that contains that time's x.
-    const auto& ex = view.canvas()->pes().empty() ? nullptr : &view.canvas()->pes();
-    REQUIRE(ex != nullptr);
-    const QRect block = canvas->blockRectAt(3, 26'500);
-    if (block.isValid())
-        CHECK(block.contains(static_cast<int>(canvas->xOf(26'500, size)), block.center().y()));
-    const QImage image = view.renderChart(QSize(900, 300));
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    CHECK(colours.size() > 6);
-    CHECK(view.csv().count(QLatin1Char('\n')) > 10);
-}
+    view.setTrace(sample("imbalance"));
+    auto* w = view.timeline();
+    w->setWindow({ 0, 100'000 });
+    const auto& g = w->currentGeometry();
+    const int y = w->rowRect(0).center().y();
+    const int x = static_cast<int>(g.map.xOf(30'000));
+    const auto before = w->timeAt(x);
 
-TEST_CASE(
-    "clicking a block links it to its sender's CREATION; a stale event id is only a weak link",
-    "[views][timeline]")
-{
-    EntryPalette palette;
-    TimelineCanvas canvas(&palette);
-    canvas.resize(1000, 200);
-    // pipit-pingpong-v11 PE 1: "2 19 183 82012 10 0 160 ..." was created by PE 0 with event 10.
-    canvas.setTrace(parallax::test::loadOk(parallax::test::realLog("pipit-pingpong-v11")));
-    canvas.setPes({ 1 });
-    REQUIRE(canvas.selectAt(1, 82012));
-    const auto pick = canvas.selected();
-    REQUIRE(pick);
-    CHECK(pick->senderPe == 0);
-    REQUIRE(pick->send);
-    const auto& trace = *parallax::test::loadOk(parallax::test::realLog("pipit-pingpong-v11"));
-    const auto& sends = trace.pes[0].sends;
-    CHECK(sends.eventId[*pick->send] == 10);
-    CHECK(sends.time[*pick->send] <= 82012);
-    CHECK(sends.entry[*pick->send] == 183);
-    CHECK_FALSE(pick->weak);
+    wheel(w, QPoint(x, y), 120); // one notch in
+    CHECK(w->window().length() < 100'000);
+    CHECK(std::abs(w->timeAt(x) - before) <= 100); // the time under the cursor stays
+    const auto zoomed = w->window().length();
+    wheel(w, QPoint(x, y), -120);
+    CHECK(w->window().length() > zoomed);
 
-    // pipit-hello1darray-v11 PE 1: the Hello() constructor carries event 7 of PE 0, which is the
-    // CkCheckpointMgr group-creation broadcast (FORMAT.md §2.3): not a solid arrow.
-    TimelineCanvas hello(&palette);
-    hello.resize(1000, 200);
-    hello.setTrace(parallax::test::loadOk(parallax::test::realLog("pipit-hello1darray-v11")));
-    hello.setPes({ 0, 1 });
-    REQUIRE(hello.selectAt(1, 1864));
-    const auto stale = hello.selected();
-    REQUIRE(stale);
-    CHECK((!stale->send || stale->weak));
-}
+    w->setWindow({ 0, 100'000 });
+    w->setFocus();
+    QTest::keyClick(w, Qt::Key_Plus);
+    CHECK(w->window().length() == Approx(50'000).margin(2));
+    QTest::keyClick(w, Qt::Key_Minus);
+    CHECK(w->window().length() == Approx(100'000).margin(4));
+    const auto b0 = w->window().begin;
+    QTest::keyClick(w, Qt::Key_Right);
+    CHECK(w->window().begin > b0);
+    QTest::keyClick(w, Qt::Key_Left);
+    CHECK(w->window().begin == Approx(b0).margin(2));
+    QTest::keyClick(w, Qt::Key_Home);
+    CHECK(w->window().begin == 0);
+    CHECK(w->window().end == w->runSpan().end);
 
-TEST_CASE("Shift+drag in the timeline selects a time range; a plain drag pans", "[views][timeline]")
-{
-    EntryPalette palette;
-    TimelineCanvas canvas(&palette);
-    canvas.resize(1000, 200);
-    canvas.show();
-    canvas.setTrace(
-        parallax::test::loadOk(std::filesystem::path(PARALLAX_SAMPLE_DIR) / "imbalance"));
-    canvas.setPes({ 0 });
-    canvas.setWindow({ 0, 100'000 });
-    const QSize size = canvas.size();
-    const int y = canvas.rowTop(0) + 5;
-    const QPoint from(static_cast<int>(canvas.xOf(20'000, size)), y);
-    const QPoint to(static_cast<int>(canvas.xOf(40'000, size)), y);
-    QSignalSpy selected(&canvas, &TimelineCanvas::rangeSelected);
-    QTest::mousePress(&canvas, Qt::LeftButton, Qt::ShiftModifier, from);
-    QTest::mouseMove(&canvas, to);
-    QTest::mouseRelease(&canvas, Qt::LeftButton, Qt::ShiftModifier, to);
+    // The window never leaves the run and never gets shorter than a few microseconds.
+    w->setWindow({ -50'000, 10'000 });
+    CHECK(w->window().begin == 0);
+    for (int i = 0; i < 80; ++i)
+        w->zoom(0.5, x);
+    CHECK(w->window().length() == TimelineWidget::kMinimumWindow);
+
+    // Plain drag pans; Shift+drag selects a range without panning.
+    w->setWindow({ 0, 100'000 });
+    const QPoint from(static_cast<int>(w->xOf(20'000)), y);
+    const QPoint to(static_cast<int>(w->xOf(40'000)), y);
+    QSignalSpy selected(w, &TimelineWidget::rangeSelected);
+    QTest::mousePress(w, Qt::LeftButton, Qt::ShiftModifier, from);
+    QTest::mouseMove(w, to);
+    QTest::mouseRelease(w, Qt::LeftButton, Qt::ShiftModifier, to);
     REQUIRE(selected.count() == 1);
     const auto range = selected.at(0).at(0).value<core::TimeRange>();
     CHECK(range.begin == Approx(20'000).margin(200));
     CHECK(range.end == Approx(40'000).margin(200));
-    CHECK(canvas.window().begin == 0); // selecting does not pan
-    QTest::mousePress(&canvas, Qt::LeftButton, {}, to);
-    QTest::mouseMove(&canvas, from);
-    QTest::mouseRelease(&canvas, Qt::LeftButton, {}, from);
-    CHECK(canvas.window().begin == Approx(20'000).margin(200)); // dragged left by 20 ms
+    CHECK(w->window().begin == 0);
+    QTest::mousePress(w, Qt::LeftButton, {}, to);
+    QTest::mouseMove(w, QPoint((from.x() + to.x()) / 2, y));
+    QTest::mouseMove(w, from);
+    QTest::mouseRelease(w, Qt::LeftButton, {}, from);
+    CHECK(w->window().begin == Approx(20'000).margin(200)); // dragged left by 20 ms
+    CHECK(view.optionsBar()->range().begin == w->window().begin);
+}
+
+TEST_CASE("clicking a block selects it and draws the arrow from its sender, loading the sender "
+          "on request",
+    "[views][timeline][links]")
+{
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1200, 500);
+    view.show();
+    // pipit-pingpong-v11 PE 1: "2 19 183 82012 10 0 160 ..." was created by PE 0 with event 10;
+    // the execution lasts [82012, 82013).
+    view.setTrace(parallax::test::loadOk(parallax::test::realLog("pipit-pingpong-v11")));
+    view.setSelection({ 81'900, 82'100 }, { 1 });
+    REQUIRE(view.loadedPes() == std::vector<core::PeId> { 1 });
+    auto* w = view.timeline();
+    const QRect block = view.blockRectAt(1, 82'012);
+    REQUIRE(block.isValid());
+    QSignalSpy selectedSignal(w, &TimelineWidget::blockSelected);
+    QTest::mouseClick(w, Qt::LeftButton, {}, block.center());
+    CHECK(selectedSignal.count() == 1);
+    const auto selected = view.selectedBlock();
+    REQUIRE(selected);
+    CHECK(selected->pe == 1);
+    const auto& trace = *w->trace();
+    CHECK(trace.pes[1].executions.begin[selected->execution] == 82'012);
+    const auto link = view.arrowSource();
+    REQUIRE(link);
+    CHECK(link->linked());
+    CHECK_FALSE(link->weak());
+    CHECK(link->senderPe == 0);
+    CHECK(trace.pes[0].sends.eventId[*link->send] == 10);
+
+    // The sender is not shown: a "Load PE 0" button appears; clicking it adds the row.
+    CHECK(w->missingPathPes() == std::vector<core::PeId> { 0 });
+    const QRect button = w->loadButtonRect();
+    REQUIRE(button.isValid());
+    CHECK(w->toolTipAt(button.center()).contains(QStringLiteral("sender")));
+    QTest::mouseClick(w, Qt::LeftButton, {}, button.center());
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 1, 0 });
+    CHECK(w->missingPathPes().empty());
+    CHECK(w->loadButtonRect().isNull());
+    CHECK(view.selectedBlock() == selected); // still selected, now with its arrow
+
+    // The arrow is drawn: pixels along the line between the send and the begin change.
+    const QImage with = view.renderChart(QSize(1000, 400));
+    w->clearSelection();
+    const QImage without = view.renderChart(QSize(1000, 400));
+    CHECK(with != without);
+
+    // The tooltip of the block names the entry, its sender and the latency.
+    const QString tip = w->toolTipAt(view.blockRectAt(1, 82'012).center());
+    CHECK(tip.contains(QStringLiteral("PE 1")));
+    CHECK(tip.contains(QStringLiteral("sent by PE 0")));
+    CHECK(tip.contains(QStringLiteral("latency")));
+    CHECK(tip.contains(QStringLiteral("160 bytes")));
+
+    // Escape or a click on empty space clears the selection.
+    REQUIRE(w->selectAt(1, 82'012));
+    REQUIRE(view.selectedBlock());
+    QTest::keyClick(w, Qt::Key_Escape);
+    CHECK_FALSE(view.selectedBlock());
+}
+
+TEST_CASE("a stale event id never gives a solid arrow in the view", "[views][timeline][links]")
+{
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1000, 300);
+    view.setTrace(parallax::test::loadOk(parallax::test::realLog("pipit-hello1darray-v11")));
+    view.setPes({ 0, 1 });
+    auto* w = view.timeline();
+    // PE 1's Hello() at 1864 carries event 7 of PE 0: the CkCheckpointMgr group creation.
+    REQUIRE(w->selectAt(1, 1866));
+    const auto& trace = *w->trace();
+    CHECK(trace.metadata.entryName(trace.pes[1].executions.entry[view.selectedBlock()->execution])
+        == "Hello()");
+    const auto link = view.arrowSource();
+    REQUIRE(link);
+    CHECK((!link->linked() || link->weak()));
+}
+
+TEST_CASE("an SMP message path is drawn back through the comm thread", "[views][timeline][links]")
+{
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1200, 500);
+    view.setTrace(parallax::test::loadOk(parallax::test::realLog("gen-feat-smp")));
+    view.setPes({ 0 });
+    view.setWindow({ 1'127'400, 1'127'600 });
+    auto* w = view.timeline();
+    REQUIRE(w->selectAt(0, 1'127'510));
+    REQUIRE(w->messagePath().size() == 2);
+    CHECK(w->missingPathPes() == std::vector<core::PeId> { 4, 3 });
+    view.addPes(w->missingPathPes());
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 0, 4, 3 });
+    CHECK(w->missingPathPes().empty());
+}
+
+TEST_CASE("the timeline renders a non-blank multi-colour picture and exports CSV like the CLI",
+    "[views][timeline]")
+{
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1200, 600);
+    const auto trace = parallax::test::loadOk(parallax::test::realLog("gen-leanmd-smp"));
+    view.setTrace(trace);
+    REQUIRE(view.loadedPes().size() == 6);
+    const QImage whole = view.renderChart(QSize(1200, 500));
+    CHECK(colourCount(whole) > 12);
+    view.setWindow({ 2'987'000, 2'988'000 }); // about 1 ms: wide, readable blocks
+    const QImage zoomed = view.renderChart(QSize(1200, 500));
+    CHECK(colourCount(zoomed) > 8);
+    CHECK(zoomed != whole);
+
+    const auto csv = view.csv();
+    const auto lines = csv.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    REQUIRE(lines.size() > 6);
+    CHECK(
+        lines[0] == QStringLiteral("pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes"));
+    std::size_t expected = 0;
+    for (const auto pe : view.loadedPes()) {
+        const auto& p = trace->pes[static_cast<std::size_t>(pe)];
+        expected += p.executionsOverlapping(2'987'000, 2'988'000).size()
+            + p.idlesOverlapping(2'987'000, 2'988'000).size()
+            + p.packsOverlapping(2'987'000, 2'988'000).size()
+            + p.unpacksOverlapping(2'987'000, 2'988'000).size();
+    }
+    CHECK(static_cast<std::size_t>(lines.size()) == expected + 1);
+    bool sawExec = false;
+    core::TimeUs last = -1;
+    core::PeId lastPe = -1;
+    for (int i = 1; i < lines.size(); ++i) {
+        const auto fields = lines[i].split(QLatin1Char(','));
+        REQUIRE(fields.size() >= 8);
+        const auto pe = fields[0].toInt();
+        const auto begin = fields[1].toLongLong();
+        if (pe == lastPe)
+            CHECK(begin >= last); // time order within a PE
+        lastPe = pe;
+        last = begin;
+        if (fields[3] == QStringLiteral("exec")) {
+            sawExec = true;
+            CHECK_FALSE(fields[5].isEmpty());
+        } else {
+            CHECK(fields[4].isEmpty());
+        }
+    }
+    CHECK(sawExec);
 }

@@ -1,0 +1,649 @@
+#include "timeline_geometry.h"
+
+#include <QLocale>
+#include <QObject>
+
+#include <algorithm>
+#include <cmath>
+
+namespace parallax::views {
+
+// ---------------------------------------------------------------------------------------------
+// Time mapping and axis
+
+double TimeMapping::xOf(core::TimeUs time) const
+{
+    const auto length = static_cast<double>(std::max<core::TimeUs>(window.length(), 1));
+    return left + static_cast<double>(time - window.begin) * width / length;
+}
+
+core::TimeUs TimeMapping::timeAt(double x) const
+{
+    const auto length = static_cast<double>(std::max<core::TimeUs>(window.length(), 1));
+    return window.begin
+        + static_cast<core::TimeUs>(std::llround((x - left) * length / std::max(width, 1e-9)));
+}
+
+double TimeMapping::usPerPixel() const
+{
+    return static_cast<double>(std::max<core::TimeUs>(window.length(), 1)) / std::max(width, 1e-9);
+}
+
+namespace {
+
+double niceTimeStep(double minimum)
+{
+    if (!(minimum > 1.0))
+        return 1.0; // µs resolution: never finer than 1 µs
+    const double magnitude = std::pow(10.0, std::floor(std::log10(minimum)));
+    for (const double f : { 1.0, 2.0, 5.0, 10.0 })
+        if (magnitude * f >= minimum * (1.0 - 1e-12))
+            return magnitude * f;
+    return magnitude * 10.0;
+}
+
+struct AxisUnit {
+    double scale; // µs per unit
+    const char* suffix;
+};
+
+AxisUnit unitForStep(double step)
+{
+    if (step >= 100'000.0)
+        return { 1e6, " s" };
+    if (step >= 100.0)
+        return { 1e3, " ms" };
+    return { 1.0, " µs" };
+}
+
+int decimalsFor(double step, double scale)
+{
+    const double inUnit = step / scale;
+    if (inUnit >= 1.0)
+        return 0;
+    return std::clamp(static_cast<int>(std::ceil(-std::log10(inUnit) - 1e-9)), 0, 6);
+}
+
+} // namespace
+
+QString formatAxisTime(double us, double step)
+{
+    const auto unit = unitForStep(step);
+    const int decimals = decimalsFor(step, unit.scale);
+    const double value = us / unit.scale;
+    if (std::abs(value) < 0.5 * std::pow(10.0, -decimals))
+        return QStringLiteral("0");
+    return QLocale().toString(value, 'f', decimals) + QString::fromUtf8(unit.suffix);
+}
+
+QString formatPreciseTime(core::TimeUs us)
+{
+    const QLocale locale;
+    const auto a = us < 0 ? -us : us;
+    if (a >= 1'000'000)
+        return locale.toString(static_cast<double>(us) / 1e6, 'f', 6) + QStringLiteral(" s");
+    if (a >= 1'000)
+        return locale.toString(static_cast<double>(us) / 1e3, 'f', 3) + QStringLiteral(" ms");
+    return locale.toString(static_cast<qlonglong>(us)) + QStringLiteral(" µs");
+}
+
+TimeAxis buildTimeAxis(const TimeMapping& map, double minSpacing)
+{
+    TimeAxis axis;
+    if (map.width <= 1.0 || map.window.empty())
+        return axis;
+    axis.step = niceTimeStep(minSpacing * map.usPerPixel());
+    const double begin = static_cast<double>(map.window.begin);
+    const double end = static_cast<double>(map.window.end);
+    const double first = std::ceil(begin / axis.step) * axis.step;
+    // Absolute labels need about log10(end / unit) integer digits plus the decimals; beyond six
+    // digits they stop being readable and become offsets from the first tick.
+    const auto unit = unitForStep(axis.step);
+    const double magnitude = std::max(std::abs(end), std::abs(begin)) / unit.scale;
+    const int integerDigits
+        = magnitude >= 1.0 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1 : 1;
+    const bool offsets = integerDigits + decimalsFor(axis.step, unit.scale) > 6;
+    if (offsets) {
+        // The origin with enough precision to place the offsets (the step's decimals).
+        const auto originUnit = unitForStep(std::max(first, 1.0) >= 1e6 ? 1e6 : 1e3);
+        const int originDecimals = std::clamp(
+            static_cast<int>(std::ceil(std::log10(originUnit.scale / axis.step) - 1e-9)), 0, 6);
+        axis.origin = QLocale().toString(first / originUnit.scale, 'f', originDecimals)
+            + QString::fromUtf8(originUnit.suffix);
+    }
+    for (double t = first; t <= end + 1e-6; t += axis.step) {
+        TimeTick tick;
+        tick.x = map.xOf(static_cast<core::TimeUs>(std::llround(t)));
+        if (offsets)
+            tick.label = t == first ? QStringLiteral("t₀")
+                                    : QStringLiteral("+") + formatAxisTime(t - first, axis.step);
+        else
+            tick.label = formatAxisTime(t, axis.step);
+        axis.ticks.push_back(std::move(tick));
+        if (axis.ticks.size() > 10'000)
+            break;
+    }
+    return axis;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows
+
+namespace {
+
+// Bars thinner than this get no pack/unpack, user-event or send marks.
+constexpr int kMinimumDetailHeight = 10;
+
+// One execution or idle interval of a row, in plot pixel units u (0 .. plot width).
+struct Item {
+    double u0;
+    double u1;
+    int activity;
+    std::uint32_t index;
+    bool idle;
+    core::TimeUs begin;
+    core::TimeUs end;
+};
+
+// Builds a row's blocks from its items in time order (FORMAT of the result: TimelineBlock).
+// Pixels wholly inside an interval belong to it; a pixel only partly covered is finished once
+// no later item can reach it: edges of wide intervals alone give it to the one covering most,
+// intervals lying wholly inside it make it a Merged pixel (or a 1-pixel block when alone).
+class RowBlocks {
+public:
+    RowBlocks(int left, const TimeMapping& map, std::vector<TimelineBlock>& out)
+        : m_left(left)
+        , m_map(map)
+        , m_out(out)
+    { }
+
+    void add(const Item& item)
+    {
+        const double length = item.u1 - item.u0;
+        if (length < 1.0) {
+            // Narrow: lives in the pixel of its midpoint.
+            const int pixel = std::clamp(static_cast<int>(std::floor((item.u0 + item.u1) / 2.0)), 0,
+                std::max(static_cast<int>(std::ceil(m_map.width)) - 1, 0));
+            contribute(pixel, item, std::max(length, 1e-6), true);
+            return;
+        }
+        const int solidBegin = static_cast<int>(std::ceil(item.u0));
+        const int solidEnd = static_cast<int>(std::floor(item.u1));
+        int start = solidBegin;
+        if (static_cast<double>(solidBegin) > item.u0) {
+            contribute(solidBegin - 1, item, static_cast<double>(solidBegin) - item.u0, false);
+            start = finish(item.index, item.idle).value_or(solidBegin);
+        } else {
+            finish(item.index, item.idle);
+        }
+        if (solidEnd > start) {
+            // Never draw over an earlier block (only possible with overlapping input).
+            if (!m_out.empty() && m_out.back().right > m_left + start)
+                start = m_out.back().right - m_left;
+            if (solidEnd > start)
+                emitBlock(start, solidEnd, item);
+        }
+        if (item.u1 > static_cast<double>(solidEnd))
+            contribute(solidEnd, item, item.u1 - static_cast<double>(solidEnd), false);
+    }
+
+    void flush() { finish(0, false); }
+
+private:
+    struct Part {
+        Item item;
+        double cover;
+        bool whole; // lies wholly inside the pixel
+    };
+
+    void contribute(int pixel, const Item& item, double cover, bool whole)
+    {
+        if (m_pixel != pixel && !m_parts.empty() && pixel > m_pixel)
+            finish(0, false);
+        if (m_parts.empty())
+            m_pixel = pixel;
+        m_parts.push_back({ item, cover, whole });
+    }
+
+    // Closes the pending pixel. Returns the pixel when it went to the starting edge of the
+    // interval (index, idle), i.e. that interval's block starts one pixel earlier.
+    std::optional<int> finish(std::uint32_t startingIndex, bool startingIdle)
+    {
+        if (m_parts.empty())
+            return std::nullopt;
+        std::optional<int> startsHere;
+        const int pixel = m_pixel;
+        const bool anyWhole
+            = std::any_of(m_parts.begin(), m_parts.end(), [](const Part& p) { return p.whole; });
+        if (!anyWhole) {
+            // Only edges of wide intervals: the one covering most takes the pixel.
+            const auto best = std::max_element(m_parts.begin(), m_parts.end(),
+                [](const Part& a, const Part& b) { return a.cover < b.cover; });
+            const bool starting = best->item.index == startingIndex
+                && best->item.idle == startingIdle && &*best == &m_parts.back();
+            if (starting)
+                startsHere = pixel;
+            else if (!m_out.empty() && m_out.back().right == m_left + pixel
+                && m_out.back().kind != TimelineBlockKind::Merged
+                && m_out.back().index == best->item.index
+                && (m_out.back().kind == TimelineBlockKind::Idle) == best->item.idle)
+                m_out.back().right = m_left + pixel + 1; // extend the block that ends here
+            else
+                emitBlock(pixel, pixel + 1, best->item);
+        } else if (m_parts.size() == 1) {
+            emitBlock(pixel, pixel + 1, m_parts.front().item);
+        } else {
+            emitMerged(pixel);
+        }
+        m_parts.clear();
+        return startsHere;
+    }
+
+    void emitBlock(int from, int to, const Item& item)
+    {
+        TimelineBlock b;
+        b.left = m_left + from;
+        b.right = m_left + to;
+        b.kind = item.idle ? TimelineBlockKind::Idle : TimelineBlockKind::Execution;
+        b.activity = item.activity;
+        b.index = item.index;
+        b.count = 1;
+        b.executions = item.idle ? 0 : 1;
+        b.begin = item.begin;
+        b.end = item.end;
+        m_out.push_back(b);
+    }
+
+    void emitMerged(int pixel)
+    {
+        // Dominant activity by covered time (few parts: a linear scan is fastest).
+        m_weights.clear();
+        double total = 0.0;
+        TimelineBlock b;
+        b.kind = TimelineBlockKind::Merged;
+        b.left = m_left + pixel;
+        b.right = b.left + 1;
+        b.count = static_cast<std::uint32_t>(m_parts.size());
+        b.index = m_parts.front().item.index;
+        bool haveExecution = false;
+        for (const auto& p : m_parts) {
+            total += p.cover;
+            if (!p.item.idle) {
+                ++b.executions;
+                if (!haveExecution) {
+                    b.index = p.item.index;
+                    haveExecution = true;
+                }
+            }
+            auto it = std::find_if(m_weights.begin(), m_weights.end(),
+                [&](const auto& w) { return w.first == p.item.activity; });
+            if (it == m_weights.end())
+                m_weights.emplace_back(p.item.activity, p.cover);
+            else
+                it->second += p.cover;
+        }
+        const auto best = std::max_element(m_weights.begin(), m_weights.end(),
+            [](const auto& x, const auto& y) { return x.second < y.second; });
+        b.activity = best->first;
+        b.dominantShare = total > 0.0 ? static_cast<float>(best->second / total) : 1.0F;
+        b.begin = m_map.timeAt(m_left + pixel);
+        b.end = std::max(m_map.timeAt(m_left + pixel + 1), b.begin + 1);
+        m_out.push_back(b);
+    }
+
+    int m_left;
+    const TimeMapping& m_map;
+    std::vector<TimelineBlock>& m_out;
+    int m_pixel = 0;
+    std::vector<Part> m_parts;
+    std::vector<std::pair<int, double>> m_weights;
+};
+
+// Pixel runs of intervals (pack/unpack), merged where they touch.
+void addRuns(const core::IntervalColumns& c, const TimeMapping& map, const QRect& bar, int height,
+    std::vector<QRect>& out)
+{
+    const auto range = core::overlappingRange(c.begin, c.end, map.window.begin, map.window.end);
+    const double right = map.left + map.width;
+    int runLeft = 0;
+    int runRight = -1;
+    for (auto k = range.first; k < range.last; ++k) {
+        const double x0 = std::clamp(map.xOf(c.begin[k]), map.left, right);
+        const double x1 = std::clamp(map.xOf(c.end[k]), map.left, right);
+        const int p0 = static_cast<int>(std::floor(x0));
+        const int p1 = std::max(static_cast<int>(std::ceil(x1)), p0 + 1);
+        if (runRight >= p0) {
+            runRight = std::max(runRight, p1);
+            continue;
+        }
+        if (runRight > runLeft)
+            out.emplace_back(runLeft, bar.top(), runRight - runLeft, height);
+        runLeft = p0;
+        runRight = p1;
+    }
+    if (runRight > runLeft)
+        out.emplace_back(runLeft, bar.top(), runRight - runLeft, height);
+}
+
+core::TimeUs clippedLength(core::TimeUs b, core::TimeUs e, core::TimeRange w)
+{
+    return std::max<core::TimeUs>(0, std::min(e, w.end) - std::max(b, w.begin));
+}
+
+void buildRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map,
+    const core::analysis::ActivityColumns& columns, std::vector<core::TimeUs>& activityTime)
+{
+    if (row.pe < 0 || static_cast<std::size_t>(row.pe) >= trace.pes.size())
+        return;
+    const auto& p = trace.pes[static_cast<std::size_t>(row.pe)];
+    const auto w = map.window;
+    const double width = map.width;
+    auto toU = [&](core::TimeUs t) {
+        return std::clamp(
+            static_cast<double>(t - w.begin) * width / static_cast<double>(w.length()), 0.0, width);
+    };
+
+    // Executions and idle intervals merged in time order (they never overlap in a valid log).
+    const auto execs = p.executionsOverlapping(w.begin, w.end);
+    const auto idles = p.idlesOverlapping(w.begin, w.end);
+    row.blocks.reserve(std::min<std::size_t>(
+        execs.size() + idles.size(), 4 * static_cast<std::size_t>(width) + 16));
+    RowBlocks blocks(static_cast<int>(std::lround(map.left)), map, row.blocks);
+    const auto& ex = p.executions;
+    const int idleColumn = columns.idle();
+    auto k = execs.first;
+    auto i = idles.first;
+    while (k < execs.last || i < idles.last) {
+        const bool takeIdle = k >= execs.last || (i < idles.last && p.idles.begin[i] < ex.begin[k]);
+        if (takeIdle) {
+            const auto b = p.idles.begin[i];
+            const auto e = p.idles.end[i];
+            blocks.add({ toU(b), toU(e), idleColumn, static_cast<std::uint32_t>(i), true, b, e });
+            const auto d = clippedLength(b, e, w);
+            row.idleUs += d;
+            activityTime[static_cast<std::size_t>(idleColumn)] += d;
+            ++i;
+        } else {
+            const auto b = ex.begin[k];
+            const auto e = ex.end[k];
+            const int entry = ex.entry[k];
+            blocks.add({ toU(b), toU(e), entry, static_cast<std::uint32_t>(k), false, b, e });
+            const auto d = clippedLength(b, e, w);
+            row.busyUs += d;
+            if (entry < columns.entryCount)
+                activityTime[static_cast<std::size_t>(entry)] += d;
+            ++k;
+        }
+    }
+    blocks.flush();
+
+    // The traced part of the window (the span between the PE's first and last records).
+    if (p.firstTime >= 0) {
+        const auto end
+            = p.endComputation >= 0 ? std::max(p.endComputation, p.lastTime) : p.lastTime;
+        row.tracedUs
+            = clippedLength(p.beginComputation >= 0 ? p.beginComputation : p.firstTime, end, w);
+    }
+
+    // Marks need room: thin rows (many PEs) show only their blocks.
+    if (row.bar.height() < kMinimumDetailHeight)
+        return;
+
+    // Pack/unpack marks only while they can be told apart (zoomed out they would paint a
+    // solid line over every bar).
+    const int markHeight = std::max(2, row.bar.height() / 6);
+    const auto readable = static_cast<std::size_t>(width / 3.0);
+    if (p.packsOverlapping(w.begin, w.end).size() <= readable)
+        addRuns(p.packs, map, row.bar, markHeight, row.packs);
+    if (p.unpacksOverlapping(w.begin, w.end).size() <= readable)
+        addRuns(p.unpacks, map, row.bar, markHeight, row.unpacks);
+
+    // User events: one tick per pixel column (sorted by time, so a binary search finds them).
+    const auto& events = p.userEvents;
+    auto first = std::lower_bound(events.begin(), events.end(), w.begin,
+        [](const core::UserEventPoint& e, core::TimeUs t) { return e.time < t; });
+    for (auto it = first; it != events.end() && it->time < w.end; ++it) {
+        const int x = static_cast<int>(std::floor(map.xOf(it->time)));
+        if (!row.userEvents.empty() && row.userEvents.back().x == x)
+            ++row.userEvents.back().count;
+        else
+            row.userEvents.push_back({ x, static_cast<std::uint32_t>(it - events.begin()), 1 });
+    }
+    // Bracketed user events that begin inside the window.
+    // TODO: brackets that begin before the window need an interval index over brackets (they
+    // are sorted by begin only); the scalable timeline adds one.
+    const auto& brackets = p.userBrackets;
+    auto bFirst = std::lower_bound(brackets.begin(), brackets.end(), w.begin,
+        [](const core::UserEventBracket& b, core::TimeUs t) { return b.begin < t; });
+    for (auto it = bFirst; it != brackets.end() && it->begin < w.end; ++it) {
+        const int x0 = static_cast<int>(std::floor(map.xOf(it->begin)));
+        const int x1 = std::max(
+            static_cast<int>(std::ceil(std::min(map.xOf(it->end), map.left + width))), x0 + 1);
+        if (!row.brackets.empty() && row.brackets.back().right() + 1 >= x0)
+            row.brackets.back().setRight(std::max(row.brackets.back().right(), x1 - 1));
+        else
+            row.brackets.emplace_back(x0, row.eventStrip.top() + 1, x1 - x0, 2);
+    }
+
+    // Message sends as ticks under the bar, only while they can be told apart.
+    const auto sends = p.sendsIn(w.begin, w.end);
+    if (sends.size() <= readable) {
+        for (auto s = sends.first; s < sends.last; ++s) {
+            const int x = static_cast<int>(std::floor(map.xOf(p.sends.time[s])));
+            if (!row.sends.empty() && row.sends.back().x == x)
+                ++row.sends.back().count;
+            else
+                row.sends.push_back({ x, static_cast<std::uint32_t>(s), 1 });
+        }
+    }
+}
+
+} // namespace
+
+const TimelineRow* TimelineGeometry::rowOfPe(core::PeId pe) const
+{
+    for (const auto& row : rows)
+        if (row.pe == pe)
+            return &row;
+    return nullptr;
+}
+
+const TimelineRow* TimelineGeometry::rowAt(int y) const
+{
+    for (const auto& row : rows)
+        if (y >= row.eventStrip.top() && y < row.eventStrip.top() + rowPitch)
+            return &row;
+    return nullptr;
+}
+
+const TimelineBlock* TimelineGeometry::blockAt(const TimelineRow& row, int x) const
+{
+    const auto it = std::upper_bound(row.blocks.begin(), row.blocks.end(), x,
+        [](int value, const TimelineBlock& b) { return value < b.left; });
+    if (it == row.blocks.begin())
+        return nullptr;
+    const auto& b = *(it - 1);
+    return x < b.right ? &b : nullptr;
+}
+
+QRect TimelineGeometry::blockRect(const TimelineRow& row, const TimelineBlock& block) const
+{
+    return QRect(block.left, row.bar.top(), block.right - block.left, row.bar.height());
+}
+
+TimelineGeometry buildTimelineGeometry(const core::Trace& trace, const std::vector<core::PeId>& pes,
+    core::TimeRange window, QSize size, const TimelineLayout& layout)
+{
+    TimelineGeometry g;
+    g.size = size;
+    g.columns.entryCount = static_cast<int>(trace.metadata.entries.size());
+    g.activityTime.assign(static_cast<std::size_t>(g.columns.count()), 0);
+    if (window.end <= window.begin)
+        window.end = window.begin + 1;
+
+    const int m = layout.margin;
+    int top = m;
+    if (layout.titleHeight > 0) {
+        g.title = QRect(m, top, size.width() - 2 * m, layout.titleHeight);
+        top += layout.titleHeight;
+    }
+    const int plotLeft = m + layout.labelWidth;
+    const int plotWidth = std::max(size.width() - plotLeft - m - layout.scrollBarWidth, 1);
+    g.ruler = QRect(plotLeft, top, plotWidth, layout.rulerHeight);
+    top += layout.rulerHeight;
+    const int bottom = size.height() - m - layout.legendHeight;
+    if (layout.legendHeight > 0)
+        g.legend = QRect(m, bottom + 2, size.width() - 2 * m, layout.legendHeight - 2);
+    g.rowsArea = QRect(0, top, size.width(), std::max(bottom - top, 0));
+
+    g.map.window = window;
+    g.map.left = plotLeft;
+    g.map.width = plotWidth;
+    g.axis = buildTimeAxis(g.map, layout.minTickSpacing);
+
+    // Bars share the height; node boundaries add a little space in SMP runs.
+    const auto n = static_cast<int>(pes.size());
+    const auto& meta = trace.metadata;
+    const int fixed = layout.eventStrip + layout.rowGap;
+    const int available = std::max(g.rowsArea.height() - 2, 0);
+    const int share = n > 0 ? available / n - fixed : layout.maxBarHeight;
+    g.barHeight = std::clamp(share, layout.minBarHeight, layout.maxBarHeight);
+    g.rowPitch = fixed + g.barHeight;
+    g.contentHeight = n * g.rowPitch;
+    g.scrollY = std::clamp(layout.scrollY, 0, std::max(g.contentHeight - g.rowsArea.height(), 0));
+
+    for (int r = 0; r < n; ++r) {
+        const int rowTop = g.rowsArea.top() + 2 + r * g.rowPitch - g.scrollY;
+        if (rowTop + g.rowPitch <= g.rowsArea.top() || rowTop >= g.rowsArea.bottom() + 1)
+            continue; // outside the viewport: not built
+        TimelineRow row;
+        row.pe = pes[static_cast<std::size_t>(r)];
+        row.position = static_cast<std::size_t>(r);
+        row.commThread = meta.isCommThread(row.pe);
+        row.node = meta.nodeOf(row.pe);
+        row.firstOfNode
+            = meta.smp && r > 0 && meta.nodeOf(pes[static_cast<std::size_t>(r - 1)]) != row.node;
+        row.eventStrip = QRect(plotLeft, rowTop, plotWidth, layout.eventStrip);
+        row.bar = QRect(plotLeft, rowTop + layout.eventStrip, plotWidth, g.barHeight);
+        row.label = QRect(m, rowTop, layout.labelWidth - 8, layout.eventStrip + g.barHeight);
+        buildRow(trace, row, g.map, g.columns, g.activityTime);
+        g.rows.push_back(std::move(row));
+    }
+    return g;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Message links
+
+namespace {
+
+bool isThreadEntry(const core::RunMetadata& meta, int entry)
+{
+    return meta.entryName(entry) == "dummy_thread_ep";
+}
+
+} // namespace
+
+MessageLink findMessageSource(
+    const core::Trace& trace, core::PeId pe, std::size_t execution, core::TimeUs tolerance)
+{
+    MessageLink link;
+    link.pe = pe;
+    link.execution = execution;
+    if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size()) {
+        link.status = MessageLink::Status::NoSource;
+        return link;
+    }
+    const auto& ex = trace.pes[static_cast<std::size_t>(pe)].executions;
+    if (execution >= ex.size()) {
+        link.status = MessageLink::Status::NoSource;
+        return link;
+    }
+    link.senderPe = ex.sourcePe[execution];
+    const auto eventId = ex.eventId[execution];
+    const auto begin = ex.begin[execution];
+    const int entry = ex.entry[execution];
+    const auto& meta = trace.metadata;
+    if (eventId < 0 || link.senderPe < 0) {
+        link.status = MessageLink::Status::NoSource;
+        link.reason = QObject::tr("no sender recorded (SDAG serial block or runtime message)");
+        return link;
+    }
+    if (static_cast<std::size_t>(link.senderPe) >= trace.pes.size()
+        || !trace.pes[static_cast<std::size_t>(link.senderPe)].hasLog) {
+        link.status = MessageLink::Status::NotFound;
+        link.reason = QObject::tr("PE %1 has no log").arg(link.senderPe);
+        return link;
+    }
+    const auto& sends = trace.pes[static_cast<std::size_t>(link.senderPe)].sends;
+    // Latest match at or before begin + tolerance: scan back from there.
+    const auto limit = std::upper_bound(sends.time.begin(), sends.time.end(), begin + tolerance)
+        - sends.time.begin();
+    std::optional<std::size_t> latestBefore; // time <= begin
+    std::optional<std::size_t> withinSkew; // begin < time <= begin + tolerance (earliest)
+    for (auto s = static_cast<std::ptrdiff_t>(limit) - 1; s >= 0; --s) {
+        const auto index = static_cast<std::size_t>(s);
+        if (sends.eventId[index] != eventId)
+            continue;
+        if (sends.time[index] <= begin) {
+            latestBefore = index;
+            break;
+        }
+        withinSkew = index;
+    }
+    link.send = latestBefore ? latestBefore : withinSkew;
+    if (!link.send) {
+        const bool later = std::find(sends.eventId.begin() + limit, sends.eventId.end(), eventId)
+            != sends.eventId.end();
+        link.status = later ? MessageLink::Status::SentAfterBegin : MessageLink::Status::NotFound;
+        link.reason = later
+            ? QObject::tr("PE %1 sent event %2 only after this began (a stale event id)")
+                  .arg(link.senderPe)
+                  .arg(eventId)
+            : QObject::tr("PE %1 has no send with event %2").arg(link.senderPe).arg(eventId);
+        return link;
+    }
+    const auto s = *link.send;
+    link.status = MessageLink::Status::Linked;
+    const auto& senderPe = trace.pes[static_cast<std::size_t>(link.senderPe)];
+    if (isThreadEntry(meta, entry)) {
+        link.status = MessageLink::Status::Weak;
+        link.reason = QObject::tr("a thread resumption: its event id may be stale");
+    } else if (sends.entry[s] != entry) {
+        link.status = MessageLink::Status::Weak;
+        link.reason = QObject::tr("the send was for %1 (a stale event id?)")
+                          .arg(QString::fromStdString(meta.entryName(sends.entry[s])));
+    } else if (sends.kind[s] == core::SendKind::Multicast) {
+        const auto destinations = senderPe.multicastDestinations(s);
+        const bool known = std::any_of(
+            destinations.begin(), destinations.end(), [](core::PeId d) { return d != 0; });
+        if (known
+            && std::find(destinations.begin(), destinations.end(), pe) == destinations.end()) {
+            link.status = MessageLink::Status::Weak;
+            link.reason = QObject::tr("the multicast does not list PE %1").arg(pe);
+        }
+    }
+    return link;
+}
+
+std::vector<MessageLink> findMessagePath(
+    const core::Trace& trace, core::PeId pe, std::size_t execution, std::size_t maxHops)
+{
+    std::vector<MessageLink> path;
+    auto link = findMessageSource(trace, pe, execution);
+    path.push_back(link);
+    while (path.size() < maxHops && path.back().linked()) {
+        const auto& last = path.back();
+        if (!trace.metadata.isCommThread(last.senderPe) || last.senderPe == last.pe)
+            break;
+        const auto& sends = trace.pes[static_cast<std::size_t>(last.senderPe)].sends;
+        const auto relayed = sends.execution[*last.send];
+        if (relayed == core::kNoExecution || (relayed & core::kSendAfterExecution) != 0)
+            break;
+        link = findMessageSource(trace, last.senderPe, relayed);
+        path.push_back(link);
+    }
+    return path;
+}
+
+} // namespace parallax::views

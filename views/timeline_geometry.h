@@ -1,0 +1,200 @@
+#pragma once
+
+#include "core/analysis/analysis_request.h"
+#include "core/trace.h"
+
+#include <QRect>
+#include <QSize>
+#include <QString>
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace parallax::views {
+
+// Time <-> widget x for a plot: the window [begin, end) spread linearly over the pixels
+// [left, left + width). Pure arithmetic, shared by the timeline, its ruler and the overview.
+struct TimeMapping {
+    core::TimeRange window { 0, 1 };
+    double left = 0.0;
+    double width = 1.0;
+
+    // The x of a time (outside the plot for times outside the window).
+    [[nodiscard]] double xOf(core::TimeUs time) const;
+    // The time at x, rounded to the nearest microsecond (not clamped).
+    [[nodiscard]] core::TimeUs timeAt(double x) const;
+    [[nodiscard]] double usPerPixel() const;
+};
+
+// A labelled tick of a time axis at widget x.
+struct TimeTick {
+    double x = 0.0;
+    QString label;
+};
+
+// The ticks of a time axis: "nice" steps (1, 2, 5 × 10^k µs) at least `minSpacing` pixels
+// apart, labelled with a unit that suits the step ("500 ms", "2.875 s", "120 µs"). When absolute
+// labels would need more than six digits (deep zoom far into a run), the labels are offsets
+// ("+20 µs") from the first tick, labelled "t₀"; `origin` names its absolute time.
+struct TimeAxis {
+    std::vector<TimeTick> ticks;
+    double step = 0.0; // µs between ticks
+    QString origin; // empty: labels are absolute times
+};
+TimeAxis buildTimeAxis(const TimeMapping& map, double minSpacing);
+
+// A time as an axis label for ticks `step` µs apart: the unit follows the step, with just
+// enough decimals to tell neighbouring ticks apart ("2.87 s", "1,250 ms", "35 µs").
+QString formatAxisTime(double us, double step);
+
+// An exact time for read-outs and tooltips: "2.987873 s", "12.345 ms", "250 µs".
+QString formatPreciseTime(core::TimeUs us);
+
+// What a drawn rectangle of a timeline row stands for.
+enum class TimelineBlockKind : std::uint8_t {
+    Execution, // one entry-method execution (index into PeTrace::executions)
+    Idle, // one idle interval (index into PeTrace::idles)
+    Merged, // one pixel column holding several executions/idles narrower than a pixel
+};
+
+// One rectangle of a row's bar, in whole pixel columns [left, right) of the widget. Blocks of a
+// row are sorted by left and do not overlap, so hit-testing is a binary search.
+struct TimelineBlock {
+    int left = 0;
+    int right = 0;
+    TimelineBlockKind kind = TimelineBlockKind::Execution;
+    int activity = 0; // ActivityColumns column: the entry, or idle (Merged: the dominant one)
+    std::uint32_t index = 0; // Execution/Idle: the interval; Merged: the first execution or idle
+    std::uint32_t count = 1; // executions + idle intervals shown by this block
+    std::uint32_t executions = 0; // executions among them
+    core::TimeUs begin = 0; // Execution/Idle: the interval; Merged: the pixel's time span
+    core::TimeUs end = 0;
+    float dominantShare = 1.0F; // Merged: the dominant activity's share of the covered time
+};
+
+// A mark at one pixel column standing for `count` records starting at `index` (user events,
+// message sends).
+struct TimelineTick {
+    int x = 0;
+    std::uint32_t index = 0;
+    std::uint32_t count = 1;
+};
+
+// One PE's row: the bar with its blocks, pack/unpack marks along the bar's top edge, user events
+// as ticks in a strip just above the bar, message sends as short ticks below it (the marks only
+// on bars at least 10 pixels high).
+struct TimelineRow {
+    core::PeId pe = core::kNoPe;
+    std::size_t position = 0; // index into the PE list
+    QRect label; // the row's label area at the left
+    QRect bar; // the bar across the plot
+    QRect eventStrip; // above the bar
+    bool commThread = false;
+    int node = 0;
+    bool firstOfNode = false; // a node boundary lies above this row (SMP runs)
+    std::vector<TimelineBlock> blocks;
+    std::vector<QRect> packs; // merged per pixel; empty when too dense to read
+    std::vector<QRect> unpacks;
+    std::vector<TimelineTick> userEvents; // into PeTrace::userEvents
+    std::vector<QRect> brackets; // bracketed user events that begin in the window
+    std::vector<TimelineTick> sends; // into PeTrace::sends; empty when too dense to read
+    core::TimeUs busyUs = 0; // execution time inside the window
+    core::TimeUs idleUs = 0; // idle time inside the window
+    core::TimeUs tracedUs = 0; // the part of the window inside the PE's traced span
+};
+
+// Sizes of the timeline's parts in pixels. Rows share the height left between ruler and legend:
+// each gets a bar between minBarHeight and maxBarHeight; when they do not fit the rows scroll.
+struct TimelineLayout {
+    int margin = 8;
+    int labelWidth = 92;
+    int titleHeight = 0; // a title line above the ruler (exported images)
+    int rulerHeight = 30;
+    int legendHeight = 0; // a legend strip at the bottom
+    int minBarHeight = 12;
+    int maxBarHeight = 56;
+    int eventStrip = 5;
+    int rowGap = 7;
+    double minTickSpacing = 110.0;
+    int scrollY = 0; // content pixels scrolled away at the top
+    int scrollBarWidth = 0; // room kept free at the right for a vertical scroll bar
+};
+
+// Everything the timeline draws for a window and a size.
+struct TimelineGeometry {
+    QSize size;
+    TimeMapping map;
+    QRect ruler; // the time ruler above the rows
+    QRect rowsArea; // where rows are drawn (clip)
+    QRect legend; // bottom strip (empty without one)
+    QRect title;
+    TimeAxis axis;
+    core::analysis::ActivityColumns columns;
+    std::vector<TimelineRow> rows; // only the rows inside rowsArea, top to bottom
+    int barHeight = 0;
+    int rowPitch = 0; // eventStrip + barHeight + rowGap
+    int contentHeight = 0; // all rows stacked (for the scroll bar)
+    int scrollY = 0; // clamped
+    // Execution time per entry and total idle time in the shown rows, for the legend:
+    // [column] = µs (ActivityColumns layout).
+    std::vector<core::TimeUs> activityTime;
+
+    [[nodiscard]] const TimelineRow* rowOfPe(core::PeId pe) const;
+    // The row whose band (event strip, bar and the gap below) holds y.
+    [[nodiscard]] const TimelineRow* rowAt(int y) const;
+    // The block of a row under widget x (blocks cover whole pixel columns).
+    [[nodiscard]] const TimelineBlock* blockAt(const TimelineRow& row, int x) const;
+    [[nodiscard]] QRect blockRect(const TimelineRow& row, const TimelineBlock& block) const;
+};
+
+// Builds the geometry of `pes` (rows top to bottom in that order) for `window` and `size`.
+// Pure and deterministic; reads only the visible window of each visible row through the
+// interval index (O(log n + k) per row for k intervals in the window). Executions and idle
+// intervals narrower than a pixel share their pixel column: one block with the dominant
+// activity (most covered time) and the count. A pixel only partly covered by the edges of
+// wider intervals goes to the one covering most of it, so adjacent blocks meet without gaps.
+TimelineGeometry buildTimelineGeometry(const core::Trace& trace, const std::vector<core::PeId>& pes,
+    core::TimeRange window, QSize size, const TimelineLayout& layout = {});
+
+// A message's creation linked to the execution it caused (FORMAT.md §2.3): the BEGIN's
+// (source PE, event id) names a CREATION in the source PE's log.
+struct MessageLink {
+    enum class Status : std::uint8_t {
+        Linked, // a matching send at or before the begin: a solid arrow
+        Weak, // matched, but a thread resumption or another entry method: a dashed arrow
+        NoSource, // the execution names no sender (SDAG serial blocks, runtime messages)
+        NotFound, // the sender's log has no send with this event id (or is missing)
+        SentAfterBegin, // the only matches are later than the begin: a stale event id
+    };
+    core::PeId pe = core::kNoPe; // the receiving PE
+    std::size_t execution = 0; // its execution
+    core::PeId senderPe = core::kNoPe;
+    std::optional<std::size_t> send; // index into the sender's sends (Linked and Weak)
+    Status status = Status::NotFound;
+    QString reason; // why the link is weak or missing, for tooltips
+
+    [[nodiscard]] bool linked() const { return send.has_value(); }
+    [[nodiscard]] bool weak() const { return status == Status::Weak; }
+};
+
+// How far (µs) a send may lie after the begin it caused and still count (clock skew between
+// PEs; Java's tachyon correction starts at 10 µs).
+inline constexpr core::TimeUs kMessageSkewTolerance = 10;
+
+// Finds the CREATION of the message that started `execution` on `pe`: among the sender's sends
+// with the same event id, the latest at or before the execution's begin (within the skew
+// tolerance, else the earliest one within tolerance after it). Sends only later than that are
+// stale event ids and are rejected. Thread resumptions (`dummy_thread_ep`), entry-method
+// mismatches and multicasts that do not list `pe` are Weak. O(log n + matches scanned).
+MessageLink findMessageSource(const core::Trace& trace, core::PeId pe, std::size_t execution,
+    core::TimeUs tolerance = kMessageSkewTolerance);
+
+// The message's path back through SMP comm threads: the first link is the direct sender; while
+// that sender is a comm thread that relayed the message (the send lies inside one of its
+// executions), the link of that relaying execution follows. At most `maxHops` links.
+std::vector<MessageLink> findMessagePath(
+    const core::Trace& trace, core::PeId pe, std::size_t execution, std::size_t maxHops = 6);
+
+} // namespace parallax::views

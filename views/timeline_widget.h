@@ -1,0 +1,166 @@
+#pragma once
+
+#include "core/trace.h"
+#include "timeline_geometry.h"
+
+#include <QImage>
+#include <QPointer>
+#include <QWidget>
+
+#include <optional>
+#include <vector>
+
+class QScrollBar;
+
+namespace parallax::views {
+
+class EntryPalette;
+
+// An execution picked in the timeline.
+struct TimelineSelection {
+    core::PeId pe = core::kNoPe;
+    std::size_t execution = 0; // index into the PE's executions
+    friend bool operator==(const TimelineSelection&, const TimelineSelection&) = default;
+};
+
+// The timeline's drawing surface: a time ruler, one row per PE (label, user-event strip, bar of
+// executions and idle, pack/unpack marks, send ticks), a legend of what the window shows, and
+// the selected execution with the message arrows from its sender (through comm threads).
+//
+// Interaction: wheel zooms around the cursor (over the labels it scrolls the rows; Shift+wheel
+// or a horizontal wheel pans), drag pans, Shift+drag selects a time range (rangeSelected), a
+// click selects a block, a double click zooms to it; keys + and - zoom, arrows pan and scroll,
+// Home shows the whole run, Escape clears the selection. When the sender of the selected
+// execution is not shown, an inline "Load PE n" button asks for it (loadPesRequested).
+//
+// The geometry (buildTimelineGeometry) is cached by window, size, rows and scroll position;
+// hover, cursor line, selection and arrows are overlays painted over it.
+class TimelineWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineWidget(EntryPalette* palette, QWidget* parent = nullptr);
+
+    // A new run: no rows, the whole run in view.
+    void setTrace(core::TracePtr trace);
+    [[nodiscard]] const core::TracePtr& trace() const { return m_trace; }
+    // The rows, top to bottom (PEs without a log show an empty row).
+    void setPes(std::vector<core::PeId> pes);
+    [[nodiscard]] const std::vector<core::PeId>& pes() const { return m_pes; }
+
+    // The visible time window; kept inside the run and at least kMinimumWindow long.
+    void setWindow(core::TimeRange window);
+    [[nodiscard]] core::TimeRange window() const { return m_window; }
+    // [0, end of the run): what Home shows.
+    [[nodiscard]] core::TimeRange runSpan() const;
+    // factor < 1 zooms in, keeping the time at widget x in place.
+    void zoom(double factor, double anchorX);
+    void panPixels(double dx);
+    void fit();
+    static constexpr core::TimeUs kMinimumWindow = 8;
+
+    // The geometry for the widget's size (cached) or for another size (exported images).
+    [[nodiscard]] const TimelineGeometry& currentGeometry() const;
+    [[nodiscard]] TimelineGeometry geometryFor(QSize size, bool exported) const;
+    // Widget x <-> time for the current size.
+    [[nodiscard]] double xOf(core::TimeUs time) const;
+    [[nodiscard]] core::TimeUs timeAt(double x) const;
+    // The bar of a PE's row (null when the row is not shown or scrolled away).
+    [[nodiscard]] QRect rowRect(core::PeId pe) const;
+    // The drawn block of `pe` at `time` (null when nothing is drawn there).
+    [[nodiscard]] QRect blockRectAt(core::PeId pe, core::TimeUs time) const;
+    // The block at a widget point (nullptr when none).
+    [[nodiscard]] const TimelineBlock* blockAt(QPoint pos, const TimelineRow** row = nullptr) const;
+
+    // Selects the execution of `pe` covering `time` (or, within half a pixel, the nearest one)
+    // and links it to its sender; false (and no selection) when there is none.
+    bool selectAt(core::PeId pe, core::TimeUs time);
+    bool selectExecution(core::PeId pe, std::size_t execution);
+    void clearSelection();
+    [[nodiscard]] std::optional<TimelineSelection> selectedBlock() const { return m_selected; }
+    // The link from the selected execution to the send that caused it (nullopt without a
+    // selection); linked() is false when no trustworthy send was found.
+    [[nodiscard]] std::optional<MessageLink> arrowSource() const;
+    // The whole path back through comm threads (first = the direct sender).
+    [[nodiscard]] const std::vector<MessageLink>& messagePath() const { return m_path; }
+    // PEs of the message path that are not shown (what "Load PE n" would add).
+    [[nodiscard]] std::vector<core::PeId> missingPathPes() const;
+    // The inline "Load PE n" button (null when not shown).
+    [[nodiscard]] QRect loadButtonRect() const;
+
+    [[nodiscard]] QString toolTipAt(QPoint pos) const;
+    // The whole chart at `size`: with `exported`, a title line, a two-line legend and a white
+    // background instead of the on-screen overlays.
+    void paintChart(QPainter& painter, QSize size, bool exported, const QString& title = {}) const;
+
+    [[nodiscard]] QSize sizeHint() const override { return { 900, 420 }; }
+    [[nodiscard]] QSize minimumSizeHint() const override { return { 320, 140 }; }
+
+signals:
+    void windowChanged(core::TimeRange window);
+    // Shift+drag: a time range, with the global position of the release.
+    void rangeSelected(core::TimeRange range, QPoint globalPos);
+    void loadPesRequested(std::vector<core::PeId> pes);
+    void blockSelected(); // the selection or its links changed
+    // Right click: what is under the cursor (pe = kNoPe outside the rows).
+    void contextMenuRequested(QPoint globalPos, core::PeId pe, core::TimeUs time);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct Style {
+        QColor background;
+        QColor text;
+        QColor muted;
+        QColor grid;
+        QColor rowBackground;
+    };
+    [[nodiscard]] Style screenStyle() const;
+    [[nodiscard]] static Style exportStyle();
+    [[nodiscard]] TimelineLayout layoutFor(QSize size, bool exported) const;
+    void invalidate();
+    void updateScrollBar();
+    void relink();
+    [[nodiscard]] std::optional<std::size_t> executionNear(
+        core::PeId pe, core::TimeUs time, core::TimeUs slack) const;
+    void paintRuler(QPainter& painter, const TimelineGeometry& g, const Style& style) const;
+    void paintRows(QPainter& painter, const TimelineGeometry& g, const Style& style) const;
+    void paintLinks(QPainter& painter, const TimelineGeometry& g, const Style& style) const;
+    void paintLegend(
+        QPainter& painter, const TimelineGeometry& g, const Style& style, bool twoLines) const;
+    void paintOverlays(QPainter& painter, const TimelineGeometry& g, const Style& style) const;
+    [[nodiscard]] QString blockToolTip(const TimelineRow& row, const TimelineBlock& block) const;
+    void setHover(QPoint pos);
+
+    QPointer<EntryPalette> m_palette;
+    core::TracePtr m_trace;
+    std::vector<core::PeId> m_pes;
+    core::TimeRange m_window { 0, 1 };
+    int m_scrollY = 0;
+    QScrollBar* m_scrollBar = nullptr;
+
+    mutable std::optional<TimelineGeometry> m_cache;
+
+    std::optional<TimelineSelection> m_selected;
+    std::vector<MessageLink> m_path;
+
+    // Hover and drag state (overlays only).
+    std::optional<QPoint> m_mouse;
+    std::optional<QPoint> m_press;
+    core::TimeRange m_pressWindow;
+    bool m_dragged = false;
+    bool m_selecting = false;
+    int m_selectionX = 0;
+};
+
+} // namespace parallax::views
