@@ -1,6 +1,6 @@
 #pragma once
 
-#include "analysis_view.h"
+#include "bar_chart_view.h"
 #include "core/analysis/communication.h"
 
 #include <optional>
@@ -11,24 +11,16 @@ class QLineEdit;
 
 namespace parallax::views {
 
-class AsyncComputation;
-class OptionsBar;
-class StackedBarChart;
-
 // Communication over Time: per interval, the messages or bytes sent or received by the
 // selected PEs, stacked by entry method (sends by their destination entry, receives by the
 // executed one). Options: one of the eight metrics, "Interval" or "Bins" as in the Time
 // Profile; values are totals per interval and the y axis names the interval. Dragging zooms
 // in; the context menu zooms out and opens the shown range in another view.
-class CommView : public AnalysisView {
+class CommView : public BarChartView {
     Q_OBJECT
 public:
     explicit CommView(EntryPalette* palette, QWidget* parent = nullptr);
 
-    void setTrace(core::TracePtr trace) override;
-    void setSelection(core::TimeRange range, std::vector<core::PeId> pes) override;
-    [[nodiscard]] bool busy() const override;
-    [[nodiscard]] QImage renderChart(QSize size = {}) override;
     // interval,begin_us,end_us,metric,activity,value as `parallax-cli comm` (all 8 metrics).
     [[nodiscard]] QString csv() const override;
     // "metric" (msgs_sent, bytes_sent, ..., ext_node_bytes_recv), "interval", "bins".
@@ -39,12 +31,7 @@ public:
     // "Messages sent", "Bytes received from other nodes", ...
     [[nodiscard]] static QString metricLabel(core::analysis::CommMetric metric);
 
-    void zoomTo(core::TimeRange range);
-    bool zoomOut();
-
     // For tests and the app.
-    [[nodiscard]] StackedBarChart* chart() const { return m_chart; }
-    [[nodiscard]] OptionsBar* optionsBar() const { return m_options; }
     [[nodiscard]] QComboBox* metricChoice() const { return m_metric; }
     [[nodiscard]] QLineEdit* intervalField() const { return m_interval; }
     [[nodiscard]] QLineEdit* binsField() const { return m_bins; }
@@ -54,22 +41,15 @@ public:
     }
 
 private:
-    void recompute();
+    void recompute() override;
+    void clearResult() override;
     void rebuildChart();
     void showContextMenu(QPoint globalPos, int category);
 
-    core::TracePtr m_trace;
-    OptionsBar* m_options = nullptr;
     QComboBox* m_metric = nullptr;
     QLineEdit* m_interval = nullptr;
     QLineEdit* m_bins = nullptr;
-    StackedBarChart* m_chart = nullptr;
-    AsyncComputation* m_computation = nullptr;
-    // The selection last shown or reported, to report selectionChanged() only on changes.
-    core::TimeRange m_shownRange;
-    std::vector<core::PeId> m_shownPes;
     std::optional<core::analysis::CommunicationOverTime> m_result;
-    std::vector<core::TimeRange> m_zoomHistory;
     QString m_requestKey; // inputs of the last computation: a new metric alone needs none
 };
 

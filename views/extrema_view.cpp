@@ -1,19 +1,13 @@
 #include "extrema_view.h"
 
+#include "async_computation.h"
 #include "options_bar.h"
 #include "stacked_bar_chart.h"
 
-// GCC 12 at -O3 reports a false -Wnull-dereference inside AsyncComputation::run() (a QPointer
-// that is checked, then used); the header's code is compiled without that warning.
-#include "async_computation.h"
-
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLineEdit>
 #include <QLocale>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QVBoxLayout>
 
 namespace parallax::views {
 
@@ -50,9 +44,8 @@ QString ExtremaView::criterionLabel(ExtremaCriterion criterion)
 }
 
 ExtremaView::ExtremaView(EntryPalette* palette, QWidget* parent)
-    : AnalysisView(ViewKind::Extrema, palette, parent)
+    : BarChartView(ViewKind::Extrema, palette, parent)
 {
-    m_options = new OptionsBar(this);
     QStringList labels;
     for (int c = 0; c < kCriteria; ++c)
         labels << criterionLabel(static_cast<ExtremaCriterion>(c));
@@ -77,28 +70,12 @@ ExtremaView::ExtremaView(EntryPalette* palette, QWidget* parent)
     m_addAll->setToolTip(tr("Open the timeline of every extreme PE"));
     m_addAll->setEnabled(false);
 
-    m_chart = new StackedBarChart(palette, this);
     m_chart->setObjectName(QStringLiteral("extremaChart"));
     m_chart->setHint(tr("Click a PE's bar to open its timeline"));
-    m_computation = new AsyncComputation(this);
-    auto* top = new QHBoxLayout();
-    top->setContentsMargins(0, 0, 6, 0);
-    top->addWidget(m_options, 1);
-    top->addWidget(m_addAll);
-    top->addWidget(makeBusyIndicator(m_computation, m_chart, this));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(top);
-    layout->addWidget(m_chart, 1);
+    addToolbarWidget(m_addAll);
 
     connect(m_criterion, &QComboBox::currentIndexChanged, this,
         [this]() { m_clusters->setEnabled(criterion() == ExtremaCriterion::Clustering); });
-    connect(m_options, &OptionsBar::applied, this, [this]() {
-        recompute();
-        if (rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes()))
-            emit selectionChanged(m_options->range(), m_options->pes());
-    });
     connect(m_chart, &StackedBarChart::categoryClicked, this, &ExtremaView::onCategoryClicked);
     connect(m_addAll, &QPushButton::clicked, this, [this]() {
         if (m_extrema && !m_extrema->extremes.empty())
@@ -110,30 +87,6 @@ ExtremaView::ExtremaView(EntryPalette* palette, QWidget* parent)
 ExtremaCriterion ExtremaView::criterion() const
 {
     return static_cast<ExtremaCriterion>(std::clamp(m_criterion->currentIndex(), 0, kCriteria - 1));
-}
-
-void ExtremaView::setTrace(core::TracePtr trace)
-{
-    m_trace = std::move(trace);
-    m_options->setTrace(m_trace);
-    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
-    m_extrema.reset();
-    recompute();
-}
-
-void ExtremaView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
-{
-    if (range.empty() && m_trace)
-        range = { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) };
-    m_options->setRange(range);
-    m_options->setPes(pes);
-    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
-    recompute();
-}
-
-bool ExtremaView::busy() const
-{
-    return m_computation->busy();
 }
 
 bool ExtremaView::applyOptions(const std::map<QString, QString>& options, QString* error)
@@ -154,17 +107,15 @@ bool ExtremaView::applyOptions(const std::map<QString, QString>& options, QStrin
         } else if (name == QStringLiteral("clusters")) {
             m_clusters->setText(value);
         } else {
-            if (error != nullptr)
-                *error = tr("the %1 view has no option --%2").arg(viewKey(kind()), name);
-            return false;
+            return rejectOption(name, error);
         }
     }
-    if (!m_options->apply()) {
-        if (error != nullptr)
-            *error = m_options->errorText();
-        return false;
-    }
-    return true;
+    return applyFields(error);
+}
+
+void ExtremaView::clearResult()
+{
+    m_extrema.reset();
 }
 
 void ExtremaView::recompute()
@@ -333,13 +284,6 @@ void ExtremaView::onCategoryClicked(int category)
     const auto index = static_cast<std::size_t>(category - kAveragedColumns);
     if (index < extremes.size())
         emit timelineRequested({ extremes[extremes.size() - 1 - index] }, m_range);
-}
-
-QImage ExtremaView::renderChart(QSize size)
-{
-    if (size.isEmpty())
-        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
-    return m_chart->renderImage(size);
 }
 
 QString ExtremaView::csv() const

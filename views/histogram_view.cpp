@@ -1,19 +1,13 @@
 #include "histogram_view.h"
 
+#include "async_computation.h"
 #include "options_bar.h"
 #include "stacked_bar_chart.h"
 
-// GCC 12 at -O3 reports a false -Wnull-dereference inside AsyncComputation::run() (a QPointer
-// that is checked, then used); the header's code is compiled without that warning.
-#include "async_computation.h"
-
 #include <QCheckBox>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLineEdit>
 #include <QLocale>
-#include <QProgressBar>
-#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -115,9 +109,8 @@ std::optional<Histogram> computeAuto(const core::Trace& trace,
 } // namespace
 
 HistogramView::HistogramView(EntryPalette* palette, QWidget* parent)
-    : AnalysisView(ViewKind::Histogram, palette, parent)
+    : BarChartView(ViewKind::Histogram, palette, parent)
 {
-    m_options = new OptionsBar(this);
     m_metric = m_options->addChoice(
         tr("&Metric"), { tr("Execution time"), tr("Message size"), tr("Idle % of PEs") });
     m_metric->setObjectName(QStringLiteral("metric"));
@@ -144,28 +137,12 @@ HistogramView::HistogramView(EntryPalette* palette, QWidget* parent)
     m_logScale->setObjectName(QStringLiteral("logScale"));
     m_logScale->setToolTip(tr("Logarithmic y axis, for counts that span several decades"));
 
-    m_chart = new StackedBarChart(palette, this);
     m_chart->setObjectName(QStringLiteral("histogramChart"));
-    m_computation = new AsyncComputation(this);
-    auto* top = new QHBoxLayout();
-    top->setContentsMargins(0, 0, 6, 0);
-    top->addWidget(m_options, 1);
-    top->addWidget(m_accumulated);
-    top->addWidget(m_logScale);
-    top->addWidget(makeBusyIndicator(m_computation, m_chart, this));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(top);
-    layout->addWidget(m_chart, 1);
+    addToolbarWidget(m_accumulated);
+    addToolbarWidget(m_logScale);
 
     // The metric changes the meaning of the fields: reset them before the bar applies.
     connect(m_metric, &QComboBox::currentIndexChanged, this, &HistogramView::metricChanged);
-    connect(m_options, &OptionsBar::applied, this, [this]() {
-        recompute();
-        if (rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes()))
-            emit selectionChanged(m_options->range(), m_options->pes());
-    });
     connect(m_accumulated, &QCheckBox::toggled, this, [this]() { rebuildChart(); });
     connect(m_logScale, &QCheckBox::toggled, this, [this]() { rebuildChart(); });
     metricChanged();
@@ -242,30 +219,6 @@ double HistogramView::quantity(const QString& text) const
     return t.toDouble();
 }
 
-void HistogramView::setTrace(core::TracePtr trace)
-{
-    m_trace = std::move(trace);
-    m_options->setTrace(m_trace);
-    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
-    m_histogram.reset();
-    recompute();
-}
-
-void HistogramView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
-{
-    if (range.empty() && m_trace)
-        range = { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) };
-    m_options->setRange(range);
-    m_options->setPes(pes);
-    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
-    recompute();
-}
-
-bool HistogramView::busy() const
-{
-    return m_computation->busy();
-}
-
 void HistogramView::setAccumulated(bool accumulated)
 {
     m_accumulated->setChecked(accumulated);
@@ -312,17 +265,15 @@ bool HistogramView::applyOptions(const std::map<QString, QString>& options, QStr
         } else if (name == QStringLiteral("min")) {
             m_minimum->setText(value);
         } else {
-            if (error != nullptr)
-                *error = tr("the %1 view has no option --%2").arg(viewKey(kind()), name);
-            return false;
+            return rejectOption(name, error);
         }
     }
-    if (!m_options->apply()) {
-        if (error != nullptr)
-            *error = m_options->errorText();
-        return false;
-    }
-    return true;
+    return applyFields(error);
+}
+
+void HistogramView::clearResult()
+{
+    m_histogram.reset();
 }
 
 void HistogramView::recompute()
@@ -460,13 +411,6 @@ void HistogramView::rebuildChart()
         }
     }
     m_chart->setData(std::move(chartData), h.columns);
-}
-
-QImage HistogramView::renderChart(QSize size)
-{
-    if (size.isEmpty())
-        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
-    return m_chart->renderImage(size);
 }
 
 QString HistogramView::csv() const

@@ -1,26 +1,19 @@
 #include "time_profile_view.h"
 
+#include "async_computation.h"
 #include "core/analysis/interval_grid.h"
 #include "options_bar.h"
 #include "stacked_bar_chart.h"
 
-// GCC 12 at -O3 reports a false -Wnull-dereference inside AsyncComputation::run() (a QPointer
-// that is checked, then used); the header's code is compiled without that warning.
-#include "async_computation.h"
-
-#include <QHBoxLayout>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
-#include <QProgressBar>
-#include <QVBoxLayout>
 
 namespace parallax::views {
 
 TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
-    : AnalysisView(ViewKind::TimeProfile, palette, parent)
+    : BarChartView(ViewKind::TimeProfile, palette, parent)
 {
-    m_options = new OptionsBar(this);
     m_interval = m_options->addField(tr("&Interval"), {},
         [this](const QString& text) { return intervalFieldError(text, m_options); });
     m_interval->setObjectName(QStringLiteral("interval"));
@@ -37,54 +30,13 @@ TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
     m_bins->setPlaceholderText(QStringLiteral("1000"));
     m_bins->setToolTip(tr("Number of intervals over the range (empty: 1000)"));
 
-    m_chart = new StackedBarChart(palette, this);
     m_chart->setObjectName(QStringLiteral("timeProfileChart"));
     m_chart->setHint(tr("Drag across the chart to zoom · right-click for more"));
-    m_computation = new AsyncComputation(this);
-    auto* top = new QHBoxLayout();
-    top->setContentsMargins(0, 0, 6, 0);
-    top->addWidget(m_options, 1);
-    top->addWidget(makeBusyIndicator(m_computation, m_chart, this));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(top);
-    layout->addWidget(m_chart, 1);
 
-    connect(m_options, &OptionsBar::applied, this, [this]() {
-        recompute();
-        if (rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes()))
-            emit selectionChanged(m_options->range(), m_options->pes());
-    });
     connect(m_chart, &StackedBarChart::rangeSelected, this, &TimeProfileView::zoomTo);
     connect(
         m_chart, &StackedBarChart::contextMenuRequested, this, &TimeProfileView::showContextMenu);
     recompute();
-}
-
-void TimeProfileView::setTrace(core::TracePtr trace)
-{
-    m_trace = std::move(trace);
-    m_options->setTrace(m_trace);
-    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
-    m_profile.reset();
-    m_zoomHistory.clear();
-    recompute();
-}
-
-void TimeProfileView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
-{
-    if (range.empty() && m_trace)
-        range = { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) };
-    m_options->setRange(range);
-    m_options->setPes(pes);
-    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
-    recompute();
-}
-
-bool TimeProfileView::busy() const
-{
-    return m_computation->busy();
 }
 
 bool TimeProfileView::applyOptions(const std::map<QString, QString>& options, QString* error)
@@ -95,40 +47,15 @@ bool TimeProfileView::applyOptions(const std::map<QString, QString>& options, QS
         } else if (name == QStringLiteral("bins")) {
             m_bins->setText(value);
         } else {
-            if (error != nullptr)
-                *error = tr("the %1 view has no option --%2").arg(viewKey(kind()), name);
-            return false;
+            return rejectOption(name, error);
         }
     }
-    if (!m_options->apply()) {
-        if (error != nullptr)
-            *error = m_options->errorText();
-        return false;
-    }
-    return true;
+    return applyFields(error);
 }
 
-void TimeProfileView::zoomTo(core::TimeRange range)
+void TimeProfileView::clearResult()
 {
-    if (range.empty())
-        return;
-    m_zoomHistory.push_back(m_options->range());
-    m_options->setRange(range);
-    recompute();
-    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
-    emit selectionChanged(m_options->range(), m_options->pes());
-}
-
-bool TimeProfileView::zoomOut()
-{
-    if (m_zoomHistory.empty())
-        return false;
-    m_options->setRange(m_zoomHistory.back());
-    m_zoomHistory.pop_back();
-    recompute();
-    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
-    emit selectionChanged(m_options->range(), m_options->pes());
-    return true;
+    m_profile.reset();
 }
 
 void TimeProfileView::recompute()
@@ -242,20 +169,13 @@ void TimeProfileView::showContextMenu(QPoint globalPos, int category)
             [this, interval]() { zoomTo(interval); });
     }
     QAction* back = menu.addAction(tr("Zoom out"), this, [this]() { zoomOut(); });
-    back->setEnabled(!m_zoomHistory.empty());
+    back->setEnabled(canZoomOut());
     menu.addAction(tr("Show the whole run"), this, [this]() {
         zoomTo({ 0, std::max<core::TimeUs>(m_trace->endTime(), 1) });
     });
     menu.addSeparator();
     addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
     menu.exec(globalPos);
-}
-
-QImage TimeProfileView::renderChart(QSize size)
-{
-    if (size.isEmpty())
-        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
-    return m_chart->renderImage(size);
 }
 
 QString TimeProfileView::csv() const

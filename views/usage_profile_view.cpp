@@ -1,66 +1,24 @@
 #include "usage_profile_view.h"
 
-// GCC 12 at -O3 reports a false -Wnull-dereference inside AsyncComputation::run() (a QPointer
-// that is checked, then used); the header's code is compiled without that warning.
 #include "async_computation.h"
 #include "options_bar.h"
 #include "stacked_bar_chart.h"
 
-#include <QHBoxLayout>
-#include <QProgressBar>
-#include <QVBoxLayout>
-
 namespace parallax::views {
 
 UsageProfileView::UsageProfileView(EntryPalette* palette, QWidget* parent)
-    : AnalysisView(ViewKind::UsageProfile, palette, parent)
+    : BarChartView(ViewKind::UsageProfile, palette, parent)
 {
-    m_options = new OptionsBar(this);
-    m_chart = new StackedBarChart(palette, this);
     m_chart->setObjectName(QStringLiteral("usageChart"));
     m_chart->setHint(tr("Click a PE's bar to open its timeline"));
-    m_computation = new AsyncComputation(this);
-    auto* top = new QHBoxLayout();
-    top->setContentsMargins(0, 0, 6, 0);
-    top->addWidget(m_options, 1);
-    top->addWidget(makeBusyIndicator(m_computation, m_chart, this));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(top);
-    layout->addWidget(m_chart, 1);
 
-    connect(m_options, &OptionsBar::applied, this, [this]() {
-        recompute();
-        if (rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes()))
-            emit selectionChanged(m_options->range(), m_options->pes());
-    });
     connect(m_chart, &StackedBarChart::categoryClicked, this, &UsageProfileView::onCategoryClicked);
     recompute();
 }
 
-void UsageProfileView::setTrace(core::TracePtr trace)
+void UsageProfileView::clearResult()
 {
-    m_trace = std::move(trace);
-    m_options->setTrace(m_trace);
-    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
     m_profile.reset();
-    recompute();
-}
-
-void UsageProfileView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
-{
-    if (range.empty() && m_trace)
-        range = { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) };
-    m_options->setRange(range);
-    m_options->setPes(pes);
-    rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
-    recompute();
-}
-
-bool UsageProfileView::busy() const
-{
-    return m_computation->busy();
 }
 
 void UsageProfileView::recompute()
@@ -156,13 +114,6 @@ QRect UsageProfileView::barRectForPe(core::PeId pe) const
         return {};
     const QRect r = m_chart->barRect(static_cast<std::size_t>(it - pes.begin()) + 1);
     return r.isNull() ? QRect() : r.translated(m_chart->mapTo(this, QPoint(0, 0)));
-}
-
-QImage UsageProfileView::renderChart(QSize size)
-{
-    if (size.isEmpty())
-        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
-    return m_chart->renderImage(size);
 }
 
 QString UsageProfileView::csv() const
