@@ -1,6 +1,7 @@
 #include "comm_view.h"
 
 #include "async_computation.h"
+#include "core/analysis/csv_export.h"
 #include "core/analysis/interval_grid.h"
 #include "core/text_args.h"
 #include "options_bar.h"
@@ -273,23 +274,7 @@ void CommView::showContextMenu(QPoint globalPos, int category)
 
 QString CommView::csv() const
 {
-    std::string out = "interval,begin_us,end_us,metric,activity,value\n";
-    if (!m_result)
-        return QString::fromStdString(out);
-    const auto& r = *m_result;
-    const int width = r.columns.count();
-    for (std::int64_t i = 0; i < r.grid.count; ++i)
-        for (int m = 0; m < kCommMetrics; ++m)
-            for (int c = 0; c < width; ++c) {
-                const double v = r.at(static_cast<CommMetric>(m), i, c);
-                if (v == 0.0)
-                    continue;
-                out += std::to_string(i + r.grid.firstIndex) + ',' + std::to_string(r.grid.begin(i))
-                    + ',' + std::to_string(r.grid.end(i)) + ','
-                    + std::string(core::analysis::commMetricName(static_cast<CommMetric>(m))) + ','
-                    + r.columns.name(c) + ',' + csvNumber(v) + '\n';
-            }
-    return QString::fromStdString(out);
+    return QString::fromStdString(core::analysis::commCsv(m_result ? &*m_result : nullptr));
 }
 
 } // namespace parallax::views

@@ -1,6 +1,7 @@
 #include "extrema_view.h"
 
 #include "async_computation.h"
+#include "core/analysis/csv_export.h"
 #include "options_bar.h"
 #include "stacked_bar_chart.h"
 
@@ -288,22 +289,7 @@ void ExtremaView::onCategoryClicked(int category)
 
 QString ExtremaView::csv() const
 {
-    std::string out = "rank,pe,score\n";
-    if (!m_extrema)
-        return QString::fromStdString(out + "group,activity,value\n");
-    const auto& x = *m_extrema;
-    for (std::size_t i = 0; i < x.extremes.size(); ++i)
-        out += std::to_string(i + 1) + ',' + std::to_string(x.extremes[i]) + ','
-            + csvNumber(x.extremeScores[i]) + '\n';
-    out += "group,activity,value\n";
-    const std::pair<const char*, const std::vector<double>*> groups[] = { { "avg", &x.average },
-        { "non-outliers", &x.nonOutliers }, { "outliers", &x.outliers } };
-    for (const auto& [group, values] : groups)
-        for (int c = 0; c < x.columns.count() && static_cast<std::size_t>(c) < values->size(); ++c)
-            if ((*values)[static_cast<std::size_t>(c)] != 0.0)
-                out += std::string(group) + ',' + x.columns.name(c) + ','
-                    + csvNumber((*values)[static_cast<std::size_t>(c)]) + '\n';
-    return QString::fromStdString(out);
+    return QString::fromStdString(core::analysis::extremaCsv(m_extrema ? &*m_extrema : nullptr));
 }
 
 } // namespace parallax::views

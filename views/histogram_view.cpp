@@ -1,6 +1,7 @@
 #include "histogram_view.h"
 
 #include "async_computation.h"
+#include "core/analysis/csv_export.h"
 #include "options_bar.h"
 #include "stacked_bar_chart.h"
 
@@ -22,19 +23,6 @@ using core::analysis::HistogramOptions;
 constexpr long long kMaxBins = 10'000;
 constexpr std::int64_t kAutoBins = 100; // about this many bins in auto mode
 constexpr std::int64_t kProbeBins = 1000;
-
-const char* metricKey(HistogramMetric metric)
-{
-    switch (metric) {
-    case HistogramMetric::Duration:
-        return "duration";
-    case HistogramMetric::MessageSize:
-        return "msg-size";
-    case HistogramMetric::IdlePercent:
-        return "idle";
-    }
-    return "duration";
-}
 
 // A bin bound as a label: "1.5 ms", "2 kB", "40 %".
 QString boundText(HistogramMetric metric, double value)
@@ -246,7 +234,7 @@ bool HistogramView::applyOptions(const std::map<QString, QString>& options, QStr
         int index = -1;
         for (const auto m : { HistogramMetric::Duration, HistogramMetric::MessageSize,
                  HistogramMetric::IdlePercent })
-            if (it->second == QLatin1String(metricKey(m)))
+            if (it->second == QString::fromUtf8(core::analysis::histogramMetricKey(m)))
                 index = static_cast<int>(m);
         if (index < 0) {
             if (error != nullptr)
@@ -415,23 +403,8 @@ void HistogramView::rebuildChart()
 
 QString HistogramView::csv() const
 {
-    std::string out = "metric,bin,lo,hi,activity,count\n";
-    if (!m_histogram)
-        return QString::fromStdString(out);
-    const auto& h = *m_histogram;
-    const std::string name = metricKey(h.metric);
-    const int width = h.columns.count();
-    for (std::int64_t b = 0; b <= h.bins; ++b) {
-        const std::string lo = csvNumber(h.binLow(b));
-        const std::string hi = b == h.bins ? std::string("inf") : csvNumber(h.binLow(b + 1));
-        for (int c = 0; c < width; ++c) {
-            const double n = h.count(b, c);
-            if (n != 0.0)
-                out += name + ',' + std::to_string(b) + ',' + lo + ',' + hi + ','
-                    + h.columns.name(c) + ',' + csvNumber(n) + '\n';
-        }
-    }
-    return QString::fromStdString(out);
+    return QString::fromStdString(
+        core::analysis::histogramCsv(m_histogram ? &*m_histogram : nullptr));
 }
 
 } // namespace parallax::views

@@ -1,5 +1,6 @@
 #include "overview_view.h"
 
+#include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "entry_palette.h"
 #include "options_bar.h"
@@ -875,22 +876,7 @@ QImage OverviewView::renderChart(QSize size)
 
 QString OverviewView::csv() const
 {
-    std::string out = "pe,column,begin_us,end_us,dominant,utilization_pct,idle_pct\n";
-    if (!m_overview)
-        return QString::fromStdString(out);
-    const auto& o = *m_overview;
-    for (std::size_t k = 0; k < o.pes.size(); ++k)
-        for (std::int64_t i = 0; i < o.grid.count; ++i) {
-            const auto index = o.index(k, i);
-            if (o.utilization[index] == 0.0F && o.idle[index] == 0.0F)
-                continue;
-            out += std::to_string(o.pes[k]) + ',' + std::to_string(i + o.grid.firstIndex) + ','
-                + std::to_string(o.grid.begin(i)) + ',' + std::to_string(o.grid.end(i)) + ','
-                + o.columns.name(o.dominant[index]) + ','
-                + csvNumber(static_cast<double>(o.utilization[index])) + ','
-                + csvNumber(static_cast<double>(o.idle[index])) + '\n';
-        }
-    return QString::fromStdString(out);
+    return QString::fromStdString(core::analysis::overviewCsv(m_overview ? &*m_overview : nullptr));
 }
 
 bool OverviewView::applyOptions(const std::map<QString, QString>& options, QString* error)

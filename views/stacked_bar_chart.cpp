@@ -770,17 +770,6 @@ std::vector<StackedBarSeries> activitySeries(const core::RunMetadata& metadata,
     return series;
 }
 
-std::string csvNumber(double value)
-{
-    char buf[64];
-    if (value == static_cast<double>(static_cast<long long>(value)) && value < 1e15
-        && value > -1e15)
-        std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(value));
-    else
-        std::snprintf(buf, sizeof buf, "%.6g", value);
-    return buf;
-}
-
 QString describeSelection(
     const core::Trace& trace, core::TimeRange range, const std::vector<core::PeId>& selected)
 {

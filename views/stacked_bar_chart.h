@@ -151,9 +151,6 @@ QString activityName(const core::RunMetadata& metadata,
 std::vector<StackedBarSeries> activitySeries(const core::RunMetadata& metadata,
     const core::analysis::ActivityColumns& columns, const std::vector<double>& totals);
 
-// A number as parallax-cli writes it in CSV: integers plainly, others with 6 significant digits.
-std::string csvNumber(double value);
-
 // "12 PEs (0-11) · 2.06 ms – 134.6 ms (132.5 ms)": what a chart shows, for its subtitle;
 // an empty PE list stands for the run's valid PEs.
 QString describeSelection(

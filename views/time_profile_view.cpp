@@ -1,6 +1,7 @@
 #include "time_profile_view.h"
 
 #include "async_computation.h"
+#include "core/analysis/csv_export.h"
 #include "core/analysis/interval_grid.h"
 #include "options_bar.h"
 #include "stacked_bar_chart.h"
@@ -180,21 +181,8 @@ void TimeProfileView::showContextMenu(QPoint globalPos, int category)
 
 QString TimeProfileView::csv() const
 {
-    std::string out = "interval,begin_us,end_us,activity,time_us,percent\n";
-    if (!m_profile)
-        return QString::fromStdString(out);
-    const auto& p = *m_profile;
-    const int width = p.columns.count();
-    for (std::int64_t i = 0; i < p.grid.count; ++i)
-        for (int c = 0; c < width; ++c) {
-            const double v = p.at(i, c);
-            if (v == 0.0)
-                continue;
-            out += std::to_string(i + p.grid.firstIndex) + ',' + std::to_string(p.grid.begin(i))
-                + ',' + std::to_string(p.grid.end(i)) + ',' + p.columns.name(c) + ',' + csvNumber(v)
-                + ',' + csvNumber(p.percent(i, c)) + '\n';
-        }
-    return QString::fromStdString(out);
+    return QString::fromStdString(
+        core::analysis::timeProfileCsv(m_profile ? &*m_profile : nullptr));
 }
 
 } // namespace parallax::views

@@ -1,6 +1,7 @@
 #include "usage_profile_view.h"
 
 #include "async_computation.h"
+#include "core/analysis/csv_export.h"
 #include "options_bar.h"
 #include "stacked_bar_chart.h"
 
@@ -118,20 +119,7 @@ QRect UsageProfileView::barRectForPe(core::PeId pe) const
 
 QString UsageProfileView::csv() const
 {
-    std::string out = "pe,activity,percent\n";
-    if (!m_profile)
-        return QString::fromStdString(out);
-    const auto& p = *m_profile;
-    const int width = p.columns.count();
-    auto row = [&](const std::string& pe, const double* values) {
-        for (int c = 0; c < width; ++c)
-            if (values[c] != 0.0)
-                out += pe + ',' + p.columns.name(c) + ',' + csvNumber(values[c]) + '\n';
-    };
-    row("avg", p.average.data());
-    for (std::size_t k = 0; k < p.pes.size(); ++k)
-        row(std::to_string(p.pes[k]), p.percent.data() + k * static_cast<std::size_t>(width));
-    return QString::fromStdString(out);
+    return QString::fromStdString(core::analysis::usageCsv(m_profile ? &*m_profile : nullptr));
 }
 
 } // namespace parallax::views

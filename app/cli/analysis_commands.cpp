@@ -3,6 +3,7 @@
 #include "command_support.h"
 #include "commands.h"
 #include "core/analysis/communication.h"
+#include "core/analysis/csv_export.h"
 #include "core/analysis/extrema.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/overview.h"
@@ -84,18 +85,7 @@ int runUsage(const std::vector<std::string>& args, std::ostream& out, std::ostre
     const auto usage = core::analysis::computeUsageProfile(*trace, request);
     if (!usage)
         return kExitFatal;
-    out << "pe,activity,percent\n";
-    const int width = usage->columns.count();
-    auto row = [&](const std::string& pe, const double* values) {
-        for (int c = 0; c < width; ++c)
-            if (values[c] != 0.0)
-                out << pe << ',' << usage->columns.name(c) << ',' << formatNumber(values[c])
-                    << '\n';
-    };
-    row("avg", usage->average.data());
-    for (std::size_t k = 0; k < usage->pes.size(); ++k)
-        row(std::to_string(usage->pes[k]),
-            usage->percent.data() + k * static_cast<std::size_t>(width));
+    out << core::analysis::usageCsv(&*usage);
     return kExitOk;
 }
 
@@ -125,21 +115,7 @@ int runTimeProfile(const std::vector<std::string>& args, std::ostream& out, std:
     const auto profile = core::analysis::computeTimeProfile(*trace, request, options);
     if (!profile)
         return kExitFatal;
-    out << "interval,begin_us,end_us,activity,time_us,percent\n";
-    const int width = profile->columns.count();
-    std::string line;
-    for (std::int64_t i = 0; i < profile->grid.count; ++i) {
-        for (int c = 0; c < width; ++c) {
-            const double v = profile->at(i, c);
-            if (v == 0.0)
-                continue;
-            line = std::to_string(i + profile->grid.firstIndex);
-            line += ',' + std::to_string(profile->grid.begin(i)) + ','
-                + std::to_string(profile->grid.end(i)) + ',' + profile->columns.name(c) + ','
-                + formatNumber(v) + ',' + formatNumber(profile->percent(i, c)) + '\n';
-            out << line;
-        }
-    }
+    out << core::analysis::timeProfileCsv(&*profile);
     return kExitOk;
 }
 
@@ -168,20 +144,7 @@ int runOverview(const std::vector<std::string>& args, std::ostream& out, std::os
     const auto o = core::analysis::computeOverview(*trace, request, options);
     if (!o)
         return kExitFatal;
-    out << "pe,column,begin_us,end_us,dominant,utilization_pct,idle_pct\n";
-    std::string line;
-    for (std::size_t k = 0; k < o->pes.size(); ++k) {
-        for (std::int64_t i = 0; i < o->grid.count; ++i) {
-            const auto index = o->index(k, i);
-            if (o->utilization[index] == 0.0F && o->idle[index] == 0.0F)
-                continue;
-            line = std::to_string(o->pes[k]) + ',' + std::to_string(i + o->grid.firstIndex) + ','
-                + std::to_string(o->grid.begin(i)) + ',' + std::to_string(o->grid.end(i)) + ','
-                + o->columns.name(o->dominant[index]) + ',' + formatNumber(o->utilization[index])
-                + ',' + formatNumber(o->idle[index]) + '\n';
-            out << line;
-        }
-    }
+    out << core::analysis::overviewCsv(&*o);
     return kExitOk;
 }
 
@@ -260,18 +223,7 @@ int runHistogram(const std::vector<std::string>& args, std::ostream& out, std::o
     const auto h = core::analysis::computeHistogram(*trace, request, options);
     if (!h)
         return kExitFatal;
-    out << "metric,bin,lo,hi,activity,count\n";
-    const int width = h->columns.count();
-    for (std::int64_t b = 0; b <= h->bins; ++b) {
-        const std::string lo = formatNumber(h->binLow(b));
-        const std::string hi = b == h->bins ? std::string("inf") : formatNumber(h->binLow(b + 1));
-        for (int col = 0; col < width; ++col) {
-            const double n = h->count(b, col);
-            if (n != 0.0)
-                out << metricName << ',' << b << ',' << lo << ',' << hi << ','
-                    << h->columns.name(col) << ',' << formatNumber(n) << '\n';
-        }
-    }
+    out << core::analysis::histogramCsv(&*h);
     return kExitOk;
 }
 
@@ -303,22 +255,7 @@ int runComm(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     const auto c = core::analysis::computeCommunication(*trace, request, options);
     if (!c)
         return kExitFatal;
-    out << "interval,begin_us,end_us,metric,activity,value\n";
-    const int width = c->columns.count();
-    std::string line;
-    for (std::int64_t i = 0; i < c->grid.count; ++i)
-        for (int m = 0; m < core::analysis::kCommMetrics; ++m)
-            for (int col = 0; col < width; ++col) {
-                const double v = c->at(static_cast<core::analysis::CommMetric>(m), i, col);
-                if (v == 0.0)
-                    continue;
-                line = std::to_string(i + c->grid.firstIndex) + ','
-                    + std::to_string(c->grid.begin(i)) + ',' + std::to_string(c->grid.end(i)) + ','
-                    + std::string(
-                        core::analysis::commMetricName(static_cast<core::analysis::CommMetric>(m)))
-                    + ',' + c->columns.name(col) + ',' + formatNumber(v) + '\n';
-                out << line;
-            }
+    out << core::analysis::commCsv(&*c);
     return kExitOk;
 }
 
@@ -369,17 +306,7 @@ int runExtrema(const std::vector<std::string>& args, std::ostream& out, std::ost
         err << "parallax-cli extrema: " << x->error << "\n";
         return kExitUsage;
     }
-    out << "rank,pe,score\n";
-    for (std::size_t i = 0; i < x->extremes.size(); ++i)
-        out << (i + 1) << ',' << x->extremes[i] << ',' << formatNumber(x->extremeScores[i]) << '\n';
-    out << "group,activity,value\n";
-    const std::pair<const char*, const std::vector<double>*> groups[] = { { "avg", &x->average },
-        { "non-outliers", &x->nonOutliers }, { "outliers", &x->outliers } };
-    for (const auto& [group, values] : groups)
-        for (int c = 0; c < x->columns.count(); ++c)
-            if ((*values)[static_cast<std::size_t>(c)] != 0.0)
-                out << group << ',' << x->columns.name(c) << ','
-                    << formatNumber((*values)[static_cast<std::size_t>(c)]) << '\n';
+    out << core::analysis::extremaCsv(&*x);
     return kExitOk;
 }
 

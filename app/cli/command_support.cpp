@@ -144,15 +144,4 @@ int readIntOption(const std::string& command, const CommandLine& cl, const std::
     return kExitOk;
 }
 
-std::string formatNumber(double value)
-{
-    char buf[64];
-    if (value == static_cast<double>(static_cast<long long>(value)) && value < 1e15
-        && value > -1e15)
-        std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(value));
-    else
-        std::snprintf(buf, sizeof buf, "%.6g", value);
-    return buf;
-}
-
 } // namespace parallax::cli

@@ -39,8 +39,6 @@ int parseAnalysisRequest(const std::string& command, const CommandLine& cl,
 int checkRequestAgainstRun(const std::string& command, const core::Trace& trace,
     const core::analysis::AnalysisRequest& request, std::ostream& err);
 
-std::string formatNumber(double value);
-
 // A whole-number option `--name N` with min <= N <= max: leaves `value` alone when the option is
 // absent; returns 0, or the usage exit code after printing "--name needs a number from A to B".
 int readIntOption(const std::string& command, const CommandLine& cl, const std::string& name,

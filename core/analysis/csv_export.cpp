@@ -1,0 +1,154 @@
+#include "csv_export.h"
+
+#include "communication.h"
+#include "extrema.h"
+#include "histogram.h"
+#include "overview.h"
+#include "time_profile.h"
+#include "usage_profile.h"
+
+#include <cstdio>
+
+namespace parallax::core::analysis {
+
+std::string formatCsvNumber(double value)
+{
+    char buf[64];
+    if (value == static_cast<double>(static_cast<long long>(value)) && value < 1e15
+        && value > -1e15)
+        std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(value));
+    else
+        std::snprintf(buf, sizeof buf, "%.6g", value);
+    return buf;
+}
+
+std::string_view histogramMetricKey(HistogramMetric metric)
+{
+    switch (metric) {
+    case HistogramMetric::Duration:
+        return "duration";
+    case HistogramMetric::MessageSize:
+        return "msg-size";
+    case HistogramMetric::IdlePercent:
+        return "idle";
+    }
+    return "duration";
+}
+
+std::string usageCsv(const UsageProfile* usage)
+{
+    std::string out = "pe,activity,percent\n";
+    if (usage == nullptr)
+        return out;
+    const int width = usage->columns.count();
+    auto row = [&](const std::string& pe, const double* values) {
+        for (int c = 0; c < width; ++c)
+            if (values[c] != 0.0)
+                out += pe + ',' + usage->columns.name(c) + ',' + formatCsvNumber(values[c]) + '\n';
+    };
+    row("avg", usage->average.data());
+    for (std::size_t k = 0; k < usage->pes.size(); ++k)
+        row(std::to_string(usage->pes[k]),
+            usage->percent.data() + k * static_cast<std::size_t>(width));
+    return out;
+}
+
+std::string timeProfileCsv(const TimeProfile* profile)
+{
+    std::string out = "interval,begin_us,end_us,activity,time_us,percent\n";
+    if (profile == nullptr)
+        return out;
+    const auto& p = *profile;
+    for (std::int64_t i = 0; i < p.grid.count; ++i)
+        for (int c = 0; c < p.columns.count(); ++c) {
+            const double v = p.at(i, c);
+            if (v == 0.0)
+                continue;
+            out += std::to_string(i + p.grid.firstIndex) + ',' + std::to_string(p.grid.begin(i))
+                + ',' + std::to_string(p.grid.end(i)) + ',' + p.columns.name(c) + ','
+                + formatCsvNumber(v) + ',' + formatCsvNumber(p.percent(i, c)) + '\n';
+        }
+    return out;
+}
+
+std::string overviewCsv(const Overview* overview)
+{
+    std::string out = "pe,column,begin_us,end_us,dominant,utilization_pct,idle_pct\n";
+    if (overview == nullptr)
+        return out;
+    const auto& o = *overview;
+    for (std::size_t k = 0; k < o.pes.size(); ++k)
+        for (std::int64_t i = 0; i < o.grid.count; ++i) {
+            const auto index = o.index(k, i);
+            if (o.utilization[index] == 0.0F && o.idle[index] == 0.0F)
+                continue;
+            out += std::to_string(o.pes[k]) + ',' + std::to_string(i + o.grid.firstIndex) + ','
+                + std::to_string(o.grid.begin(i)) + ',' + std::to_string(o.grid.end(i)) + ','
+                + o.columns.name(o.dominant[index]) + ','
+                + formatCsvNumber(static_cast<double>(o.utilization[index])) + ','
+                + formatCsvNumber(static_cast<double>(o.idle[index])) + '\n';
+        }
+    return out;
+}
+
+std::string histogramCsv(const Histogram* histogram)
+{
+    std::string out = "metric,bin,lo,hi,activity,count\n";
+    if (histogram == nullptr)
+        return out;
+    const auto& h = *histogram;
+    const std::string name(histogramMetricKey(h.metric));
+    for (std::int64_t b = 0; b <= h.bins; ++b) {
+        const std::string lo = formatCsvNumber(h.binLow(b));
+        const std::string hi = b == h.bins ? std::string("inf") : formatCsvNumber(h.binLow(b + 1));
+        for (int c = 0; c < h.columns.count(); ++c) {
+            const double n = h.count(b, c);
+            if (n != 0.0)
+                out += name + ',' + std::to_string(b) + ',' + lo + ',' + hi + ','
+                    + h.columns.name(c) + ',' + formatCsvNumber(n) + '\n';
+        }
+    }
+    return out;
+}
+
+std::string commCsv(const CommunicationOverTime* comm)
+{
+    std::string out = "interval,begin_us,end_us,metric,activity,value\n";
+    if (comm == nullptr)
+        return out;
+    const auto& r = *comm;
+    for (std::int64_t i = 0; i < r.grid.count; ++i)
+        for (int m = 0; m < kCommMetrics; ++m)
+            for (int c = 0; c < r.columns.count(); ++c) {
+                const double v = r.at(static_cast<CommMetric>(m), i, c);
+                if (v == 0.0)
+                    continue;
+                out += std::to_string(i + r.grid.firstIndex) + ',' + std::to_string(r.grid.begin(i))
+                    + ',' + std::to_string(r.grid.end(i)) + ','
+                    + std::string(commMetricName(static_cast<CommMetric>(m))) + ','
+                    + r.columns.name(c) + ',' + formatCsvNumber(v) + '\n';
+            }
+    return out;
+}
+
+std::string extremaCsv(const Extrema* extrema)
+{
+    std::string out = "rank,pe,score\n";
+    if (extrema == nullptr)
+        return out + "group,activity,value\n";
+    const auto& x = *extrema;
+    for (std::size_t i = 0; i < x.extremes.size(); ++i)
+        out += std::to_string(i + 1) + ',' + std::to_string(x.extremes[i]) + ','
+            + formatCsvNumber(x.extremeScores[i]) + '\n';
+    out += "group,activity,value\n";
+    const std::pair<const char*, const std::vector<double>*> groups[] = { { "avg", &x.average },
+        { "non-outliers", &x.nonOutliers }, { "outliers", &x.outliers } };
+    for (const auto& [group, values] : groups)
+        for (int c = 0; c < x.columns.count() && static_cast<std::size_t>(c) < values->size(); ++c)
+            if ((*values)[static_cast<std::size_t>(c)] != 0.0)
+                out += std::string(group) + ',' + x.columns.name(c) + ','
+                    + formatCsvNumber((*values)[static_cast<std::size_t>(c)]) + '\n';
+    return out;
+}
+
+} // namespace parallax::core::analysis
