@@ -1,8 +1,8 @@
 #include "run_summary_widget.h"
 
+#include "async_computation.h"
 #include "core/text_args.h"
 #include "summary_graph_widget.h"
-#include "utilization_series.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -213,6 +213,7 @@ RunSummaryWidget::RunSummaryWidget(QWidget* parent)
     m_noGraph = makeValue(this);
     m_noGraph->setForegroundRole(QPalette::PlaceholderText);
     outer->addWidget(m_noGraph);
+    m_graphComputation = new AsyncComputation(this);
     outer->addStretch(0);
 
     setTrace(nullptr);
@@ -291,6 +292,7 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
         setField(QStringLiteral("name"), tr("No run"));
         setField(QStringLiteral("notice"), {}, false);
         setField(QStringLiteral("commandLine"), {}, false);
+        m_graphComputation->cancel();
         m_graph->setSeries({});
         m_graph->hide();
         m_noGraph->hide();
@@ -403,8 +405,21 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
                         "individual events stay empty.");
     setField(QStringLiteral("notice"), noticeText, !noticeText.isEmpty());
 
-    // Graph.
-    auto series = averageUtilization(t.summaries);
+    // Graph: averaged off the GUI thread (a newer run replaces a pending average).
+    m_graphComputation->run<core::analysis::SummaryAverage>(
+        [trace = m_trace](const core::analysis::Progress&) {
+            return core::analysis::summaryAverage(*trace, core::analysis::Mode::Correct);
+        },
+        [this](core::analysis::SummaryAverage series) { showGraph(std::move(series)); });
+}
+
+bool RunSummaryWidget::graphPending() const
+{
+    return m_graphComputation->busy();
+}
+
+void RunSummaryWidget::showGraph(core::analysis::SummaryAverage series)
+{
     if (series.empty()) {
         m_graph->setSeries({});
         m_graph->hide();
@@ -412,20 +427,21 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
         m_noGraph->setText(tr("No .sum files in this run. The whole-run utilization graph needs a "
                               "run linked with -tracemode summary."));
         m_noGraph->show();
-    } else {
-        QString caption = tr("Average over %1, %2 bins")
-                              .arg(countOf(series.peTotal, tr("PE"), tr("PEs")),
-                                  durationText(series.intervalUs));
-        if (series.resampled)
-            caption += tr(" (coarser bins repeated)");
-        caption += tr(", from the .sum files");
-        if (!series.hasIdle())
-            caption += tr("; these files have no idle data");
-        setField(QStringLiteral("graphCaption"), caption);
-        m_graph->setSeries(std::move(series));
-        m_graph->show();
-        m_noGraph->hide();
+        return;
     }
+    QString caption
+        = tr("Average over %1, %2 bins")
+              .arg(countOf(static_cast<std::uint64_t>(series.peTotal), tr("PE"), tr("PEs")),
+                  durationText(series.intervalUs));
+    if (series.resampled)
+        caption += tr(" (coarser bins repeated)");
+    caption += tr(", from the .sum files");
+    if (!series.hasIdle())
+        caption += tr("; these files have no idle data");
+    setField(QStringLiteral("graphCaption"), caption);
+    m_graph->setSeries(std::move(series));
+    m_graph->show();
+    m_noGraph->hide();
 }
 
 } // namespace parallax::views

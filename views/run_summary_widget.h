@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/summary_profiles.h"
 #include "core/trace.h"
 
 #include <QHash>
@@ -14,6 +15,7 @@ class QLabel;
 
 namespace parallax::views {
 
+class AsyncComputation;
 class SummaryGraphWidget;
 
 // The first page of an opened run: what it is (name, directory, machine, Charm++ and log-format
@@ -25,9 +27,11 @@ class RunSummaryWidget : public QWidget {
 public:
     explicit RunSummaryWidget(QWidget* parent = nullptr);
 
-    // Shows `trace`; null clears every field. Averages the summaries for the graph here
-    // (O(PEs x bins), milliseconds even for large runs).
+    // Shows `trace`; null clears every field. The graph's average over the summaries
+    // (O(PEs x bins)) is computed off the GUI thread and appears when ready.
     void setTrace(core::TracePtr trace);
+    // True while the graph's average is being computed.
+    [[nodiscard]] bool graphPending() const;
     [[nodiscard]] const core::TracePtr& trace() const { return m_trace; }
 
     // The shown value of a field, as plain text, e.g. fieldText("machine"). Keys: name,
@@ -50,6 +54,7 @@ private:
     QLabel* addField(QFormLayout* form, const QString& key, const QString& label);
     void setField(const QString& key, const QString& text, bool visible = true);
     void arrangeSections();
+    void showGraph(core::analysis::SummaryAverage series);
 
     core::TracePtr m_trace;
     QHash<QString, QLabel*> m_fields;
@@ -60,6 +65,7 @@ private:
     QLabel* m_graphHeading = nullptr;
     QLabel* m_noGraph = nullptr;
     SummaryGraphWidget* m_graph = nullptr;
+    AsyncComputation* m_graphComputation = nullptr;
 };
 
 } // namespace parallax::views

@@ -83,7 +83,7 @@ double niceTickStep(double minimum)
 }
 
 SummaryGraphGeometry buildSummaryGraphGeometry(
-    const UtilizationSeries& series, QSizeF size, const SummaryGraphLayout& layout)
+    const core::analysis::SummaryAverage& series, QSizeF size, const SummaryGraphLayout& layout)
 {
     SummaryGraphGeometry g;
     const QRectF plot = QRectF(QPointF(0, 0), size).marginsRemoved(layout.margins);
@@ -160,7 +160,7 @@ std::optional<std::size_t> bucketAt(const SummaryGraphGeometry& geometry, double
 }
 
 std::optional<std::size_t> binAt(
-    const SummaryGraphGeometry& geometry, const UtilizationSeries& series, double x)
+    const SummaryGraphGeometry& geometry, const core::analysis::SummaryAverage& series, double x)
 {
     if (geometry.empty() || x < geometry.plot.left() || x >= geometry.plot.right())
         return std::nullopt;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "utilization_series.h"
+#include "core/analysis/summary_profiles.h"
 
 #include <QMarginsF>
 #include <QPolygonF>
@@ -57,8 +57,8 @@ struct SummaryGraphLayout {
 // Maps a series onto a widget of `size`: time 0 .. series.duration() left to right, 0 .. 100 %
 // bottom to top (values above 100 % are drawn at 100 %). Pure: needs no window or paint device,
 // O(bins + plot width).
-SummaryGraphGeometry buildSummaryGraphGeometry(
-    const UtilizationSeries& series, QSizeF size, const SummaryGraphLayout& layout = {});
+SummaryGraphGeometry buildSummaryGraphGeometry(const core::analysis::SummaryAverage& series,
+    QSizeF size, const SummaryGraphLayout& layout = {});
 
 // Index into geometry.buckets of the bucket under widget x; nullopt outside the plot.
 std::optional<std::size_t> bucketAt(const SummaryGraphGeometry& geometry, double x);
@@ -66,7 +66,7 @@ std::optional<std::size_t> bucketAt(const SummaryGraphGeometry& geometry, double
 // The single bin under widget x (exact even where a bucket aggregates many); nullopt outside
 // the plot.
 std::optional<std::size_t> binAt(
-    const SummaryGraphGeometry& geometry, const UtilizationSeries& series, double x);
+    const SummaryGraphGeometry& geometry, const core::analysis::SummaryAverage& series, double x);
 
 // A "nice" tick step (1, 2 or 5 x 10^k, at least 1) not smaller than `minimum`.
 double niceTickStep(double minimum);

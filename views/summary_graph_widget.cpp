@@ -51,7 +51,7 @@ SummaryGraphWidget::SummaryGraphWidget(QWidget* parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
-void SummaryGraphWidget::setSeries(UtilizationSeries series)
+void SummaryGraphWidget::setSeries(core::analysis::SummaryAverage series)
 {
     m_series = std::move(series);
     m_hoverX.reset();

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "core/analysis/summary_profiles.h"
 #include "summary_graph_geometry.h"
-#include "utilization_series.h"
 
 #include <QColor>
 #include <QWidget>
@@ -19,8 +19,8 @@ class SummaryGraphWidget : public QWidget {
 public:
     explicit SummaryGraphWidget(QWidget* parent = nullptr);
 
-    void setSeries(UtilizationSeries series);
-    [[nodiscard]] const UtilizationSeries& series() const { return m_series; }
+    void setSeries(core::analysis::SummaryAverage series);
+    [[nodiscard]] const core::analysis::SummaryAverage& series() const { return m_series; }
 
     // The geometry for the current size (built on demand); for tests and tooltips.
     [[nodiscard]] const SummaryGraphGeometry& geometry() const;
@@ -48,7 +48,7 @@ private:
     void paintAxes(QPainter& painter, const SummaryGraphGeometry& g) const;
     void paintHover(QPainter& painter, const SummaryGraphGeometry& g) const;
 
-    UtilizationSeries m_series;
+    core::analysis::SummaryAverage m_series;
     mutable std::optional<SummaryGraphGeometry> m_geometry; // cache for the current size
     std::optional<double> m_hoverX; // cursor x over the plot, for the overlay
 };

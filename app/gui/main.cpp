@@ -9,6 +9,7 @@
 
 #include "main_window.h"
 #include "view_workspace.h"
+#include "views/run_summary_widget.h"
 #include "views/view_factory.h"
 
 #include <QApplication>
@@ -140,7 +141,8 @@ int main(int argc, char* argv[])
                     auto* poll = new QTimer(&window);
                     poll->setInterval(50);
                     QObject::connect(poll, &QTimer::timeout, &window, [&, poll, view, outcome] {
-                        if (view != nullptr && view->busy())
+                        if ((view != nullptr && view->busy())
+                            || window.runSummary()->graphPending())
                             return;
                         poll->stop();
                         QTimer::singleShot(kSettleMs, &window, [&, outcome] {

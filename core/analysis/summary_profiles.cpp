@@ -4,6 +4,8 @@
 #include "time_split.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 
 namespace parallax::core::analysis {
 
@@ -189,49 +191,79 @@ std::vector<double> usageFromSummaries(const Trace& trace, PeId pe, const Resolv
 
 SummaryAverage summaryAverage(const Trace& trace, Mode mode)
 {
+    // A corrupt .sum (a huge interval next to a tiny one) must not exhaust memory: bins past
+    // this are dropped. Charm++ doubles the bin size before a PE needs 60,000 bins, so even a
+    // 64-fold resampling of a real run stays below 2^22 bins (about 100 MB here at most).
+    constexpr std::size_t kMaxBins = std::size_t { 1 } << 22;
+    const bool compat = mode == Mode::JavaCompat;
+
     SummaryAverage avg;
     std::vector<PeId> pes;
     for (std::size_t p = 0; p < trace.summaries.size(); ++p) {
-        if (!trace.summaries[p])
+        const auto& s = trace.summaries[p];
+        if (!s || s->intervalUs <= 0 || (!compat && s->utilization.empty()))
             continue;
         // Java's SumAnalyzer reads NAME.0.sum .. NAME.<numPes-1>.sum (numPes from the header,
         // worker PEs only), so comm-thread summaries are left out in compat mode.
-        if (mode == Mode::JavaCompat && static_cast<PeId>(p) >= trace.summaries[p]->numPes)
+        if (compat && static_cast<PeId>(p) >= s->numPes)
             continue;
         pes.push_back(static_cast<PeId>(p));
     }
-    avg.peCount = pes.size();
+    avg.peTotal = pes.size();
     avg.intervalUs = finestInterval(trace, pes, false);
     if (avg.intervalUs <= 0)
         return avg;
+
+    std::vector<std::size_t> factors;
     std::size_t count = 0;
     bool anyIdle = false;
     for (auto pe : pes) {
         const auto& s = *trace.summaries[static_cast<std::size_t>(pe)];
+        // Java repeats each bin interval/finest times (integer division).
         const auto factor
             = static_cast<std::size_t>(std::max<TimeUs>(s.intervalUs / avg.intervalUs, 1));
-        count = std::max(count, s.utilization.size() * factor);
+        avg.resampled = avg.resampled || factor != 1;
+        factors.push_back(factor);
+        const std::size_t bins
+            = compat ? s.utilization.size() : std::max(s.utilization.size(), s.idlePercent.size());
+        count = std::max(count, std::min(kMaxBins, bins * factor));
         anyIdle = anyIdle || !s.idlePercent.empty();
     }
     avg.utilization.assign(count, 0.0);
-    if (anyIdle)
+    avg.peCount.assign(count, 0);
+    std::vector<std::uint32_t> idleCount;
+    if (anyIdle) {
         avg.idle.assign(count, 0.0);
-    for (auto pe : pes) {
-        const auto& s = *trace.summaries[static_cast<std::size_t>(pe)];
-        const auto factor
-            = static_cast<std::size_t>(std::max<TimeUs>(s.intervalUs / avg.intervalUs, 1));
-        for (std::size_t k = 0; k < s.utilization.size(); ++k)
-            for (std::size_t f = 0; f < factor; ++f)
-                avg.utilization[k * factor + f] += s.utilization[k];
-        for (std::size_t k = 0; k < s.idlePercent.size(); ++k)
-            for (std::size_t f = 0; f < factor; ++f)
-                avg.idle[k * factor + f] += s.idlePercent[k];
+        idleCount.assign(count, 0);
     }
-    const double n = static_cast<double>(std::max<std::size_t>(pes.size(), 1));
-    for (auto& v : avg.utilization)
-        v /= n;
-    for (auto& v : avg.idle)
-        v /= n;
+    for (std::size_t k = 0; k < pes.size(); ++k) {
+        const auto& s = *trace.summaries[static_cast<std::size_t>(pes[k])];
+        const std::size_t f = factors[k];
+        const std::size_t busyBins = std::min(count, s.utilization.size() * f);
+        for (std::size_t b = 0; b < busyBins; ++b) {
+            avg.utilization[b] += s.utilization[b / f];
+            ++avg.peCount[b];
+        }
+        const std::size_t idleBins = std::min(count, s.idlePercent.size() * f);
+        for (std::size_t b = 0; b < idleBins; ++b) {
+            avg.idle[b] += s.idlePercent[b / f];
+            ++idleCount[b];
+        }
+    }
+    const double all = static_cast<double>(std::max<std::size_t>(pes.size(), 1));
+    for (std::size_t b = 0; b < count; ++b) {
+        if (compat)
+            avg.utilization[b] /= all;
+        else
+            avg.utilization[b] = avg.peCount[b] == 0 ? 0.0 : avg.utilization[b] / avg.peCount[b];
+    }
+    for (std::size_t b = 0; b < avg.idle.size(); ++b) {
+        if (compat)
+            avg.idle[b] /= all;
+        else
+            avg.idle[b] = idleCount[b] == 0 ? std::numeric_limits<double>::quiet_NaN()
+                                            : avg.idle[b] / idleCount[b];
+    }
     return avg;
 }
 

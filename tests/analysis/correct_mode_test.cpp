@@ -5,12 +5,15 @@
 #include "core/analysis/extrema.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/overview.h"
+#include "core/analysis/summary_profiles.h"
 #include "core/analysis/time_profile.h"
 #include "core/analysis/usage_profile.h"
 #include "core/pe_trace_builder.h"
 #include "core/trace.h"
 
 #include <catch2/catch.hpp>
+
+#include <cmath>
 
 using namespace parallax;
 using namespace parallax::core;
@@ -206,4 +209,77 @@ TEST_CASE("Extrema ranks the least idle PE first and averages outliers and the r
     REQUIRE(grain);
     CHECK(grain->extremes == std::vector<PeId> { 0, 1 }); // 17.5 µs per call vs 10
     CHECK(grain->extremeScores[0] == Approx(17.5));
+}
+
+namespace {
+
+PeSummary summary(
+    PeId pe, TimeUs interval, std::vector<std::int16_t> busy, std::vector<std::int16_t> idle = {})
+{
+    PeSummary s;
+    s.pe = pe;
+    s.numPes = 2; // two worker PEs in the header; PE 2 below is a comm thread
+    s.intervalUs = interval;
+    s.utilization = std::move(busy);
+    s.idlePercent = std::move(idle);
+    return s;
+}
+
+// PE 0: 1 ms bins 80 60 40 (idle 10 30 50); PE 1: a 2 ms bin of 20 (idle 70), then it ends;
+// PE 2 (comm thread): 1 ms bins 100 100 100 100, no idle line.
+std::shared_ptr<Trace> summaryRun()
+{
+    auto trace = std::make_shared<Trace>();
+    trace->summaries.resize(3);
+    trace->summaries[0] = summary(0, 1000, { 80, 60, 40 }, { 10, 30, 50 });
+    trace->summaries[1] = summary(1, 2000, { 20 }, { 70 });
+    trace->summaries[2] = summary(2, 1000, { 100, 100, 100, 100 });
+    return trace;
+}
+
+} // namespace
+
+TEST_CASE(
+    "the whole-run utilization averages each bin over the PEs that cover it", "[analysis][summary]")
+{
+    const auto avg = summaryAverage(*summaryRun(), Mode::Correct);
+    CHECK(avg.intervalUs == 1000);
+    CHECK(avg.peTotal == 3);
+    CHECK(avg.resampled); // PE 1's 2 ms bin is repeated twice
+    REQUIRE(avg.binCount() == 4);
+    CHECK(avg.duration() == 4000);
+    // Bins 0-1: PEs 0, 1, 2; bin 2: PEs 0 and 2; bin 3: PE 2 alone (the others have ended).
+    CHECK(avg.peCount == std::vector<std::uint32_t> { 3, 3, 2, 1 });
+    CHECK(avg.utilization[0] == Approx((80 + 20 + 100) / 3.0));
+    CHECK(avg.utilization[1] == Approx((60 + 20 + 100) / 3.0));
+    CHECK(avg.utilization[2] == Approx((40 + 100) / 2.0));
+    CHECK(avg.utilization[3] == Approx(100.0));
+    // Idle over the PEs with idle data for the bin; none has any for bin 3.
+    REQUIRE(avg.hasIdle());
+    CHECK(avg.idle[0] == Approx((10 + 70) / 2.0));
+    CHECK(avg.idle[1] == Approx((30 + 70) / 2.0));
+    CHECK(avg.idle[2] == Approx(50.0));
+    CHECK(std::isnan(avg.idle[3]));
+}
+
+TEST_CASE("Java's whole-run utilization divides by the worker PEs and counts ended PEs as 0",
+    "[analysis][summary]")
+{
+    const auto avg = summaryAverage(*summaryRun(), Mode::JavaCompat);
+    CHECK(avg.peTotal == 2); // the comm thread's .sum is not read
+    REQUIRE(avg.binCount() == 3);
+    CHECK(avg.utilization[0] == Approx((80 + 20) / 2.0));
+    CHECK(avg.utilization[1] == Approx((60 + 20) / 2.0));
+    CHECK(avg.utilization[2] == Approx(40 / 2.0));
+    CHECK(avg.idle[2] == Approx(50 / 2.0));
+}
+
+TEST_CASE(
+    "a corrupt interval cannot make the whole-run average exhaust memory", "[analysis][summary]")
+{
+    auto trace = summaryRun();
+    trace->summaries[1]->intervalUs = TimeUs { 1 } << 40; // a damaged header
+    const auto avg = summaryAverage(*trace, Mode::Correct);
+    CHECK(avg.binCount() <= (std::size_t { 1 } << 22));
+    CHECK(avg.utilization[0] == Approx((80 + 20 + 100) / 3.0));
 }
