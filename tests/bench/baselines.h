@@ -1,0 +1,37 @@
+#pragma once
+
+// The reference points parallax-bench compares ingest against: what a minimal reader does with
+// the same files on the same machine, with nothing but the unavoidable work.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace parallax::bench {
+
+enum class BaselineKind {
+    // mmap each plain log (gzip logs are inflated in chunks first) and std::from_chars every
+    // whitespace-separated integer of every line, summing per file so nothing is optimised away.
+    Tokenize,
+    // zlib inflate of every gzip log into a reused buffer, output discarded (plain logs are
+    // only mapped and touched once per page).
+    Inflate,
+};
+
+struct BaselineResult {
+    double seconds = 0.0;
+    std::uint64_t diskBytes = 0; // bytes of the files as stored
+    std::uint64_t textBytes = 0; // bytes after decompression
+    std::uint64_t lines = 0;
+    std::uint64_t checksum = 0; // sum of all per-file sums: printed so the work stays observable
+    std::string error; // first file that could not be read, if any
+};
+
+// Reads `files` with `threads` workers taking the next file from a shared counter.
+BaselineResult runBaseline(
+    const std::vector<std::string>& files, BaselineKind kind, unsigned threads);
+
+// True when the file starts with the gzip magic bytes.
+bool isGzipFile(const std::string& path);
+
+} // namespace parallax::bench
