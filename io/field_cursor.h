@@ -21,20 +21,31 @@ public:
     bool nextInt64(std::int64_t& out)
     {
         skipSpace();
-        auto [ptr, ec] = std::from_chars(m_p, m_end, out);
-        if (ec != std::errc() || !atTokenEnd(ptr))
+        const char* p = m_p;
+        const bool negative = p != m_end && *p == '-';
+        if (negative)
+            ++p;
+        std::uint64_t magnitude = 0;
+        p = digits(p, magnitude);
+        // The same accepted range as std::from_chars<std::int64_t>.
+        constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+        if (p == nullptr || !atTokenEnd(p) || magnitude > kMax + (negative ? 1U : 0U))
             return false;
-        m_p = ptr;
+        out = negative ? static_cast<std::int64_t>(0U - magnitude)
+                       : static_cast<std::int64_t>(magnitude);
+        m_p = p;
         return true;
     }
 
     bool nextUint64(std::uint64_t& out)
     {
         skipSpace();
-        auto [ptr, ec] = std::from_chars(m_p, m_end, out);
-        if (ec != std::errc() || !atTokenEnd(ptr))
+        std::uint64_t value = 0;
+        const char* p = digits(m_p, value);
+        if (p == nullptr || !atTokenEnd(p))
             return false;
-        m_p = ptr;
+        out = value;
+        m_p = p;
         return true;
     }
 
@@ -113,6 +124,36 @@ public:
     }
 
 private:
+    // Decimal digits from p (at least one) into `value`; returns the end of the digits, or
+    // nullptr when there are none or the value does not fit 64 bits. The hot path of every
+    // reader: std::from_chars is not inlined and handles every base.
+    const char* digits(const char* p, std::uint64_t& value) const
+    {
+        const char* first = p;
+        std::uint64_t v = 0;
+        // Up to 19 digits cannot overflow.
+        const char* safeEnd = m_end - p > 19 ? p + 19 : m_end;
+        while (p != safeEnd) {
+            const auto d = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
+            if (d > 9)
+                break;
+            v = v * 10 + d;
+            ++p;
+        }
+        if (p == first)
+            return nullptr;
+        while (p != m_end) {
+            const auto d = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
+            if (d > 9)
+                break;
+            if (__builtin_mul_overflow(v, 10U, &v) || __builtin_add_overflow(v, d, &v))
+                return nullptr;
+            ++p;
+        }
+        value = v;
+        return p;
+    }
+
     static bool isSpace(char c) { return c == ' ' || c == '\t'; }
     void skipSpace()
     {

@@ -4,10 +4,34 @@
 
 namespace parallax::io {
 
+namespace {
+
+// Buffers of LineReader::kBufferSize no reader on this thread is using.
+thread_local std::vector<std::unique_ptr<char[]>> t_freeBuffers;
+constexpr std::size_t kPoolLimit = 2;
+
+} // namespace
+
 LineReader::LineReader(ByteSource& source)
     : m_source(source)
-    , m_buffer(kChunk + kMaxLine)
-{ }
+{
+    if (t_freeBuffers.empty()) {
+        m_buffer = std::make_unique_for_overwrite<char[]>(kBufferSize);
+    } else {
+        m_buffer = std::move(t_freeBuffers.back());
+        t_freeBuffers.pop_back();
+    }
+}
+
+LineReader::~LineReader()
+{
+    if (t_freeBuffers.size() < kPoolLimit) {
+        try {
+            t_freeBuffers.push_back(std::move(m_buffer));
+        } catch (...) { // NOLINT(bugprone-empty-catch): out of memory; the buffer is just freed
+        }
+    }
+}
 
 // Moves the unconsumed tail to the front and reads more behind it.
 bool LineReader::fill()
@@ -15,14 +39,14 @@ bool LineReader::fill()
     if (m_eof)
         return false;
     if (m_begin > 0) {
-        std::memmove(m_buffer.data(), m_buffer.data() + m_begin, m_end - m_begin);
+        std::memmove(m_buffer.get(), m_buffer.get() + m_begin, m_end - m_begin);
         m_end -= m_begin;
         m_begin = 0;
     }
-    const auto room = m_buffer.size() - m_end;
+    const auto room = kBufferSize - m_end;
     if (room == 0)
         return false;
-    const auto n = m_source.read(m_buffer.data() + m_end, room);
+    const auto n = m_source.read(m_buffer.get() + m_end, room);
     if (n < 0) {
         m_failed = true;
         m_eof = true;
@@ -40,14 +64,14 @@ bool LineReader::next(std::string_view& line)
 {
     std::size_t scanFrom = m_begin;
     for (;;) {
-        const auto* start = m_buffer.data() + scanFrom;
+        const auto* start = m_buffer.get() + scanFrom;
         const auto* nl = static_cast<const char*>(std::memchr(start, '\n', m_end - scanFrom));
         if (nl != nullptr) {
-            const auto lineEnd = static_cast<std::size_t>(nl - m_buffer.data());
+            const auto lineEnd = static_cast<std::size_t>(nl - m_buffer.get());
             std::size_t len = lineEnd - m_begin;
             if (len > 0 && m_buffer[m_begin + len - 1] == '\r')
                 --len;
-            line = std::string_view(m_buffer.data() + m_begin, len);
+            line = std::string_view(m_buffer.get() + m_begin, len);
             m_begin = lineEnd + 1;
             ++m_lineNumber;
             return true;
@@ -62,9 +86,9 @@ bool LineReader::next(std::string_view& line)
                 m_begin = m_end = 0;
                 if (!fill())
                     return false;
-                const auto* p = static_cast<const char*>(std::memchr(m_buffer.data(), '\n', m_end));
+                const auto* p = static_cast<const char*>(std::memchr(m_buffer.get(), '\n', m_end));
                 if (p != nullptr) {
-                    m_begin = static_cast<std::size_t>(p - m_buffer.data()) + 1;
+                    m_begin = static_cast<std::size_t>(p - m_buffer.get()) + 1;
                     break;
                 }
             }
@@ -76,7 +100,7 @@ bool LineReader::next(std::string_view& line)
             if (m_end > m_begin) {
                 // Last line without a newline.
                 m_endedMidLine = true;
-                line = std::string_view(m_buffer.data() + m_begin, m_end - m_begin);
+                line = std::string_view(m_buffer.get() + m_begin, m_end - m_begin);
                 m_begin = m_end;
                 ++m_lineNumber;
                 return true;

@@ -3,6 +3,7 @@
 #include "byte_source.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,9 @@ public:
     static constexpr std::size_t kMaxLine = std::size_t { 1 } << 20;
 
     explicit LineReader(ByteSource& source);
+    ~LineReader();
+    LineReader(const LineReader&) = delete;
+    LineReader& operator=(const LineReader&) = delete;
 
     // Next line without its '\n' (and without a trailing '\r'). Returns false at the end of the
     // data or on a read error (see failed()). The view is valid until the next call.
@@ -38,8 +42,12 @@ public:
 private:
     bool fill();
 
+    static constexpr std::size_t kBufferSize = kChunk + kMaxLine;
+
     ByteSource& m_source;
-    std::vector<char> m_buffer;
+    // Taken from (and given back to) a small per-thread pool: a run has a log per PE, and a
+    // fresh 2 MiB buffer per file costs a zero-fill and its page faults every time.
+    std::unique_ptr<char[]> m_buffer;
     std::size_t m_begin = 0;
     std::size_t m_end = 0;
     bool m_eof = false;

@@ -32,6 +32,40 @@ bool looksBinary(std::string_view line)
     });
 }
 
+// Runs job(0..count-1) on `threads` workers that take the next index from a shared counter.
+// The first exception a job throws stops the workers and is rethrown here.
+template <typename Job> void runParallel(unsigned threads, std::size_t count, const Job& job)
+{
+    std::atomic<std::size_t> next { 0 };
+    std::exception_ptr failure;
+    std::mutex failureMutex;
+    auto worker = [&]() {
+        for (std::size_t k = next.fetch_add(1); k < count; k = next.fetch_add(1)) {
+            try {
+                job(k);
+            } catch (...) {
+                std::lock_guard lock(failureMutex);
+                if (!failure)
+                    failure = std::current_exception();
+                next = count;
+            }
+        }
+    };
+    threads
+        = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(count, 1)));
+    if (threads <= 1) {
+        worker();
+    } else {
+        std::vector<std::thread> pool;
+        for (unsigned t = 0; t < threads; ++t)
+            pool.emplace_back(worker);
+        for (auto& t : pool)
+            t.join();
+    }
+    if (failure)
+        std::rethrow_exception(failure);
+}
+
 } // namespace
 
 bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& metadata,
@@ -187,7 +221,6 @@ LoadResult loadRun(const std::string& path, const LoadOptions& options)
         for (std::size_t p = 0; p < pesSize; ++p)
             trace->pes[p].pe = static_cast<core::PeId>(p);
         std::vector<core::ImportReport> reports(logPes.size());
-        std::atomic<std::size_t> next { 0 };
         std::atomic<std::size_t> filesDone { 0 };
         std::atomic<std::uint64_t> bytesDone { 0 };
         std::atomic<std::uint64_t> lastReported { 0 };
@@ -204,49 +237,36 @@ LoadResult loadRun(const std::string& path, const LoadOptions& options)
                     + std::to_string(logPes.size()),
                 done, bytesTotal, filesDone.load(), logPes.size() });
         };
-        auto worker = [&]() {
-            for (;;) {
-                const auto k = next.fetch_add(1);
-                if (k >= logPes.size() || stop.load())
-                    return;
-                const auto pe = logPes[k];
-                auto onChunk = [&](std::uint64_t delta) {
-                    bytesDone += delta;
-                    reportProgress(false);
-                    if (isCancelled())
-                        stop = true;
-                    return !stop.load();
-                };
-                try {
-                    readPeLog(files.logPaths[pe], static_cast<core::PeId>(pe), meta, trace->pes[pe],
-                        reports[k], onChunk);
-                } catch (const std::exception& e) {
-                    // Out of memory or a bug: leave this PE out, keep the rest of the run.
-                    reports[k].add(core::Issue::FileError, fileNameOf(files.logPaths[pe]), 0,
-                        std::string("could not be read: ") + e.what());
-                    trace->pes[pe] = core::PeTrace {};
-                    trace->pes[pe].pe = static_cast<core::PeId>(pe);
-                }
-                ++filesDone;
-                reportProgress(true);
+        auto readLog = [&](std::size_t k) {
+            if (stop.load())
+                return;
+            const auto pe = logPes[k];
+            auto onChunk = [&](std::uint64_t delta) {
+                bytesDone += delta;
+                reportProgress(false);
+                if (isCancelled())
+                    stop = true;
+                return !stop.load();
+            };
+            try {
+                readPeLog(files.logPaths[pe], static_cast<core::PeId>(pe), meta, trace->pes[pe],
+                    reports[k], onChunk);
+            } catch (const std::exception& e) {
+                // Out of memory or a bug: leave this PE out, keep the rest of the run.
+                reports[k].add(core::Issue::FileError, fileNameOf(files.logPaths[pe]), 0,
+                    std::string("could not be read: ") + e.what());
+                trace->pes[pe] = core::PeTrace {};
+                trace->pes[pe].pe = static_cast<core::PeId>(pe);
             }
+            ++filesDone;
+            reportProgress(true);
         };
         unsigned threads
             = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
         threads = std::clamp<unsigned>(threads, 1, 64);
-        threads = static_cast<unsigned>(
-            std::min<std::size_t>(threads, std::max<std::size_t>(logPes.size(), 1)));
         progress(
             { "reading logs 0/" + std::to_string(logPes.size()), 0, bytesTotal, 0, logPes.size() });
-        if (threads <= 1) {
-            worker();
-        } else {
-            std::vector<std::thread> pool;
-            for (unsigned t = 0; t < threads; ++t)
-                pool.emplace_back(worker);
-            for (auto& t : pool)
-                t.join();
-        }
+        runParallel(threads, logPes.size(), readLog);
         if (stop.load() || isCancelled()) {
             result.cancelled = true;
             return result;
@@ -254,24 +274,32 @@ LoadResult loadRun(const std::string& path, const LoadOptions& options)
         for (const auto& r : reports)
             report.merge(r);
 
-        // Summaries (small; read sequentially).
+        // Summaries, in parallel too (a twentieth of the log bytes on a typical run); the
+        // per-PE reports are merged in PE order, as if read one after the other.
         trace->summaries.resize(options.readSummaries ? processors : 0);
         trace->details.resize(options.readSummaries ? processors : 0);
         if (options.readSummaries) {
             progress({ "reading summaries", bytesDone.load(), bytesTotal, filesDone.load(),
                 logPes.size() });
-            for (std::size_t p = 0; p < processors; ++p) {
-                if (isCancelled()) {
-                    result.cancelled = true;
-                    return result;
+            std::vector<core::ImportReport> summaryReports(processors);
+            runParallel(threads, processors, [&](std::size_t p) {
+                if (stop.load() || isCancelled()) {
+                    stop = true;
+                    return;
                 }
                 if (!files.sumPaths[p].empty())
-                    trace->summaries[p]
-                        = readSummary(files.sumPaths[p], static_cast<core::PeId>(p), report);
+                    trace->summaries[p] = readSummary(
+                        files.sumPaths[p], static_cast<core::PeId>(p), summaryReports[p]);
                 if (!files.sumdPaths[p].empty())
-                    trace->details[p]
-                        = readSummaryDetail(files.sumdPaths[p], static_cast<core::PeId>(p), report);
+                    trace->details[p] = readSummaryDetail(
+                        files.sumdPaths[p], static_cast<core::PeId>(p), summaryReports[p]);
+            });
+            if (stop.load()) {
+                result.cancelled = true;
+                return result;
             }
+            for (const auto& r : summaryReports)
+                report.merge(r);
         }
 
         // PEs without a file of a kind that others have (FORMAT.md §5.6: reported, not fatal).
