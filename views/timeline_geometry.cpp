@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace parallax::views {
 
@@ -87,7 +88,8 @@ QString formatPreciseTime(core::TimeUs us)
     return locale.toString(static_cast<qlonglong>(us)) + QStringLiteral(" µs");
 }
 
-TimeAxis buildTimeAxis(const TimeMapping& map, double minSpacing)
+TimeAxis buildTimeAxis(
+    const TimeMapping& map, double minSpacing, std::optional<core::TimeUs> reference)
 {
     TimeAxis axis;
     if (map.width <= 1.0 || map.window.empty())
@@ -95,6 +97,28 @@ TimeAxis buildTimeAxis(const TimeMapping& map, double minSpacing)
     axis.step = niceTimeStep(minSpacing * map.usPerPixel());
     const double begin = static_cast<double>(map.window.begin);
     const double end = static_cast<double>(map.window.end);
+    if (reference) {
+        // Ticks at the reference plus whole steps, labelled by their distance from it.
+        const auto ref = static_cast<double>(*reference);
+        axis.origin = formatPreciseTime(*reference);
+        axis.originName = QObject::tr("ref");
+        const double firstStep = std::ceil((begin - ref) / axis.step);
+        for (double k = firstStep; ref + k * axis.step <= end + 1e-6; k += 1.0) {
+            const double t = ref + k * axis.step;
+            TimeTick tick;
+            tick.x = map.xOf(static_cast<core::TimeUs>(std::llround(t)));
+            const double offset = k * axis.step;
+            if (k == 0.0)
+                tick.label = QStringLiteral("0");
+            else
+                tick.label = (offset > 0 ? QStringLiteral("+") : QStringLiteral("−"))
+                    + formatAxisTime(std::abs(offset), axis.step);
+            axis.ticks.push_back(std::move(tick));
+            if (axis.ticks.size() > 10'000)
+                break;
+        }
+        return axis;
+    }
     const double first = std::ceil(begin / axis.step) * axis.step;
     // Absolute labels need about log10(end / unit) integer digits plus the decimals; beyond six
     // digits they stop being readable and become offsets from the first tick.
@@ -110,6 +134,7 @@ TimeAxis buildTimeAxis(const TimeMapping& map, double minSpacing)
             static_cast<int>(std::ceil(std::log10(originUnit.scale / axis.step) - 1e-9)), 0, 6);
         axis.origin = QLocale().toString(first / originUnit.scale, 'f', originDecimals)
             + QString::fromUtf8(originUnit.suffix);
+        axis.originName = QStringLiteral("t₀");
     }
     for (double t = first; t <= end + 1e-6; t += axis.step) {
         TimeTick tick;
@@ -190,32 +215,55 @@ public:
     void flush() { finish(0, false); }
 
 private:
+    // An edge of a wide interval reaching into the pending pixel.
     struct Part {
         Item item;
         double cover;
-        bool whole; // lies wholly inside the pixel
     };
 
+    // Adds to the pending pixel: an edge (kept whole, it may take the pixel) or an interval
+    // lying wholly inside it (only counted: most items at a coarse zoom are such).
     void contribute(int pixel, const Item& item, double cover, bool whole)
     {
-        if (m_pixel != pixel && !m_parts.empty() && pixel > m_pixel)
+        if (m_pixel != pixel && m_count > 0 && pixel > m_pixel)
             finish(0, false);
-        if (m_parts.empty())
+        if (m_count == 0) {
             m_pixel = pixel;
-        m_parts.push_back({ item, cover, whole });
+            m_first = item;
+            m_firstExecution.reset();
+            m_executions = 0;
+            m_wholeCount = 0;
+            m_total = 0.0;
+            m_weights.clear();
+        }
+        ++m_count;
+        if (!item.idle) {
+            ++m_executions;
+            if (!m_firstExecution)
+                m_firstExecution = item.index;
+        }
+        m_total += cover;
+        auto it = std::find_if(m_weights.begin(), m_weights.end(),
+            [&](const auto& w) { return w.first == item.activity; });
+        if (it == m_weights.end())
+            m_weights.emplace_back(item.activity, cover);
+        else
+            it->second += cover;
+        if (whole)
+            ++m_wholeCount;
+        else
+            m_parts.push_back({ item, cover });
     }
 
     // Closes the pending pixel. Returns the pixel when it went to the starting edge of the
     // interval (index, idle), i.e. that interval's block starts one pixel earlier.
     std::optional<int> finish(std::uint32_t startingIndex, bool startingIdle)
     {
-        if (m_parts.empty())
+        if (m_count == 0)
             return std::nullopt;
         std::optional<int> startsHere;
         const int pixel = m_pixel;
-        const bool anyWhole
-            = std::any_of(m_parts.begin(), m_parts.end(), [](const Part& p) { return p.whole; });
-        if (!anyWhole) {
+        if (m_wholeCount == 0) {
             // Only edges of wide intervals: the one covering most takes the pixel.
             const auto best = std::max_element(m_parts.begin(), m_parts.end(),
                 [](const Part& a, const Part& b) { return a.cover < b.cover; });
@@ -230,12 +278,13 @@ private:
                 m_out.back().right = m_left + pixel + 1; // extend the block that ends here
             else
                 emitBlock(pixel, pixel + 1, best->item);
-        } else if (m_parts.size() == 1) {
-            emitBlock(pixel, pixel + 1, m_parts.front().item);
+        } else if (m_count == 1) {
+            emitBlock(pixel, pixel + 1, m_first);
         } else {
             emitMerged(pixel);
         }
         m_parts.clear();
+        m_count = 0;
         return startsHere;
     }
 
@@ -256,36 +305,18 @@ private:
 
     void emitMerged(int pixel)
     {
-        // Dominant activity by covered time (few parts: a linear scan is fastest).
-        m_weights.clear();
-        double total = 0.0;
+        // Dominant activity by covered time (few activities: a linear scan is fastest).
         TimelineBlock b;
         b.kind = TimelineBlockKind::Merged;
         b.left = m_left + pixel;
         b.right = b.left + 1;
-        b.count = static_cast<std::uint32_t>(m_parts.size());
-        b.index = m_parts.front().item.index;
-        bool haveExecution = false;
-        for (const auto& p : m_parts) {
-            total += p.cover;
-            if (!p.item.idle) {
-                ++b.executions;
-                if (!haveExecution) {
-                    b.index = p.item.index;
-                    haveExecution = true;
-                }
-            }
-            auto it = std::find_if(m_weights.begin(), m_weights.end(),
-                [&](const auto& w) { return w.first == p.item.activity; });
-            if (it == m_weights.end())
-                m_weights.emplace_back(p.item.activity, p.cover);
-            else
-                it->second += p.cover;
-        }
+        b.count = m_count;
+        b.executions = m_executions;
+        b.index = m_firstExecution.value_or(m_first.index);
         const auto best = std::max_element(m_weights.begin(), m_weights.end(),
             [](const auto& x, const auto& y) { return x.second < y.second; });
         b.activity = best->first;
-        b.dominantShare = total > 0.0 ? static_cast<float>(best->second / total) : 1.0F;
+        b.dominantShare = m_total > 0.0 ? static_cast<float>(best->second / m_total) : 1.0F;
         b.begin = m_map.timeAt(m_left + pixel);
         b.end = std::max(m_map.timeAt(m_left + pixel + 1), b.begin + 1);
         m_out.push_back(b);
@@ -294,9 +325,16 @@ private:
     int m_left;
     const TimeMapping& m_map;
     std::vector<TimelineBlock>& m_out;
+    // The pending pixel.
     int m_pixel = 0;
-    std::vector<Part> m_parts;
-    std::vector<std::pair<int, double>> m_weights;
+    std::uint32_t m_count = 0; // intervals in it
+    std::uint32_t m_wholeCount = 0; // of which wholly inside it
+    std::uint32_t m_executions = 0;
+    Item m_first {};
+    std::optional<std::uint32_t> m_firstExecution;
+    double m_total = 0.0;
+    std::vector<Part> m_parts; // the edges
+    std::vector<std::pair<int, double>> m_weights; // activity -> covered pixels, first seen first
 };
 
 // Pixel runs of intervals (pack/unpack), merged where they touch.
@@ -338,9 +376,9 @@ void buildRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map
     const auto& p = trace.pes[static_cast<std::size_t>(row.pe)];
     const auto w = map.window;
     const double width = map.width;
+    const double scale = width / static_cast<double>(w.length());
     auto toU = [&](core::TimeUs t) {
-        return std::clamp(
-            static_cast<double>(t - w.begin) * width / static_cast<double>(w.length()), 0.0, width);
+        return std::clamp(static_cast<double>(t - w.begin) * scale, 0.0, width);
     };
 
     // Executions and idle intervals merged in time order (they never overlap in a valid log).
@@ -499,7 +537,7 @@ TimelineGeometry buildTimelineGeometry(const core::Trace& trace, const std::vect
     g.map.window = window;
     g.map.left = plotLeft;
     g.map.width = plotWidth;
-    g.axis = buildTimeAxis(g.map, layout.minTickSpacing);
+    g.axis = buildTimeAxis(g.map, layout.minTickSpacing, layout.reference);
 
     // Bars share the height; node boundaries add a little space in SMP runs.
     const auto n = static_cast<int>(pes.size());
@@ -526,9 +564,28 @@ TimelineGeometry buildTimelineGeometry(const core::Trace& trace, const std::vect
         row.eventStrip = QRect(plotLeft, rowTop, plotWidth, layout.eventStrip);
         row.bar = QRect(plotLeft, rowTop + layout.eventStrip, plotWidth, g.barHeight);
         row.label = QRect(m, rowTop, layout.labelWidth - 8, layout.eventStrip + g.barHeight);
-        buildRow(trace, row, g.map, g.columns, g.activityTime);
         g.rows.push_back(std::move(row));
     }
+
+    // The rows' contents are independent: build them on a few threads (each with its own
+    // activity totals), rows split into contiguous shares.
+    const std::size_t rowCount = g.rows.size();
+    const std::size_t threads = std::max<std::size_t>(
+        1, std::min<std::size_t>({ std::thread::hardware_concurrency(), 4, (rowCount + 3) / 4 }));
+    std::vector<std::vector<core::TimeUs>> totals(threads, g.activityTime);
+    auto buildShare = [&](std::size_t t) {
+        for (std::size_t r = rowCount * t / threads; r < rowCount * (t + 1) / threads; ++r)
+            buildRow(trace, g.rows[r], g.map, g.columns, totals[t]);
+    };
+    {
+        std::vector<std::jthread> workers;
+        for (std::size_t t = 1; t < threads; ++t)
+            workers.emplace_back(buildShare, t);
+        buildShare(0);
+    }
+    for (const auto& total : totals)
+        for (std::size_t c = 0; c < total.size(); ++c)
+            g.activityTime[c] += total[c];
     return g;
 }
 

@@ -38,12 +38,16 @@ struct TimeTick {
 // apart, labelled with a unit that suits the step ("500 ms", "2.875 s", "120 µs"). When absolute
 // labels would need more than six digits (deep zoom far into a run), the labels are offsets
 // ("+20 µs") from the first tick, labelled "t₀"; `origin` names its absolute time.
+// With a `reference` time the ticks are placed at the reference plus whole steps and labelled
+// relative to it ("0", "+2 ms", "−4 ms"); originName is then "ref".
 struct TimeAxis {
     std::vector<TimeTick> ticks;
     double step = 0.0; // µs between ticks
     QString origin; // empty: labels are absolute times
+    QString originName; // "t₀" or "ref" (with origin)
 };
-TimeAxis buildTimeAxis(const TimeMapping& map, double minSpacing);
+TimeAxis buildTimeAxis(const TimeMapping& map, double minSpacing,
+    std::optional<core::TimeUs> reference = std::nullopt);
 
 // A time as an axis label for ticks `step` µs apart: the unit follows the step, with just
 // enough decimals to tell neighbouring ticks apart ("2.87 s", "1,250 ms", "35 µs").
@@ -120,6 +124,7 @@ struct TimelineLayout {
     double minTickSpacing = 110.0;
     int scrollY = 0; // content pixels scrolled away at the top
     int scrollBarWidth = 0; // room kept free at the right for a vertical scroll bar
+    std::optional<core::TimeUs> reference; // the ruler's reference mark (relative labels)
 };
 
 // Everything the timeline draws for a window and a size.

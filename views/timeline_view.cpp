@@ -55,13 +55,21 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
     m_status->setForegroundRole(QPalette::PlaceholderText); // muted
     auto* zoomOut = toolButton(QStringLiteral("−"), tr("Zoom out (−)"), this);
     auto* zoomIn = toolButton(QStringLiteral("+"), tr("Zoom in (+)"), this);
-    auto* whole = toolButton(tr("Whole run"), tr("Show the whole run (Home)"), this);
+    auto* whole = toolButton(tr("Whole run"), tr("Show the whole run (F)"), this);
+    auto* back
+        = toolButton(QStringLiteral("◀"), tr("Back to the previous window (Alt+Left)"), this);
+    back->setObjectName(QStringLiteral("timelineBack"));
+    auto* forward
+        = toolButton(QStringLiteral("▶"), tr("Forward to the next window (Alt+Right)"), this);
+    forward->setObjectName(QStringLiteral("timelineForward"));
     auto* top = new QHBoxLayout();
     top->setContentsMargins(0, 0, 6, 0);
     top->setSpacing(2);
     top->addWidget(m_options, 1);
     top->addWidget(m_status);
     top->addSpacing(8);
+    top->addWidget(back);
+    top->addWidget(forward);
     top->addWidget(zoomOut);
     top->addWidget(zoomIn);
     top->addWidget(whole);
@@ -87,6 +95,14 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
     connect(zoomOut, &QToolButton::clicked, this,
         [this, centre]() { m_timeline->zoom(2.0, centre()); });
     connect(whole, &QToolButton::clicked, m_timeline, &TimelineWidget::fit);
+    connect(back, &QToolButton::clicked, m_timeline, &TimelineWidget::back);
+    connect(forward, &QToolButton::clicked, m_timeline, &TimelineWidget::forward);
+    auto updateHistory = [this, back, forward]() {
+        back->setEnabled(m_timeline->canGoBack());
+        forward->setEnabled(m_timeline->canGoForward());
+    };
+    connect(m_timeline, &TimelineWidget::historyChanged, this, updateHistory);
+    updateHistory();
 
     connect(m_options, &OptionsBar::applied, this, [this]() {
         if (!m_options->pes().empty()) {
@@ -222,9 +238,10 @@ void TimelineView::updateStatus()
               .arg(m_timeline->pes().size())
               .arg(QString::fromStdString(core::formatDuration(m_timeline->window().length())));
     m_status->setText(text);
-    m_status->setToolTip(
-        tr("Wheel: zoom at the cursor · drag: pan · Shift+drag: select a range · "
-           "click: message arrow · double-click: zoom to a block · Home: whole run"));
+    m_status->setToolTip(tr("Wheel: zoom at the cursor · drag: pan · Shift+drag: select a range · "
+                            "click: message arrow · double-click: zoom to a block · F: whole run · "
+                            "Home/End: start/end · Alt+Left/Right: back/forward · click the ruler: "
+                            "reference mark"));
 }
 
 void TimelineView::showRangeMenu(core::TimeRange range, QPoint globalPos)
@@ -292,6 +309,13 @@ void TimelineView::showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs
     menu->addAction(tr("Zoom out"), this,
         [this, globalPos]() { m_timeline->zoom(2.0, m_timeline->mapFromGlobal(globalPos).x()); });
     menu->addAction(tr("Show the whole run"), m_timeline, &TimelineWidget::fit);
+    if (m_timeline->canGoBack())
+        menu->addAction(tr("Back to the previous window"), m_timeline, &TimelineWidget::back);
+    menu->addAction(tr("Set the reference mark here"), this,
+        [this, time]() { m_timeline->setReferenceTime(time); });
+    if (m_timeline->referenceTime())
+        menu->addAction(tr("Clear the reference mark"), this,
+            [this]() { m_timeline->setReferenceTime(std::nullopt); });
     menu->addSeparator();
     addOpenRangeMenu(*menu, *this, m_timeline->window(), m_timeline->pes());
     menu->popup(globalPos);

@@ -3,6 +3,7 @@
 #include "core/text_args.h"
 #include "entry_palette.h"
 #include "stacked_bar_chart.h"
+#include "timeline_bar_painter.h"
 
 #include <QContextMenuEvent>
 #include <QElapsedTimer>
@@ -58,6 +59,11 @@ QString peListText(const std::vector<core::PeId>& pes)
 }
 
 constexpr double kZoomStep = 0.8; // one wheel notch
+
+QColor referenceColour()
+{
+    return { 0xc6, 0x28, 0x28 };
+}
 constexpr double kArrowHead = 8.0;
 
 } // namespace
@@ -90,9 +96,15 @@ void TimelineWidget::setTrace(core::TracePtr trace)
     m_path.clear();
     m_scrollY = 0;
     m_window = { 0, 1 };
+    m_reference.reset();
     fit();
+    m_back.clear();
+    m_forward.clear();
+    m_gestureClock.invalidate();
     invalidate();
     updateScrollBar();
+    emit historyChanged();
+    emit referenceChanged();
 }
 
 void TimelineWidget::setPes(std::vector<core::PeId> pes)
@@ -116,6 +128,11 @@ core::TimeRange TimelineWidget::runSpan() const
 
 void TimelineWidget::setWindow(core::TimeRange window)
 {
+    applyWindow(window, History::Record);
+}
+
+void TimelineWidget::applyWindow(core::TimeRange window, History history)
+{
     if (m_trace) {
         const auto span = runSpan();
         const auto length = std::clamp<core::TimeUs>(
@@ -128,9 +145,72 @@ void TimelineWidget::setWindow(core::TimeRange window)
     }
     if (window.begin == m_window.begin && window.end == m_window.end)
         return;
+    bool recorded = false;
+    if (history != History::Skip) {
+        const bool continuing = history == History::Gesture && m_gestureClock.isValid()
+            && m_gestureClock.elapsed() < kGesturePauseMs;
+        if (!continuing) {
+            m_back.push_back(m_window);
+            if (m_back.size() > kHistoryLimit)
+                m_back.erase(m_back.begin());
+            m_forward.clear();
+            recorded = true;
+        }
+        if (history == History::Gesture)
+            m_gestureClock.restart();
+        else
+            m_gestureClock.invalidate();
+    }
     m_window = window;
     invalidate();
     emit windowChanged(m_window);
+    if (recorded)
+        emit historyChanged();
+}
+
+void TimelineWidget::back()
+{
+    if (m_back.empty())
+        return;
+    const auto target = m_back.back();
+    m_back.pop_back();
+    m_forward.push_back(m_window);
+    m_gestureClock.invalidate();
+    applyWindow(target, History::Skip);
+    emit historyChanged();
+}
+
+void TimelineWidget::forward()
+{
+    if (m_forward.empty())
+        return;
+    const auto target = m_forward.back();
+    m_forward.pop_back();
+    m_back.push_back(m_window);
+    m_gestureClock.invalidate();
+    applyWindow(target, History::Skip);
+    emit historyChanged();
+}
+
+void TimelineWidget::goToStart()
+{
+    const auto length = m_window.length();
+    setWindow({ runSpan().begin, runSpan().begin + length });
+}
+
+void TimelineWidget::goToEnd()
+{
+    const auto length = m_window.length();
+    setWindow({ runSpan().end - length, runSpan().end });
+}
+
+void TimelineWidget::setReferenceTime(std::optional<core::TimeUs> time)
+{
+    if (time == m_reference)
+        return;
+    m_reference = time;
+    invalidate();
+    emit referenceChanged();
 }
 
 void TimelineWidget::fit()
@@ -139,6 +219,11 @@ void TimelineWidget::fit()
 }
 
 void TimelineWidget::zoom(double factor, double anchorX)
+{
+    zoomAt(factor, anchorX, History::Record);
+}
+
+void TimelineWidget::zoomAt(double factor, double anchorX, History history)
 {
     const auto& g = currentGeometry();
     const double x = std::clamp(anchorX, g.map.left, g.map.left + g.map.width);
@@ -155,14 +240,19 @@ void TimelineWidget::zoom(double factor, double anchorX)
             - static_cast<core::TimeUs>(std::llround(share * static_cast<double>(kMinimumWindow)));
         next = { begin, begin + kMinimumWindow };
     }
-    setWindow(next);
+    applyWindow(next, history);
 }
 
 void TimelineWidget::panPixels(double dx)
 {
+    panBy(dx, History::Record);
+}
+
+void TimelineWidget::panBy(double dx, History history)
+{
     const auto& g = currentGeometry();
     const auto shift = static_cast<core::TimeUs>(std::llround(dx * g.map.usPerPixel()));
-    setWindow({ m_window.begin + shift, m_window.end + shift });
+    applyWindow({ m_window.begin + shift, m_window.end + shift }, history);
 }
 
 TimelineLayout TimelineWidget::layoutFor(QSize size, bool exported) const
@@ -176,6 +266,7 @@ TimelineLayout TimelineWidget::layoutFor(QSize size, bool exported) const
     layout.rulerHeight = fm.height() + 14;
     layout.minTickSpacing
         = std::max(110.0, fm.horizontalAdvance(QStringLiteral("+8,888.88 ms")) + 24.0);
+    layout.reference = m_reference;
     const int n = static_cast<int>(m_pes.size());
     if (exported) {
         layout.titleHeight = fm.height() + 12;
@@ -488,6 +579,13 @@ void TimelineWidget::paintChart(
     painter.save();
     painter.setClipRect(g.rowsArea);
     paintRows(painter, g, style);
+    if (m_reference) {
+        const double x = g.map.xOf(*m_reference);
+        if (x >= g.map.left - 0.5 && x <= g.map.left + g.map.width + 0.5) {
+            painter.setPen(QPen(withAlpha(referenceColour(), 200), 1));
+            painter.drawLine(QPointF(x, g.rowsArea.top()), QPointF(x, g.rowsArea.bottom()));
+        }
+    }
     paintLinks(painter, g, style);
     painter.restore();
     paintLegend(painter, g, style, exported);
@@ -521,7 +619,23 @@ void TimelineWidget::paintRuler(
         painter.setPen(style.text);
         painter.drawText(QRect(g.map.left > 8 ? 8 : 0, g.ruler.top(),
                              static_cast<int>(g.map.left) - 14, baseline - 6 - g.ruler.top()),
-            Qt::AlignRight | Qt::AlignBottom, QStringLiteral("t₀ = ") + g.axis.origin);
+            Qt::AlignRight | Qt::AlignBottom,
+            g.axis.originName + QStringLiteral(" = ") + g.axis.origin);
+    }
+    // The reference mark: a small triangle pointing down at its time.
+    if (m_reference) {
+        const double x = g.map.xOf(*m_reference);
+        if (x >= g.map.left - 0.5 && x <= g.map.left + g.map.width + 0.5) {
+            painter.save();
+            painter.setRenderHint(QPainter::Antialiasing, true);
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(referenceColour());
+            QPolygonF mark;
+            mark << QPointF(x - 5, baseline - 7) << QPointF(x + 5, baseline - 7)
+                 << QPointF(x, baseline);
+            painter.drawPolygon(mark);
+            painter.restore();
+        }
     }
 }
 
@@ -535,8 +649,13 @@ void TimelineWidget::paintRows(
     const QFontMetrics sfm(small);
     const QColor idle = faded(EntryPalette::idleColor(), style.background, 0.15);
     const QColor idleEdge = faded(EntryPalette::idleColor(), style.text, 0.12);
-    std::vector<std::vector<QRect>> byActivity(static_cast<std::size_t>(g.columns.count()));
-    std::vector<QRect> idleRects;
+    TimelineBarPainter::Colours colours;
+    colours.idle = idle;
+    colours.idleEdge = idleEdge;
+    for (int a = 0; a < g.columns.count(); ++a)
+        colours.activity.push_back(m_palette ? m_palette->color(g.columns, a) : QColor(Qt::gray));
+    TimelineBarPainter bars(std::move(colours));
+    std::vector<QLine> lines; // ticks of a row, drawn in one call
 
     // Rows too thin for a label each get one every 1, 2, 5, 10, … rows.
     std::size_t labelStep = 1;
@@ -610,39 +729,8 @@ void TimelineWidget::paintRows(
             }
         }
 
-        for (auto& v : byActivity)
-            v.clear();
-        idleRects.clear();
-        const int idleInset = std::max(1, row.bar.height() / 5);
-        for (const auto& b : row.blocks) {
-            if (b.activity == g.columns.idle()) {
-                idleRects.emplace_back(b.left, row.bar.top() + idleInset, b.right - b.left,
-                    row.bar.height() - 2 * idleInset);
-            } else if (b.activity >= 0 && b.activity < g.columns.count()) {
-                byActivity[static_cast<std::size_t>(b.activity)].emplace_back(
-                    b.left, row.bar.top(), b.right - b.left, row.bar.height());
-            }
-        }
+        bars.paintRow(painter, row, g.columns.idle());
         painter.setPen(Qt::NoPen);
-        if (!idleRects.empty()) {
-            painter.setBrush(idle);
-            painter.drawRects(idleRects.data(), static_cast<int>(idleRects.size()));
-            // Thin darker edges top and bottom so idle reads as "waiting", not as a block.
-            painter.setPen(QPen(idleEdge, 1));
-            for (const auto& r : idleRects) {
-                painter.drawLine(r.left(), r.top(), r.right(), r.top());
-                painter.drawLine(r.left(), r.bottom(), r.right(), r.bottom());
-            }
-            painter.setPen(Qt::NoPen);
-        }
-        for (std::size_t a = 0; a < byActivity.size(); ++a) {
-            const auto& rects = byActivity[a];
-            if (rects.empty())
-                continue;
-            painter.setBrush(
-                m_palette ? m_palette->color(g.columns, static_cast<int>(a)) : QColor(Qt::gray));
-            painter.drawRects(rects.data(), static_cast<int>(rects.size()));
-        }
         // Names inside blocks wide enough to hold a few characters.
         if (row.bar.height() >= sfm.height() + 2) {
             painter.save();
@@ -683,8 +771,10 @@ void TimelineWidget::paintRows(
         if (!row.userEvents.empty() || !row.brackets.empty()) {
             const QColor mark = faded(style.text, style.background, 0.25);
             painter.setPen(QPen(mark, 1));
+            lines.clear();
             for (const auto& t : row.userEvents)
-                painter.drawLine(t.x, row.eventStrip.top(), t.x, row.bar.top() - 1);
+                lines.emplace_back(t.x, row.eventStrip.top(), t.x, row.bar.top() - 1);
+            painter.drawLines(lines.data(), static_cast<int>(lines.size()));
             painter.setPen(Qt::NoPen);
             painter.setBrush(faded(style.text, style.background, 0.55));
             painter.drawRects(row.brackets.data(), static_cast<int>(row.brackets.size()));
@@ -697,8 +787,10 @@ void TimelineWidget::paintRows(
             const int y1 = y0
                 + std::max(
                     2, std::min(4, g.rowPitch - row.bar.height() - row.eventStrip.height() - 2));
+            lines.clear();
             for (const auto& t : row.sends)
-                painter.drawLine(t.x, y0, t.x, y1);
+                lines.emplace_back(t.x, y0, t.x, y1);
+            painter.drawLines(lines.data(), static_cast<int>(lines.size()));
         }
     }
 }
@@ -921,7 +1013,12 @@ void TimelineWidget::paintOverlays(
         const int x = m_mouse->x();
         painter.setPen(QPen(withAlpha(style.text, 70), 1, Qt::DotLine));
         painter.drawLine(x, g.rowsArea.top(), x, g.rowsArea.bottom());
-        const QString label = formatPreciseTime(g.map.timeAt(x));
+        const auto t = g.map.timeAt(x);
+        QString label = formatPreciseTime(t);
+        if (m_reference)
+            label += tr("  (ref %1%2)")
+                         .arg(t >= *m_reference ? QStringLiteral("+") : QStringLiteral("−"))
+                         .arg(duration(std::abs(t - *m_reference)));
         const int w = fm.horizontalAdvance(label) + 10;
         const QRect box(
             std::clamp(x - w / 2, static_cast<int>(g.map.left) - 30, g.size.width() - w - 2),
@@ -1138,12 +1235,12 @@ void TimelineWidget::wheelEvent(QWheelEvent* e)
     if (delta.x() != 0 || (e->modifiers() & Qt::ShiftModifier) != 0) {
         // Horizontal wheel or Shift+wheel: pan (a notch moves a tenth of the plot).
         const int d = delta.x() != 0 ? delta.x() : delta.y();
-        panPixels(-d / 120.0 * g.map.width / 10.0);
+        panBy(-d / 120.0 * g.map.width / 10.0, History::Gesture);
     } else if (overLabels || (e->modifiers() & Qt::AltModifier) != 0) {
         if (m_scrollBar->isVisible())
             m_scrollBar->setValue(m_scrollBar->value() - delta.y() / 120 * std::max(g.rowPitch, 1));
     } else if (delta.y() != 0) {
-        zoom(std::pow(kZoomStep, delta.y() / 120.0), x);
+        zoomAt(std::pow(kZoomStep, delta.y() / 120.0), x, History::Gesture);
     }
     e->accept();
 }
@@ -1151,8 +1248,17 @@ void TimelineWidget::wheelEvent(QWheelEvent* e)
 void TimelineWidget::mousePressEvent(QMouseEvent* e)
 {
     setFocus(Qt::MouseFocusReason);
+    if (e->button() == Qt::BackButton) {
+        back();
+        return;
+    }
+    if (e->button() == Qt::ForwardButton) {
+        forward();
+        return;
+    }
     if (e->button() != Qt::LeftButton)
         return;
+    m_gestureClock.invalidate(); // a drag is a step of its own
     m_press = e->position().toPoint();
     m_pressWindow = m_window;
     m_dragged = false;
@@ -1183,7 +1289,7 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* e)
         const auto& g = currentGeometry();
         const auto shift = static_cast<core::TimeUs>(std::llround(
             dx * static_cast<double>(m_pressWindow.length()) / std::max(g.map.width, 1.0)));
-        setWindow({ m_pressWindow.begin - shift, m_pressWindow.end - shift });
+        applyWindow({ m_pressWindow.begin - shift, m_pressWindow.end - shift }, History::Gesture);
         // Vertical drag scrolls the rows.
         if (m_scrollBar->isVisible())
             m_scrollBar->setValue(m_scrollBar->value() - (pos.y() - m_press->y()));
@@ -1214,7 +1320,14 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
     }
     if (dragged)
         return;
-    // A click: the load button, a block, or nothing (clears the selection).
+    // A click: on the ruler it sets the reference mark; else the load button, a block, or
+    // nothing (clears the selection).
+    if (const auto& g = currentGeometry(); press.y() >= g.ruler.top()
+        && press.y() <= g.ruler.bottom() && press.x() >= g.map.left
+        && press.x() <= g.map.left + g.map.width) {
+        setReferenceTime(g.map.timeAt(press.x()));
+        return;
+    }
     if (const QRect button = loadButtonRect(); button.contains(pos)) {
         emit loadPesRequested(missingPathPes());
         return;
@@ -1272,10 +1385,35 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e)
         zoom(2.0, m_mouse ? m_mouse->x() : centre);
         break;
     case Qt::Key_Left:
-        panPixels(-g.map.width / 8.0);
+        if ((e->modifiers() & Qt::AltModifier) != 0)
+            back();
+        else
+            panBy(-g.map.width / 8.0, History::Gesture);
         break;
     case Qt::Key_Right:
-        panPixels(g.map.width / 8.0);
+        if ((e->modifiers() & Qt::AltModifier) != 0)
+            forward();
+        else
+            panBy(g.map.width / 8.0, History::Gesture);
+        break;
+    case Qt::Key_Backspace:
+    case Qt::Key_Back:
+        back();
+        break;
+    case Qt::Key_Forward:
+        forward();
+        break;
+    case Qt::Key_End:
+        goToEnd();
+        break;
+    case Qt::Key_F:
+        fit();
+        break;
+    case Qt::Key_0:
+        if ((e->modifiers() & Qt::ControlModifier) != 0)
+            fit();
+        else
+            QWidget::keyPressEvent(e);
         break;
     case Qt::Key_Up:
         m_scrollBar->setValue(m_scrollBar->value() - std::max(g.rowPitch, 1));
@@ -1290,10 +1428,13 @@ void TimelineWidget::keyPressEvent(QKeyEvent* e)
         m_scrollBar->setValue(m_scrollBar->value() + g.rowsArea.height());
         break;
     case Qt::Key_Home:
-        fit();
+        goToStart();
         break;
     case Qt::Key_Escape:
-        clearSelection();
+        if (m_selected)
+            clearSelection();
+        else
+            setReferenceTime(std::nullopt);
         break;
     default:
         QWidget::keyPressEvent(e);

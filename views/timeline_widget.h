@@ -3,6 +3,7 @@
 #include "core/trace.h"
 #include "timeline_geometry.h"
 
+#include <QElapsedTimer>
 #include <QImage>
 #include <QPointer>
 #include <QWidget>
@@ -30,7 +31,9 @@ struct TimelineSelection {
 // Interaction: wheel zooms around the cursor (over the labels it scrolls the rows; Shift+wheel
 // or a horizontal wheel pans), drag pans, Shift+drag selects a time range (rangeSelected), a
 // click selects a block, a double click zooms to it; keys + and - zoom, arrows pan and scroll,
-// Home shows the whole run, Escape clears the selection. When the sender of the selected
+// Home and End go to the start and the end of the run, F (or Ctrl+0) shows the whole run,
+// Alt+Left/Right and Backspace walk the zoom history, a click on the ruler sets the reference
+// mark, Escape clears the selection (then the mark). When the sender of the selected
 // execution is not shown, an inline "Load PE n" button asks for it (loadPesRequested).
 //
 // The geometry (buildTimelineGeometry) is cached by window, size, rows and scroll position;
@@ -50,13 +53,32 @@ public:
     // The visible time window; kept inside the run and at least kMinimumWindow long.
     void setWindow(core::TimeRange window);
     [[nodiscard]] core::TimeRange window() const { return m_window; }
-    // [0, end of the run): what Home shows.
+    // [0, end of the run): what fit() shows.
     [[nodiscard]] core::TimeRange runSpan() const;
     // factor < 1 zooms in, keeping the time at widget x in place.
     void zoom(double factor, double anchorX);
     void panPixels(double dx);
     void fit();
+    // The start or the end of the run at the current zoom (Home, End).
+    void goToStart();
+    void goToEnd();
     static constexpr core::TimeUs kMinimumWindow = 8;
+
+    // Zoom history. Every window change is remembered (setWindow, zoom, pan, fit, a double
+    // click); a gesture of wheel notches, a drag or repeated arrow keys counts once, its
+    // steps less than kGesturePauseMs apart. back() and forward() walk it (Alt+Left/Right,
+    // Backspace, the mouse's back/forward buttons).
+    [[nodiscard]] bool canGoBack() const { return !m_back.empty(); }
+    [[nodiscard]] bool canGoForward() const { return !m_forward.empty(); }
+    void back();
+    void forward();
+    static constexpr int kGesturePauseMs = 700;
+    static constexpr std::size_t kHistoryLimit = 200;
+
+    // The reference mark (a click on the ruler sets it): the ruler then shows times relative
+    // to it and the cursor read-out the difference. nullopt clears it (Escape).
+    void setReferenceTime(std::optional<core::TimeUs> time);
+    [[nodiscard]] std::optional<core::TimeUs> referenceTime() const { return m_reference; }
 
     // The geometry for the widget's size (cached) or for another size (exported images).
     [[nodiscard]] const TimelineGeometry& currentGeometry() const;
@@ -97,6 +119,8 @@ public:
 
 signals:
     void windowChanged(core::TimeRange window);
+    void historyChanged(); // canGoBack() or canGoForward() may have changed
+    void referenceChanged();
     // Shift+drag: a time range, with the global position of the release.
     void rangeSelected(core::TimeRange range, QPoint globalPos);
     void loadPesRequested(std::vector<core::PeId> pes);
@@ -129,6 +153,15 @@ private:
     [[nodiscard]] static Style exportStyle();
     [[nodiscard]] TimelineLayout layoutFor(QSize size, bool exported) const;
     void invalidate();
+    // How a window change enters the history.
+    enum class History : std::uint8_t {
+        Record, // a step of its own
+        Gesture, // part of a gesture (wheel, drag, arrow keys): recorded once per gesture
+        Skip, // walking the history
+    };
+    void applyWindow(core::TimeRange window, History history);
+    void zoomAt(double factor, double anchorX, History history);
+    void panBy(double dx, History history);
     void updateScrollBar();
     void relink();
     [[nodiscard]] std::optional<std::size_t> executionNear(
@@ -150,6 +183,11 @@ private:
     QScrollBar* m_scrollBar = nullptr;
 
     mutable std::optional<TimelineGeometry> m_cache;
+
+    std::vector<core::TimeRange> m_back;
+    std::vector<core::TimeRange> m_forward;
+    QElapsedTimer m_gestureClock; // since the last step of the current gesture
+    std::optional<core::TimeUs> m_reference;
 
     std::optional<TimelineSelection> m_selected;
     std::vector<MessageLink> m_path;

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 
 using namespace parallax;
@@ -181,6 +182,37 @@ TEST_CASE("the ruler has nice steps, readable labels with units, and offsets whe
     CHECK(formatPreciseTime(2'987'873) == QStringLiteral("2.987873 s"));
     CHECK(formatPreciseTime(12'345) == QStringLiteral("12.345 ms"));
     CHECK(formatPreciseTime(250) == QStringLiteral("250 µs"));
+}
+
+TEST_CASE("with a reference mark the ruler counts from it: 0 at the mark, signed offsets",
+    "[views][timeline]")
+{
+    TimeMapping map;
+    map.left = 0;
+    map.width = 1000;
+    map.window = { 2'000'000, 2'010'000 }; // 10 ms deep into a run
+    const auto axis = buildTimeAxis(map, 100, core::TimeUs { 2'004'321 });
+    CHECK(axis.step == Approx(1'000));
+    CHECK(axis.originName == QStringLiteral("ref"));
+    CHECK(axis.origin == QStringLiteral("2.004321 s"));
+    // One tick lies exactly on the mark; the others are whole steps before and after it.
+    const auto zero = std::find_if(axis.ticks.begin(), axis.ticks.end(),
+        [](const TimeTick& t) { return t.label == QStringLiteral("0"); });
+    REQUIRE(zero != axis.ticks.end());
+    CHECK(zero->x == Approx(map.xOf(2'004'321)));
+    REQUIRE(zero != axis.ticks.begin());
+    CHECK((zero - 1)->label == QStringLiteral("−1 ms"));
+    REQUIRE(zero + 1 != axis.ticks.end());
+    CHECK((zero + 1)->label == QStringLiteral("+1 ms"));
+    CHECK(axis.ticks.front().x >= 0.0);
+    CHECK(axis.ticks.back().x <= 1000.0);
+    // A mark outside the window still anchors the ticks (all one sign).
+    const auto later = buildTimeAxis(map, 100, core::TimeUs { 3'000'000 });
+    REQUIRE_FALSE(later.ticks.empty());
+    for (const auto& t : later.ticks)
+        CHECK(t.label.startsWith(QStringLiteral("−")));
+    // Without a mark: absolute labels, no origin name.
+    CHECK(buildTimeAxis(map, 100).originName.isEmpty());
 }
 
 TEST_CASE("blocks narrower than a pixel share their pixel: dominant activity and a count",

@@ -12,9 +12,13 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <QToolButton>
 #include <QWheelEvent>
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
 
 using namespace parallax;
 using namespace parallax::views;
@@ -92,7 +96,7 @@ TEST_CASE("the timeline shows the first PEs until others are asked for, then add
     CHECK(view.loadedPes() == std::vector<core::PeId> { 6 });
 }
 
-TEST_CASE("wheel and keys zoom around the cursor, drags and arrows pan, Home shows the whole run",
+TEST_CASE("wheel and keys zoom around the cursor, drags and arrows pan, F shows the whole run",
     "[views][timeline]")
 {
     EntryPalette palette;
@@ -125,7 +129,13 @@ TEST_CASE("wheel and keys zoom around the cursor, drags and arrows pan, Home sho
     CHECK(w->window().begin > b0);
     QTest::keyClick(w, Qt::Key_Left);
     CHECK(w->window().begin == Approx(b0).margin(2));
-    QTest::keyClick(w, Qt::Key_Home);
+    QTest::keyClick(w, Qt::Key_End); // the end of the run at this zoom
+    CHECK(w->window().end == w->runSpan().end);
+    CHECK(w->window().length() == Approx(100'000).margin(4));
+    QTest::keyClick(w, Qt::Key_Home); // its start
+    CHECK(w->window().begin == 0);
+    CHECK(w->window().length() == Approx(100'000).margin(4));
+    QTest::keyClick(w, Qt::Key_F); // the whole run
     CHECK(w->window().begin == 0);
     CHECK(w->window().end == w->runSpan().end);
 
@@ -155,6 +165,102 @@ TEST_CASE("wheel and keys zoom around the cursor, drags and arrows pan, Home sho
     QTest::mouseRelease(w, Qt::LeftButton, {}, from);
     CHECK(w->window().begin == Approx(20'000).margin(200)); // dragged left by 20 ms
     CHECK(view.optionsBar()->range().begin == w->window().begin);
+}
+
+TEST_CASE(
+    "the zoom history goes back and forward; a wheel gesture is one step", "[views][timeline]")
+{
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1200, 400);
+    view.show();
+    view.setTrace(sample("imbalance"));
+    auto* w = view.timeline();
+    auto* back = view.findChild<QToolButton*>(QStringLiteral("timelineBack"));
+    auto* forward = view.findChild<QToolButton*>(QStringLiteral("timelineForward"));
+    REQUIRE(back != nullptr);
+    REQUIRE(forward != nullptr);
+    CHECK_FALSE(w->canGoBack()); // a new run starts a new history
+    CHECK_FALSE(back->isEnabled());
+
+    const auto whole = w->window();
+    w->setWindow({ 10'000, 50'000 });
+    w->setWindow({ 20'000, 30'000 });
+    CHECK(back->isEnabled());
+    CHECK_FALSE(forward->isEnabled());
+
+    // Several wheel notches in quick succession: one step back undoes them all.
+    const int y = w->rowRect(0).center().y();
+    const int x = static_cast<int>(w->xOf(25'000));
+    for (int i = 0; i < 5; ++i)
+        wheel(w, QPoint(x, y), 120);
+    CHECK(w->window().length() < 10'000);
+    w->setFocus();
+    QTest::keyClick(w, Qt::Key_Left, Qt::AltModifier);
+    CHECK(w->window().begin == 20'000);
+    CHECK(w->window().end == 30'000);
+    QTest::keyClick(w, Qt::Key_Backspace);
+    CHECK(w->window().begin == 10'000);
+    CHECK(w->window().end == 50'000);
+    CHECK(forward->isEnabled());
+    back->click();
+    CHECK(w->window().begin == whole.begin);
+    CHECK(w->window().end == whole.end);
+    CHECK_FALSE(back->isEnabled());
+
+    // Forward again, then a new step drops what lay ahead.
+    QTest::keyClick(w, Qt::Key_Right, Qt::AltModifier);
+    CHECK(w->window().begin == 10'000);
+    forward->click();
+    CHECK(w->window().begin == 20'000);
+    back->click();
+    w->zoom(0.5, x);
+    CHECK_FALSE(w->canGoForward());
+    w->back();
+    CHECK(w->window().begin == 10'000);
+    CHECK(w->window().end == 50'000);
+}
+
+TEST_CASE("a click on the ruler sets a reference mark; the ruler then counts from it",
+    "[views][timeline]")
+{
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1200, 400);
+    view.show();
+    view.setTrace(sample("imbalance"));
+    auto* w = view.timeline();
+    w->setWindow({ 20'000, 30'000 });
+    const auto& g = w->currentGeometry();
+    CHECK(g.axis.originName.isEmpty());
+    const QPoint onRuler(static_cast<int>(w->xOf(24'000)), g.ruler.center().y());
+    QSignalSpy changed(w, &TimelineWidget::referenceChanged);
+    QTest::mouseClick(w, Qt::LeftButton, {}, onRuler);
+    REQUIRE(w->referenceTime().has_value());
+    CHECK(*w->referenceTime() == Approx(24'000).margin(10));
+    CHECK(changed.count() == 1);
+    CHECK(w->window().begin == 20'000); // a click, not a pan
+    const auto& marked = w->currentGeometry();
+    CHECK(marked.axis.originName == QStringLiteral("ref"));
+    const bool zeroAtMark = std::any_of(marked.axis.ticks.begin(), marked.axis.ticks.end(),
+        [&](const TimeTick& t) { return t.label == QStringLiteral("0"); });
+    CHECK(zeroAtMark);
+    // The exported picture shows the mark too (a red line through the rows).
+    const QImage image = view.renderChart(QSize(1000, 400));
+    const int markX = static_cast<int>(
+        std::floor(w->geometryFor(QSize(1000, 400), true).map.xOf(*w->referenceTime())));
+    bool red = false;
+    for (int y = 0; y < image.height() && !red; ++y)
+        for (int dx = -1; dx <= 1 && !red; ++dx) {
+            const QColor c = image.pixelColor(markX + dx, y);
+            red = c.red() > 150 && c.green() < 110 && c.blue() < 110;
+        }
+    CHECK(red);
+    // Escape (with nothing selected) clears it.
+    w->setFocus();
+    QTest::keyClick(w, Qt::Key_Escape);
+    CHECK_FALSE(w->referenceTime().has_value());
+    CHECK(w->currentGeometry().axis.originName.isEmpty());
 }
 
 TEST_CASE("clicking a block selects it and draws the arrow from its sender, loading the sender "

@@ -1,0 +1,190 @@
+// parallax-bench-timeline: how long the Timeline takes to paint a frame. Not a test: it prints
+// figures (the target is 16 ms per frame, docs/performance.md). Usage:
+//   parallax-bench-timeline RUN [--frames 50] [--width 1920 --height 1080] [--pes N]
+// It loads the run, shows the first N PEs (default 512, or all), and paints the TimelineWidget
+// offscreen into a QImage at five zoom levels from the whole run down to 100 µs, centred on
+// the middle of the run. Per zoom level it prints the median and the maximum of
+//   cold: a frame after the window moved by 1 µs (the geometry is rebuilt), and
+//   warm: a repaint of the same window (cached geometry, as for hover or selection).
+// Example:
+//   build/bin/parallax-bench-timeline /tmp/bench512 --frames 50
+
+#include "core/trace.h"
+#include "io/run_loader.h"
+#include "views/entry_palette.h"
+#include "views/timeline_widget.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QPainter>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace parallax;
+
+namespace {
+
+struct Options {
+    std::string run;
+    int frames = 50;
+    int width = 1920;
+    int height = 1080;
+    int pes = 512;
+};
+
+bool readNumber(const char* text, int minimum, int& out)
+{
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || value < minimum || value > 1'000'000)
+        return false;
+    out = static_cast<int>(value);
+    return true;
+}
+
+int usage()
+{
+    std::fprintf(stderr,
+        "usage: parallax-bench-timeline RUN [--frames N] [--width W --height H] [--pes N]\n");
+    return 2;
+}
+
+struct Figures {
+    double median = 0.0;
+    double max = 0.0;
+};
+
+Figures summarize(std::vector<double> ms)
+{
+    std::sort(ms.begin(), ms.end());
+    if (ms.empty())
+        return {};
+    return { ms[ms.size() / 2], ms.back() };
+}
+
+double paintMs(const views::TimelineWidget& widget, QImage& image)
+{
+    const auto start = std::chrono::steady_clock::now();
+    QPainter painter(&image);
+    painter.setFont(widget.font());
+    widget.paintChart(painter, widget.size(), false);
+    painter.end();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options options;
+    if (argc < 2 || std::strcmp(argv[1], "--help") == 0)
+        return usage();
+    options.run = argv[1];
+    for (int i = 2; i < argc; i += 2) {
+        if (i + 1 >= argc)
+            return usage();
+        const std::string flag = argv[i];
+        bool ok = false;
+        if (flag == "--frames")
+            ok = readNumber(argv[i + 1], 1, options.frames);
+        else if (flag == "--width")
+            ok = readNumber(argv[i + 1], 200, options.width);
+        else if (flag == "--height")
+            ok = readNumber(argv[i + 1], 100, options.height);
+        else if (flag == "--pes")
+            ok = readNumber(argv[i + 1], 1, options.pes);
+        if (!ok) {
+            std::fprintf(
+                stderr, "parallax-bench-timeline: bad option %s %s\n", flag.c_str(), argv[i + 1]);
+            return usage();
+        }
+    }
+
+    // Offscreen unless the caller chose a platform.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+
+    io::LoadOptions loadOptions;
+    const auto loadStart = std::chrono::steady_clock::now();
+    const auto loaded = io::loadRun(options.run, loadOptions);
+    if (!loaded.trace) {
+        std::fprintf(stderr, "parallax-bench-timeline: %s\n", loaded.error.c_str());
+        return 1;
+    }
+    const double loadS
+        = std::chrono::duration<double>(std::chrono::steady_clock::now() - loadStart).count();
+    const auto& trace = loaded.trace;
+
+    views::EntryPalette palette;
+    views::TimelineWidget widget(&palette);
+    widget.resize(options.width, options.height);
+    widget.setTrace(trace);
+    std::vector<core::PeId> pes;
+    const auto shown
+        = std::min<std::size_t>(static_cast<std::size_t>(options.pes), trace->pes.size());
+    for (std::size_t pe = 0; pe < shown; ++pe)
+        pes.push_back(static_cast<core::PeId>(pe));
+    widget.setPes(pes);
+
+    const auto span = widget.runSpan();
+    std::printf("run: %zu PEs, %llu events, loaded in %.1f s; painting %zu PEs at %dx%d, %d "
+                "frames per figure\n",
+        trace->pes.size(), static_cast<unsigned long long>(trace->eventCount()), loadS, shown,
+        options.width, options.height, options.frames);
+    std::printf("%-16s %9s %16s %16s %9s\n", "window", "rows", "cold median/max", "warm median/max",
+        "blocks");
+
+    // Five windows from the whole run down to 100 µs, evenly spaced on a log scale.
+    constexpr int kLevels = 5;
+    const double whole = static_cast<double>(span.length());
+    const double finest = std::min(100.0, whole);
+    QImage image(options.width, options.height, QImage::Format_ARGB32_Premultiplied);
+    const core::TimeUs middle = span.begin + span.length() / 2;
+    for (int level = 0; level < kLevels; ++level) {
+        const double t = static_cast<double>(level) / (kLevels - 1);
+        const auto length = std::max<core::TimeUs>(
+            static_cast<core::TimeUs>(std::llround(whole * std::pow(finest / whole, t))), 1);
+        core::TimeRange window { middle - length / 2, middle - length / 2 + length };
+        if (level == 0)
+            window = span;
+        widget.setWindow(window);
+        const auto base = widget.window();
+
+        std::vector<double> cold;
+        std::vector<double> warm;
+        (void)paintMs(widget, image); // warm-up (fonts, glyph caches)
+        for (int f = 0; f < options.frames; ++f) {
+            // A new window each frame, so the geometry is rebuilt: every other frame the
+            // window moves by 1 µs (or, at the run's edge, shrinks by 1 µs).
+            if (f % 2 == 0) {
+                widget.setWindow({ base.begin + 1, base.end + 1 });
+                if (widget.window().begin == base.begin && widget.window().end == base.end)
+                    widget.setWindow({ base.begin, base.end - 1 });
+            } else {
+                widget.setWindow(base);
+            }
+            cold.push_back(paintMs(widget, image));
+            warm.push_back(paintMs(widget, image));
+        }
+        std::size_t blocks = 0;
+        const auto& g = widget.currentGeometry();
+        for (const auto& row : g.rows)
+            blocks += row.blocks.size();
+        const auto c = summarize(cold);
+        const auto w = summarize(warm);
+        // Padded as a QString: "µs" is one character but two bytes.
+        const QString label = views::formatPreciseTime(base.length()).leftJustified(16);
+        std::printf("%s %9zu %7.2f/%6.2f ms %7.2f/%6.2f ms %9zu\n", label.toUtf8().constData(),
+            g.rows.size(), c.median, c.max, w.median, w.max, blocks);
+    }
+    return 0;
+}
