@@ -48,7 +48,9 @@ void TimelineBarPainter::paintRow(QPainter& painter, const TimelineRow& row, int
     const bool raster = m_mode == Mode::Auto
         ? engine != nullptr && engine->type() == QPaintEngine::Raster
         : m_mode == Mode::Raster;
-    if (raster)
+    if (row.collapsed())
+        paintAggregate(painter, row, raster);
+    else if (raster)
         paintRaster(painter, row, idleColumn);
     else
         paintVector(painter, row, idleColumn);
@@ -96,6 +98,64 @@ void TimelineBarPainter::paintRaster(QPainter& painter, const TimelineRow& row, 
     }
     painter.drawImage(QRect(x0, bar.top(), static_cast<int>(span), h), m_image,
         QRect(0, 0, static_cast<int>(span), h));
+}
+
+int TimelineBarPainter::aggregateHeight(const TimelineBlock& block, int barHeight)
+{
+    if (!(block.utilization > 0.0F))
+        return 0;
+    return std::clamp(
+        static_cast<int>(std::lround(static_cast<double>(block.utilization) * barHeight)), 1,
+        barHeight);
+}
+
+void TimelineBarPainter::paintAggregate(QPainter& painter, const TimelineRow& row, bool raster)
+{
+    const QRect& bar = row.bar;
+    const int h = bar.height();
+    const auto columns = static_cast<int>(m_rgb.size());
+    if (raster) {
+        const int x0 = std::max(row.blocks.front().left, bar.left());
+        const int x1 = std::min(row.blocks.back().right, bar.left() + bar.width());
+        if (x1 <= x0)
+            return;
+        const int span = x1 - x0;
+        if (m_image.width() < span || m_image.height() != h)
+            m_image
+                = QImage(std::max(span, m_image.width()), h, QImage::Format_ARGB32_Premultiplied);
+        for (int y = 0; y < h; ++y)
+            std::memset(m_image.scanLine(y), 0, static_cast<std::size_t>(span) * sizeof(QRgb));
+        for (const auto& b : row.blocks) {
+            if (b.activity < 0 || b.activity >= columns)
+                continue;
+            const QRgb c = m_rgb[static_cast<std::size_t>(b.activity)];
+            const int height = aggregateHeight(b, h);
+            for (int x = std::max(b.left, x0); x < std::min(b.right, x1); ++x)
+                for (int y = h - height; y < h; ++y)
+                    reinterpret_cast<QRgb*>(m_image.scanLine(y))[x - x0] = c;
+        }
+        painter.drawImage(QRect(x0, bar.top(), span, h), m_image, QRect(0, 0, span, h));
+        return;
+    }
+    for (auto& v : m_byActivity)
+        v.clear();
+    for (const auto& b : row.blocks) {
+        if (b.activity < 0 || b.activity >= columns)
+            continue;
+        const int height = aggregateHeight(b, h);
+        if (height > 0)
+            m_byActivity[static_cast<std::size_t>(b.activity)].emplace_back(
+                b.left, bar.top() + h - height, b.right - b.left, height);
+    }
+    painter.save();
+    painter.setPen(Qt::NoPen);
+    for (std::size_t a = 0; a < m_byActivity.size(); ++a) {
+        if (m_byActivity[a].empty())
+            continue;
+        painter.setBrush(m_colours.activity[a]);
+        painter.drawRects(m_byActivity[a].data(), static_cast<int>(m_byActivity[a].size()));
+    }
+    painter.restore();
 }
 
 void TimelineBarPainter::paintVector(QPainter& painter, const TimelineRow& row, int idleColumn)

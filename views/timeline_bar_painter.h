@@ -34,11 +34,15 @@ public:
     // The idle band's inset from the bar's top and bottom edges.
     [[nodiscard]] static int idleInset(int barHeight);
 
+    // A PE's row: its blocks. A collapsed row: per pixel column a bar from the bottom as high
+    // as the PEs' utilization, in the dominant entry's colour.
     void paintRow(QPainter& painter, const TimelineRow& row, int idleColumn);
+    [[nodiscard]] static int aggregateHeight(const TimelineBlock& block, int barHeight);
 
 private:
     void paintRaster(QPainter& painter, const TimelineRow& row, int idleColumn);
     void paintVector(QPainter& painter, const TimelineRow& row, int idleColumn);
+    void paintAggregate(QPainter& painter, const TimelineRow& row, bool raster);
 
     Colours m_colours;
     Mode m_mode;

@@ -476,6 +476,97 @@ void buildRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map
     }
 }
 
+// The SMP node of a row (-1 for a collapsed row spanning several nodes).
+int nodeOfSource(const core::RunMetadata& meta, const TimelineRowSource& source)
+{
+    if (source.members.empty())
+        return meta.nodeOf(source.pe);
+    const int node = meta.nodeOf(source.members.front());
+    for (const auto pe : source.members)
+        if (meta.nodeOf(pe) != node)
+            return -1;
+    return node;
+}
+
+void buildAggregateRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map,
+    const core::analysis::ActivityColumns& columns, std::vector<core::TimeUs>& activityTime)
+{
+    const auto w = map.window;
+    const int width = std::max(static_cast<int>(std::ceil(map.width)), 1);
+    const double scale = map.width / static_cast<double>(w.length());
+    const auto entries = static_cast<std::size_t>(std::max(columns.entryCount, 1));
+    // Busy pixel-time per column and per (column, entry); a fully busy PE adds 1 per column.
+    std::vector<double> busy(static_cast<std::size_t>(width), 0.0);
+    std::vector<double> byEntry(static_cast<std::size_t>(width) * entries, 0.0);
+    std::vector<std::uint32_t> started(static_cast<std::size_t>(width), 0);
+    std::size_t members = 0;
+    for (const auto pe : row.members) {
+        if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size())
+            continue;
+        const auto& p = trace.pes[static_cast<std::size_t>(pe)];
+        ++members;
+        const auto& ex = p.executions;
+        const auto range = p.executionsOverlapping(w.begin, w.end);
+        for (auto k = range.first; k < range.last; ++k) {
+            const auto b = std::max(ex.begin[k], w.begin);
+            const auto e = std::min(ex.end[k], w.end);
+            const int entry = ex.entry[k];
+            const auto d = std::max<core::TimeUs>(e - b, 0);
+            row.busyUs += d;
+            if (entry < columns.entryCount)
+                activityTime[static_cast<std::size_t>(entry)] += d;
+            const double u0 = static_cast<double>(b - w.begin) * scale;
+            const double u1 = static_cast<double>(e - w.begin) * scale;
+            const int c0 = std::clamp(static_cast<int>(std::floor(u0)), 0, width - 1);
+            const int c1 = std::clamp(static_cast<int>(std::ceil(u1)), c0 + 1, width);
+            ++started[static_cast<std::size_t>(c0)];
+            for (int c = c0; c < c1; ++c) {
+                const double cover = std::min(u1, static_cast<double>(c + 1))
+                    - std::max(u0, static_cast<double>(c));
+                if (cover <= 0.0)
+                    continue;
+                busy[static_cast<std::size_t>(c)] += cover;
+                if (entry < columns.entryCount)
+                    byEntry[static_cast<std::size_t>(c) * entries + static_cast<std::size_t>(entry)]
+                        += cover;
+            }
+        }
+        const auto idles = p.idlesOverlapping(w.begin, w.end);
+        for (auto i = idles.first; i < idles.last; ++i) {
+            const auto d = clippedLength(p.idles.begin[i], p.idles.end[i], w);
+            row.idleUs += d;
+            activityTime[static_cast<std::size_t>(columns.idle())] += d;
+        }
+        if (p.firstTime >= 0) {
+            const auto end
+                = p.endComputation >= 0 ? std::max(p.endComputation, p.lastTime) : p.lastTime;
+            row.tracedUs += clippedLength(
+                p.beginComputation >= 0 ? p.beginComputation : p.firstTime, end, w);
+        }
+    }
+    const int left = static_cast<int>(std::lround(map.left));
+    for (int c = 0; c < width; ++c) {
+        const auto cc = static_cast<std::size_t>(c);
+        if (busy[cc] <= 0.0)
+            continue;
+        const auto* weights = byEntry.data() + cc * entries;
+        const auto best = std::max_element(weights, weights + entries);
+        TimelineBlock block;
+        block.kind = TimelineBlockKind::Aggregate;
+        block.left = left + c;
+        block.right = block.left + 1;
+        block.activity = static_cast<int>(best - weights);
+        block.dominantShare = static_cast<float>(*best / busy[cc]);
+        block.utilization = static_cast<float>(
+            std::min(busy[cc] / static_cast<double>(std::max<std::size_t>(members, 1)), 1.0));
+        block.count = started[cc];
+        block.executions = started[cc];
+        block.begin = map.timeAt(left + c);
+        block.end = std::max(map.timeAt(left + c + 1), block.begin + 1);
+        row.blocks.push_back(block);
+    }
+}
+
 } // namespace
 
 const TimelineRow* TimelineGeometry::rowOfPe(core::PeId pe) const
@@ -511,6 +602,16 @@ QRect TimelineGeometry::blockRect(const TimelineRow& row, const TimelineBlock& b
 
 TimelineGeometry buildTimelineGeometry(const core::Trace& trace, const std::vector<core::PeId>& pes,
     core::TimeRange window, QSize size, const TimelineLayout& layout)
+{
+    std::vector<TimelineRowSource> rows(pes.size());
+    for (std::size_t i = 0; i < pes.size(); ++i)
+        rows[i].pe = pes[i];
+    return buildTimelineGeometryForRows(trace, rows, window, size, layout);
+}
+
+TimelineGeometry buildTimelineGeometryForRows(const core::Trace& trace,
+    const std::vector<TimelineRowSource>& pes, core::TimeRange window, QSize size,
+    const TimelineLayout& layout)
 {
     TimelineGeometry g;
     g.size = size;
@@ -555,12 +656,16 @@ TimelineGeometry buildTimelineGeometry(const core::Trace& trace, const std::vect
         if (rowTop + g.rowPitch <= g.rowsArea.top() || rowTop >= g.rowsArea.bottom() + 1)
             continue; // outside the viewport: not built
         TimelineRow row;
-        row.pe = pes[static_cast<std::size_t>(r)];
+        const auto& source = pes[static_cast<std::size_t>(r)];
+        row.pe = source.members.empty() ? source.pe : core::kNoPe;
+        row.members = source.members;
+        row.group = source.group;
+        row.groupLabel = source.label;
         row.position = static_cast<std::size_t>(r);
-        row.commThread = meta.isCommThread(row.pe);
-        row.node = meta.nodeOf(row.pe);
-        row.firstOfNode
-            = meta.smp && r > 0 && meta.nodeOf(pes[static_cast<std::size_t>(r - 1)]) != row.node;
+        row.commThread = row.pe != core::kNoPe && meta.isCommThread(row.pe);
+        row.node = nodeOfSource(meta, source);
+        row.firstOfNode = meta.smp && r > 0
+            && nodeOfSource(meta, pes[static_cast<std::size_t>(r - 1)]) != row.node;
         row.eventStrip = QRect(plotLeft, rowTop, plotWidth, layout.eventStrip);
         row.bar = QRect(plotLeft, rowTop + layout.eventStrip, plotWidth, g.barHeight);
         row.label = QRect(m, rowTop, layout.labelWidth - 8, layout.eventStrip + g.barHeight);
@@ -575,7 +680,10 @@ TimelineGeometry buildTimelineGeometry(const core::Trace& trace, const std::vect
     std::vector<std::vector<core::TimeUs>> totals(threads, g.activityTime);
     auto buildShare = [&](std::size_t t) {
         for (std::size_t r = rowCount * t / threads; r < rowCount * (t + 1) / threads; ++r)
-            buildRow(trace, g.rows[r], g.map, g.columns, totals[t]);
+            if (g.rows[r].collapsed())
+                buildAggregateRow(trace, g.rows[r], g.map, g.columns, totals[t]);
+            else
+                buildRow(trace, g.rows[r], g.map, g.columns, totals[t]);
     };
     {
         std::vector<std::jthread> workers;

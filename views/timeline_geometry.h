@@ -61,6 +61,7 @@ enum class TimelineBlockKind : std::uint8_t {
     Execution, // one entry-method execution (index into PeTrace::executions)
     Idle, // one idle interval (index into PeTrace::idles)
     Merged, // one pixel column holding several executions/idles narrower than a pixel
+    Aggregate, // one pixel column of a collapsed row (several PEs): utilization, dominant entry
 };
 
 // One rectangle of a row's bar, in whole pixel columns [left, right) of the widget. Blocks of a
@@ -76,6 +77,8 @@ struct TimelineBlock {
     core::TimeUs begin = 0; // Execution/Idle: the interval; Merged: the pixel's time span
     core::TimeUs end = 0;
     float dominantShare = 1.0F; // Merged: the dominant activity's share of the covered time
+                                // Aggregate: the dominant entry's share of the busy time
+    float utilization = 1.0F; // Aggregate: busy time / (pixel time × PEs of the row)
 };
 
 // A mark at one pixel column standing for `count` records starting at `index` (user events,
@@ -90,8 +93,11 @@ struct TimelineTick {
 // as ticks in a strip just above the bar, message sends as short ticks below it (the marks only
 // on bars at least 10 pixels high).
 struct TimelineRow {
-    core::PeId pe = core::kNoPe;
-    std::size_t position = 0; // index into the PE list
+    core::PeId pe = core::kNoPe; // kNoPe for a collapsed row
+    std::vector<core::PeId> members; // a collapsed row: the PEs it aggregates
+    int group = -1; // a collapsed row: its index in the row sources' groups
+    QString groupLabel; // a collapsed row: "node 3", "PEs 0-63"
+    std::size_t position = 0; // index into the row list
     QRect label; // the row's label area at the left
     QRect bar; // the bar across the plot
     QRect eventStrip; // above the bar
@@ -107,6 +113,15 @@ struct TimelineRow {
     core::TimeUs busyUs = 0; // execution time inside the window
     core::TimeUs idleUs = 0; // idle time inside the window
     core::TimeUs tracedUs = 0; // the part of the window inside the PE's traced span
+    [[nodiscard]] bool collapsed() const { return !members.empty(); }
+};
+
+// What a timeline row shows: one PE, or several PEs collapsed into one aggregated row.
+struct TimelineRowSource {
+    core::PeId pe = core::kNoPe;
+    std::vector<core::PeId> members; // non-empty: a collapsed row
+    int group = -1;
+    QString label;
 };
 
 // Sizes of the timeline's parts in pixels. Rows share the height left between ruler and legend:
@@ -162,6 +177,13 @@ struct TimelineGeometry {
 // wider intervals goes to the one covering most of it, so adjacent blocks meet without gaps.
 TimelineGeometry buildTimelineGeometry(const core::Trace& trace, const std::vector<core::PeId>& pes,
     core::TimeRange window, QSize size, const TimelineLayout& layout = {});
+// The same for rows that may be collapsed: a collapsed row gets one Aggregate block per pixel
+// column where its PEs ran, with their utilization (busy time over the column's time times
+// the number of PEs) and the dominant entry by executed time. Reads every execution of its
+// PEs in the window: O(members × (log n + k)).
+TimelineGeometry buildTimelineGeometryForRows(const core::Trace& trace,
+    const std::vector<TimelineRowSource>& rows, core::TimeRange window, QSize size,
+    const TimelineLayout& layout = {});
 
 // A message's creation linked to the execution it caused (FORMAT.md §2.3): the BEGIN's
 // (source PE, event id) names a CREATION in the source PE's log.

@@ -6,14 +6,18 @@
 #include "stacked_bar_chart.h"
 
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPainter>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <map>
 
 namespace parallax::views {
 
@@ -62,12 +66,42 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
     auto* forward
         = toolButton(QStringLiteral("▶"), tr("Forward to the next window (Alt+Right)"), this);
     forward->setObjectName(QStringLiteral("timelineForward"));
+    auto* rows = toolButton(tr("Rows"), tr("Add, remove, sort and collapse rows"), this);
+    rows->setObjectName(QStringLiteral("timelineRows"));
+    rows->setPopupMode(QToolButton::InstantPopup);
+    auto* rowsMenu = new QMenu(rows);
+    rowsMenu->addAction(tr("Add PEs…"), this, [this]() {
+        askForPeList(
+            tr("Add PEs"), [this](const QString& t, QString* e) { return addPeList(t, e); });
+    });
+    rowsMenu->addAction(tr("Remove PEs…"), this, [this]() {
+        askForPeList(
+            tr("Remove PEs"), [this](const QString& t, QString* e) { return removePeList(t, e); });
+    });
+    rowsMenu->addAction(tr("Collapse PEs into one row…"), this, [this]() {
+        askForPeList(tr("Collapse PEs"),
+            [this](const QString& t, QString* e) { return collapsePeList(t, e); });
+    });
+    rowsMenu->addSeparator();
+    auto* sortByNode
+        = rowsMenu->addAction(tr("Sort by SMP node"), m_timeline, &TimelineWidget::sortByNode);
+    auto* collapseNodes
+        = rowsMenu->addAction(tr("Collapse every node"), this, &TimelineView::collapseNodes);
+    auto* expandAll = rowsMenu->addAction(tr("Expand all"), m_timeline, &TimelineWidget::expandAll);
+    connect(rowsMenu, &QMenu::aboutToShow, this, [this, sortByNode, collapseNodes, expandAll]() {
+        const bool smp = m_trace && m_trace->metadata.smp;
+        sortByNode->setEnabled(smp);
+        collapseNodes->setEnabled(smp);
+        expandAll->setEnabled(!m_timeline->groups().empty());
+    });
+    rows->setMenu(rowsMenu);
     auto* top = new QHBoxLayout();
     top->setContentsMargins(0, 0, 6, 0);
     top->setSpacing(2);
     top->addWidget(m_options, 1);
     top->addWidget(m_status);
     top->addSpacing(8);
+    top->addWidget(rows);
     top->addWidget(back);
     top->addWidget(forward);
     top->addWidget(zoomOut);
@@ -120,6 +154,7 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
         m_reportTimer->start();
     });
     connect(m_timeline, &TimelineWidget::blockSelected, this, &TimelineView::updateStatus);
+    connect(m_timeline, &TimelineWidget::groupsChanged, this, &TimelineView::updateStatus);
     connect(m_timeline, &TimelineWidget::loadPesRequested, this,
         [this](std::vector<core::PeId> pes) { addPes(pes); });
     connect(m_timeline, &TimelineWidget::rangeSelected, this, &TimelineView::showRangeMenu);
@@ -189,6 +224,99 @@ void TimelineView::removePe(core::PeId pe)
     updateStatus();
 }
 
+std::optional<std::vector<core::PeId>> TimelineView::parsePes(
+    const QString& text, QString* error) const
+{
+    std::string message;
+    auto pes = core::parsePeList(text.trimmed().toStdString(), &message);
+    if (!pes) {
+        if (error != nullptr)
+            *error = QString::fromStdString(message);
+        return std::nullopt;
+    }
+    if (m_trace)
+        std::erase_if(*pes, [this](core::PeId pe) { return pe >= m_trace->metadata.processors; });
+    if (pes->empty()) {
+        if (error != nullptr)
+            *error = tr("none of these PEs is in this run");
+        return std::nullopt;
+    }
+    return pes;
+}
+
+bool TimelineView::addPeList(const QString& text, QString* error)
+{
+    const auto pes = parsePes(text, error);
+    if (!pes)
+        return false;
+    addPes(*pes);
+    return true;
+}
+
+bool TimelineView::removePeList(const QString& text, QString* error)
+{
+    const auto pes = parsePes(text, error);
+    if (!pes)
+        return false;
+    auto shown = m_timeline->pes();
+    std::erase_if(
+        shown, [&](core::PeId pe) { return std::binary_search(pes->begin(), pes->end(), pe); });
+    m_showingDefault = false;
+    m_timeline->setPes(std::move(shown));
+    syncOptions();
+    updateStatus();
+    return true;
+}
+
+bool TimelineView::collapsePeList(const QString& text, QString* error)
+{
+    const auto pes = parsePes(text, error);
+    if (!pes)
+        return false;
+    const auto& shown = m_timeline->pes();
+    std::vector<core::PeId> members;
+    for (const auto pe : *pes)
+        if (std::find(shown.begin(), shown.end(), pe) != shown.end())
+            members.push_back(pe);
+    if (members.empty()) {
+        if (error != nullptr)
+            *error = tr("none of these PEs is shown");
+        return false;
+    }
+    m_timeline->collapse(members,
+        members.size() == 1
+            ? tr("PE %1").arg(members.front())
+            : tr("PEs %1").arg(QString::fromStdString(core::formatPeList(members))));
+    updateStatus();
+    return true;
+}
+
+void TimelineView::collapseNodes()
+{
+    if (!m_trace || !m_trace->metadata.smp)
+        return;
+    const auto& meta = m_trace->metadata;
+    std::map<int, std::vector<core::PeId>> nodes;
+    for (const auto pe : m_timeline->pes())
+        nodes[meta.nodeOf(pe)].push_back(pe);
+    for (const auto& [node, pes] : nodes)
+        m_timeline->collapse(pes, tr("node %1").arg(node));
+    updateStatus();
+}
+
+void TimelineView::askForPeList(
+    const QString& title, const std::function<bool(const QString&, QString*)>& apply)
+{
+    bool ok = false;
+    const QString text = QInputDialog::getText(
+        this, title, tr("PEs (e.g. 0-3,5,7-15:2):"), QLineEdit::Normal, QString(), &ok);
+    if (!ok || text.trimmed().isEmpty())
+        return;
+    QString error;
+    if (!apply(text, &error))
+        QMessageBox::warning(this, title, tr("Cannot use \"%1\": %2").arg(text, error));
+}
+
 const std::vector<core::PeId>& TimelineView::loadedPes() const
 {
     return m_timeline->pes();
@@ -233,9 +361,11 @@ void TimelineView::updateStatus()
         m_status->clear();
         return;
     }
-    QString text
-        = tr("%1 rows · %2 window")
-              .arg(m_timeline->pes().size())
+    const auto rows = m_timeline->rowSources().size();
+    QString text = (rows == m_timeline->pes().size()
+                           ? tr("%1 rows").arg(rows)
+                           : tr("%1 PEs in %2 rows").arg(m_timeline->pes().size()).arg(rows))
+        + tr(" · %1 window")
               .arg(QString::fromStdString(core::formatDuration(m_timeline->window().length())));
     m_status->setText(text);
     m_status->setToolTip(tr("Wheel: zoom at the cursor · drag: pan · Shift+drag: select a range · "
@@ -263,6 +393,14 @@ void TimelineView::showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs
         return;
     auto* menu = new QMenu(this);
     menu->setAttribute(Qt::WA_DeleteOnClose);
+    if (const int group = m_timeline->groupAt(m_timeline->mapFromGlobal(globalPos)); group >= 0) {
+        const auto& g = m_timeline->groups()[static_cast<std::size_t>(group)];
+        menu->addAction(
+            tr("Expand %1").arg(g.label), this, [this, group]() { m_timeline->expand(group); });
+        if (m_timeline->groups().size() > 1)
+            menu->addAction(tr("Expand all"), m_timeline, &TimelineWidget::expandAll);
+        menu->addSeparator();
+    }
     if (pe != core::kNoPe) {
         const auto& p = m_trace->pes[static_cast<std::size_t>(pe)];
         const auto& g = m_timeline->currentGeometry();
@@ -295,6 +433,15 @@ void TimelineView::showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs
                 tr("Remove PE %1 from the timeline").arg(pe), this, [this, pe]() { removePe(pe); });
         const auto& meta = m_trace->metadata;
         if (meta.smp) {
+            menu->addAction(
+                tr("Collapse node %1 into one row").arg(meta.nodeOf(pe)), this, [this, pe]() {
+                    const auto& m = m_trace->metadata;
+                    std::vector<core::PeId> members;
+                    for (const auto q : m_timeline->pes())
+                        if (m.nodeOf(q) == m.nodeOf(pe))
+                            members.push_back(q);
+                    m_timeline->collapse(members, tr("node %1").arg(m.nodeOf(pe)));
+                });
             std::vector<core::PeId> node;
             for (core::PeId q = 0; q < meta.processors; ++q)
                 if (meta.nodeOf(q) == meta.nodeOf(pe))

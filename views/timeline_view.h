@@ -3,6 +3,7 @@
 #include "analysis_view.h"
 #include "timeline_widget.h"
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -46,6 +47,13 @@ public:
     // Replaces the loaded rows.
     void setPes(const std::vector<core::PeId>& pes);
     void removePe(core::PeId pe);
+    // PE lists as typed (`0-3,5,7-15:2`, the options bar's syntax): add them to the rows,
+    // remove them, or collapse the shown ones into one row. False (and *error) on a bad list.
+    bool addPeList(const QString& text, QString* error = nullptr);
+    bool removePeList(const QString& text, QString* error = nullptr);
+    bool collapsePeList(const QString& text, QString* error = nullptr);
+    // SMP runs: each node's shown PEs become one collapsed row "node N".
+    void collapseNodes();
     [[nodiscard]] const std::vector<core::PeId>& loadedPes() const;
     [[nodiscard]] core::TimeRange window() const;
     void setWindow(core::TimeRange window);
@@ -63,6 +71,10 @@ private:
     void showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs time);
     void showRangeMenu(core::TimeRange range, QPoint globalPos);
     void updateStatus();
+    [[nodiscard]] std::optional<std::vector<core::PeId>> parsePes(
+        const QString& text, QString* error) const;
+    void askForPeList(
+        const QString& title, const std::function<bool(const QString&, QString*)>& apply);
 
     core::TracePtr m_trace;
     OptionsBar* m_options = nullptr;

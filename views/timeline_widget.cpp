@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <unordered_map>
 
 // Opt-in frame-time read-out: QT_LOGGING_RULES="parallax.timeline.debug=true".
 Q_LOGGING_CATEGORY(lcTimeline, "parallax.timeline", QtWarningMsg)
@@ -92,6 +93,7 @@ void TimelineWidget::setTrace(core::TracePtr trace)
 {
     m_trace = std::move(trace);
     m_pes.clear();
+    m_groups.clear();
     m_selected.reset();
     m_path.clear();
     m_scrollY = 0;
@@ -110,6 +112,15 @@ void TimelineWidget::setTrace(core::TracePtr trace)
 void TimelineWidget::setPes(std::vector<core::PeId> pes)
 {
     m_pes = std::move(pes);
+    // Groups keep only the PEs still shown.
+    const auto before = m_groups.size();
+    for (auto& group : m_groups)
+        std::erase_if(group.pes, [this](core::PeId pe) {
+            return std::find(m_pes.begin(), m_pes.end(), pe) == m_pes.end();
+        });
+    std::erase_if(m_groups, [](const TimelineGroup& group) { return group.pes.empty(); });
+    if (m_groups.size() != before)
+        emit groupsChanged();
     if (m_selected && std::find(m_pes.begin(), m_pes.end(), m_selected->pe) == m_pes.end()) {
         m_selected.reset();
         m_path.clear();
@@ -117,6 +128,93 @@ void TimelineWidget::setPes(std::vector<core::PeId> pes)
     }
     invalidate();
     updateScrollBar();
+}
+
+void TimelineWidget::collapse(const std::vector<core::PeId>& pes, const QString& label)
+{
+    TimelineGroup group;
+    group.label = label;
+    for (const auto pe : m_pes)
+        if (std::find(pes.begin(), pes.end(), pe) != pes.end())
+            group.pes.push_back(pe);
+    if (group.pes.empty())
+        return;
+    for (auto& other : m_groups)
+        std::erase_if(other.pes, [&](core::PeId pe) {
+            return std::find(group.pes.begin(), group.pes.end(), pe) != group.pes.end();
+        });
+    std::erase_if(m_groups, [](const TimelineGroup& g) { return g.pes.empty(); });
+    m_groups.push_back(std::move(group));
+    invalidate();
+    updateScrollBar();
+    emit groupsChanged();
+}
+
+void TimelineWidget::expand(int group)
+{
+    if (group < 0 || static_cast<std::size_t>(group) >= m_groups.size())
+        return;
+    m_groups.erase(m_groups.begin() + group);
+    invalidate();
+    updateScrollBar();
+    emit groupsChanged();
+}
+
+void TimelineWidget::expandAll()
+{
+    if (m_groups.empty())
+        return;
+    m_groups.clear();
+    invalidate();
+    updateScrollBar();
+    emit groupsChanged();
+}
+
+std::vector<TimelineRowSource> TimelineWidget::rowSources() const
+{
+    std::vector<TimelineRowSource> rows;
+    rows.reserve(m_pes.size());
+    std::vector<bool> emitted(m_groups.size(), false);
+    std::unordered_map<core::PeId, int> groupOf;
+    for (std::size_t g = 0; g < m_groups.size(); ++g)
+        for (const auto pe : m_groups[g].pes)
+            groupOf.emplace(pe, static_cast<int>(g));
+    for (const auto pe : m_pes) {
+        const auto it = groupOf.find(pe);
+        const int group = it != groupOf.end() ? it->second : -1;
+        if (group < 0) {
+            rows.push_back({ pe, {}, -1, {} });
+        } else if (!emitted[static_cast<std::size_t>(group)]) {
+            emitted[static_cast<std::size_t>(group)] = true;
+            const auto& g = m_groups[static_cast<std::size_t>(group)];
+            rows.push_back({ core::kNoPe, g.pes, group, g.label });
+        }
+    }
+    return rows;
+}
+
+int TimelineWidget::groupAt(QPoint pos) const
+{
+    const auto* row = currentGeometry().rowAt(pos.y());
+    return row != nullptr ? row->group : -1;
+}
+
+void TimelineWidget::sortByNode()
+{
+    if (!m_trace)
+        return;
+    const auto& meta = m_trace->metadata;
+    auto pes = m_pes;
+    std::stable_sort(pes.begin(), pes.end(), [&](core::PeId a, core::PeId b) {
+        const int na = meta.nodeOf(a);
+        const int nb = meta.nodeOf(b);
+        if (na != nb)
+            return na < nb;
+        const bool ca = meta.isCommThread(a);
+        const bool cb = meta.isCommThread(b);
+        return ca != cb ? cb : a < b;
+    });
+    setPes(std::move(pes));
 }
 
 core::TimeRange TimelineWidget::runSpan() const
@@ -267,7 +365,7 @@ TimelineLayout TimelineWidget::layoutFor(QSize size, bool exported) const
     layout.minTickSpacing
         = std::max(110.0, fm.horizontalAdvance(QStringLiteral("+8,888.88 ms")) + 24.0);
     layout.reference = m_reference;
-    const int n = static_cast<int>(m_pes.size());
+    const int n = static_cast<int>(rowSources().size());
     if (exported) {
         layout.titleHeight = fm.height() + 12;
         layout.legendHeight = 2 * (fm.height() + 4) + 8;
@@ -298,7 +396,8 @@ TimelineGeometry TimelineWidget::geometryFor(QSize size, bool exported) const
         g.size = size;
         return g;
     }
-    return buildTimelineGeometry(*m_trace, m_pes, m_window, size, layoutFor(size, exported));
+    return buildTimelineGeometryForRows(
+        *m_trace, rowSources(), m_window, size, layoutFor(size, exported));
 }
 
 const TimelineGeometry& TimelineWidget::currentGeometry() const
@@ -674,23 +773,34 @@ void TimelineWidget::paintRows(
             painter.setPen(QPen(faded(style.text, style.background, 0.6), 1, Qt::DashLine));
             painter.drawLine(4, y, g.size.width() - 4, y);
         }
-        // Label: "PE n" and, when there is room, what it is and how busy it was in the window.
+        // Label: "PE n" (a collapsed row: its name) and, when there is room, what it is and
+        // how busy it was in the window. SMP runs name the node at its first row.
         const bool twoLines = row.label.height() >= fm.height() + sfm.height() - 2;
+        const double busy = row.tracedUs > 0
+            ? 100.0 * static_cast<double>(row.busyUs) / static_cast<double>(row.tracedUs)
+            : -1.0;
+        QString first = tr("PE %1").arg(row.pe);
+        QString oneLine = row.commThread ? tr("PE %1 (comm)").arg(row.pe) : first;
         QString second;
-        if (row.commThread)
-            second = tr("comm · node %1").arg(row.node);
-        else if (row.tracedUs > 0) {
-            const double busy
-                = 100.0 * static_cast<double>(row.busyUs) / static_cast<double>(row.tracedUs);
-            second = meta.smp ? tr("node %1 · %2 % busy").arg(row.node).arg(busy, 0, 'f', 0)
-                              : tr("%1 % busy").arg(busy, 0, 'f', 0);
+        if (row.collapsed()) {
+            first = QStringLiteral("▸ ") + row.groupLabel;
+            oneLine = tr("▸ %1 (%2 PEs)").arg(row.groupLabel).arg(row.members.size());
+            second = busy >= 0
+                ? tr("%1 PEs · %2 % busy").arg(row.members.size()).arg(busy, 0, 'f', 0)
+                : tr("%1 PEs").arg(row.members.size());
+        } else if (row.commThread) {
+            second = tr("comm thread");
+        } else if (busy >= 0) {
+            second = tr("%1 % busy").arg(busy, 0, 'f', 0);
         }
+        const bool nodeHeader = meta.smp && row.node >= 0 && (row.firstOfNode || row.position == 0);
         painter.setPen(style.text);
         const QRect labelBox = row.label;
         if (twoLines && !second.isEmpty()) {
             const int top = row.bar.center().y() - (fm.height() + sfm.height()) / 2 + 1;
             painter.drawText(QRect(labelBox.left(), top, labelBox.width(), fm.height()),
-                Qt::AlignRight | Qt::AlignVCenter, tr("PE %1").arg(row.pe));
+                Qt::AlignRight | Qt::AlignVCenter,
+                fm.elidedText(first, Qt::ElideRight, labelBox.width()));
             painter.save();
             painter.setFont(small);
             painter.setPen(style.muted);
@@ -698,7 +808,7 @@ void TimelineWidget::paintRows(
                 QRect(labelBox.left(), top + fm.height() - 1, labelBox.width(), sfm.height()),
                 Qt::AlignRight | Qt::AlignVCenter, second);
             painter.restore();
-        } else if (row.position % labelStep == 0) {
+        } else if (row.position % labelStep == 0 || row.collapsed()) {
             // One line; thin rows get a label every labelStep rows.
             painter.save();
             if (row.bar.height() < fm.height())
@@ -707,12 +817,29 @@ void TimelineWidget::paintRows(
             painter.drawText(
                 QRect(labelBox.left(), row.bar.center().y() - h / 2, labelBox.width(), h),
                 Qt::AlignRight | Qt::AlignVCenter,
-                row.commThread ? tr("PE %1 (comm)").arg(row.pe) : tr("PE %1").arg(row.pe));
+                QFontMetrics(painter.font()).elidedText(oneLine, Qt::ElideRight, labelBox.width()));
+            painter.restore();
+        }
+        if (nodeHeader) {
+            painter.save();
+            QFont bold = small;
+            bold.setBold(true);
+            painter.setFont(bold);
+            painter.setPen(style.muted);
+            painter.drawText(QRect(labelBox.left(), row.eventStrip.top() - 2, labelBox.width(),
+                                 QFontMetrics(bold).height()),
+                Qt::AlignLeft | Qt::AlignTop, tr("node %1").arg(row.node));
             painter.restore();
         }
 
-        // A faint band for the row and a hairline through the PE's traced span.
-        painter.fillRect(row.bar, style.rowBackground);
+        // A faint band for the row (tinted for comm threads and collapsed rows) and a
+        // hairline through the PE's traced span.
+        if (row.commThread)
+            painter.fillRect(row.bar, faded(QColor(0x3b, 0x6e, 0xc4), style.background, 0.88));
+        else if (row.collapsed())
+            painter.fillRect(row.bar, faded(style.text, style.background, 0.92));
+        else
+            painter.fillRect(row.bar, style.rowBackground);
         if (row.pe >= 0 && static_cast<std::size_t>(row.pe) < m_trace->pes.size()) {
             const auto& p = m_trace->pes[static_cast<std::size_t>(row.pe)];
             if (p.firstTime >= 0) {
@@ -1083,8 +1210,21 @@ void TimelineWidget::paintOverlays(
 QString TimelineWidget::blockToolTip(const TimelineRow& row, const TimelineBlock& block) const
 {
     const auto& meta = m_trace->metadata;
-    const auto& p = m_trace->pes[static_cast<std::size_t>(row.pe)];
     const auto& g = currentGeometry();
+    if (block.kind == TimelineBlockKind::Aggregate || row.collapsed()) {
+        const QString dominant
+            = activityName(meta, g.columns, block.activity, false).toHtmlEscaped();
+        return tr("<b>%1</b> (%2 PEs)<br>%3 – %4<br>%5 % busy · mostly %6 (%7 % of the busy "
+                  "time)<br>%8 executions begin here<br><i>right-click: expand the row</i>")
+            .arg(row.groupLabel.toHtmlEscaped())
+            .arg(row.members.size())
+            .arg(formatPreciseTime(block.begin), formatPreciseTime(block.end))
+            .arg(static_cast<double>(block.utilization) * 100.0, 0, 'f', 0)
+            .arg(dominant)
+            .arg(static_cast<double>(block.dominantShare) * 100.0, 0, 'f', 0)
+            .arg(block.count);
+    }
+    const auto& p = m_trace->pes[static_cast<std::size_t>(row.pe)];
     if (block.kind == TimelineBlockKind::Idle)
         return tr("<b>Idle</b> on PE %1<br>%2 – %3<br>duration %4")
             .arg(row.pe)
@@ -1157,6 +1297,21 @@ QString TimelineWidget::toolTipAt(QPoint pos) const
     row = g.rowAt(pos.y());
     if (row == nullptr)
         return {};
+    if (row->collapsed()) {
+        if (pos.x() >= g.map.left)
+            return {};
+        QString text = tr("<b>%1</b>: %2 PEs collapsed into one row (%3)")
+                           .arg(row->groupLabel.toHtmlEscaped())
+                           .arg(row->members.size())
+                           .arg(QString::fromStdString(core::formatPeList(row->members)));
+        if (row->tracedUs > 0)
+            text += tr("<br>in this window: %1 % busy")
+                        .arg(100.0 * static_cast<double>(row->busyUs)
+                                / static_cast<double>(row->tracedUs),
+                            0, 'f', 1);
+        text += tr("<br><i>double-click: expand</i>");
+        return text;
+    }
     if (pos.x() < g.map.left) {
         QString text = tr("<b>PE %1</b>").arg(row->pe);
         if (row->commThread)
@@ -1334,7 +1489,8 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
     }
     const TimelineRow* row = nullptr;
     const auto* block = blockAt(pos, &row);
-    if (block == nullptr || row == nullptr || block->kind == TimelineBlockKind::Idle) {
+    if (block == nullptr || row == nullptr || block->kind == TimelineBlockKind::Idle
+        || row->collapsed()) {
         clearSelection();
         return;
     }
@@ -1359,11 +1515,16 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
 
 void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
 {
+    const QPoint pos = e->position().toPoint();
+    if (const int group = groupAt(pos); group >= 0 && pos.x() < currentGeometry().map.left) {
+        expand(group); // the label of a collapsed row
+        return;
+    }
     const TimelineRow* row = nullptr;
-    const auto* block = blockAt(e->position().toPoint(), &row);
+    const auto* block = blockAt(pos, &row);
     if (block == nullptr)
         return;
-    if (block->kind == TimelineBlockKind::Merged) {
+    if (block->kind == TimelineBlockKind::Merged || block->kind == TimelineBlockKind::Aggregate) {
         zoom(0.1, e->position().x());
         return;
     }

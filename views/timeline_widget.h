@@ -24,6 +24,12 @@ struct TimelineSelection {
     friend bool operator==(const TimelineSelection&, const TimelineSelection&) = default;
 };
 
+// PEs shown together as one collapsed row.
+struct TimelineGroup {
+    QString label; // "node 3", "PEs 0-63"
+    std::vector<core::PeId> pes;
+};
+
 // The timeline's drawing surface: a time ruler, one row per PE (label, user-event strip, bar of
 // executions and idle, pack/unpack marks, send ticks), a legend of what the window shows, and
 // the selected execution with the message arrows from its sender (through comm threads).
@@ -49,6 +55,20 @@ public:
     // The rows, top to bottom (PEs without a log show an empty row).
     void setPes(std::vector<core::PeId> pes);
     [[nodiscard]] const std::vector<core::PeId>& pes() const { return m_pes; }
+
+    // Collapsing: the shown PEs among `pes` become one aggregated row (utilization over time,
+    // dominant entry per pixel column) where the first of them was; a PE belongs to at most
+    // one group (collapsing takes it out of another). expand() shows a group's PEs again.
+    void collapse(const std::vector<core::PeId>& pes, const QString& label);
+    void expand(int group);
+    void expandAll();
+    [[nodiscard]] const std::vector<TimelineGroup>& groups() const { return m_groups; }
+    // The rows, top to bottom: single PEs and collapsed groups.
+    [[nodiscard]] std::vector<TimelineRowSource> rowSources() const;
+    // The collapsed group of the row at a widget point (-1 when it is not a collapsed row).
+    [[nodiscard]] int groupAt(QPoint pos) const;
+    // Reorders the shown PEs by SMP node (workers by number, then the node's comm thread).
+    void sortByNode();
 
     // The visible time window; kept inside the run and at least kMinimumWindow long.
     void setWindow(core::TimeRange window);
@@ -120,6 +140,7 @@ public:
 signals:
     void windowChanged(core::TimeRange window);
     void historyChanged(); // canGoBack() or canGoForward() may have changed
+    void groupsChanged(); // a group was collapsed or expanded
     void referenceChanged();
     // Shift+drag: a time range, with the global position of the release.
     void rangeSelected(core::TimeRange range, QPoint globalPos);
@@ -178,6 +199,7 @@ private:
     QPointer<EntryPalette> m_palette;
     core::TracePtr m_trace;
     std::vector<core::PeId> m_pes;
+    std::vector<TimelineGroup> m_groups;
     core::TimeRange m_window { 0, 1 };
     int m_scrollY = 0;
     QScrollBar* m_scrollBar = nullptr;

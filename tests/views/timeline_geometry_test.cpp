@@ -270,7 +270,7 @@ TEST_CASE("blocks narrower than a pixel share their pixel: dominant activity and
     CHECK(g.activityTime[static_cast<std::size_t>(g.columns.idle())] == 200);
 }
 
-TEST_CASE("adjacent blocks meet without gaps or overlaps; a partly covered pixel goes to the "
+TEST_CASE("adjacent blocks meet without gaps or overlaps, a partly covered pixel goes to the "
           "interval covering most of it",
     "[views][timeline]")
 {
@@ -358,6 +358,54 @@ TEST_CASE("rows share the height, scroll when they do not fit, and only visible 
     }
 }
 
+TEST_CASE("a collapsed row shows its PEs' utilization and dominant entry per pixel column",
+    "[views][timeline]")
+{
+    TraceMaker m(3);
+    m.exec(0, 0, 40, 1).idle(0, 40, 100);
+    m.exec(1, 0, 100, 2);
+    m.exec(2, 0, 100, 2);
+    const auto trace = m.done();
+    QSize size;
+    const auto layout = plotOf(100, size); // 1 µs per pixel
+    std::vector<TimelineRowSource> sources(2);
+    sources[0].members = { 0, 1, 2 };
+    sources[0].group = 0;
+    sources[0].label = QStringLiteral("node 0");
+    sources[1].pe = 1;
+    const auto g = buildTimelineGeometryForRows(*trace, sources, { 0, 100 }, size, layout);
+    REQUIRE(g.rows.size() == 2);
+    const auto& row = g.rows[0];
+    CHECK(row.collapsed());
+    CHECK(row.pe == core::kNoPe);
+    CHECK(row.group == 0);
+    CHECK(row.groupLabel == QStringLiteral("node 0"));
+    CHECK(row.busyUs == 240);
+    CHECK(row.idleUs == 60);
+    CHECK(g.rows[1].pe == 1);
+    CHECK_FALSE(g.rows[1].collapsed());
+    REQUIRE(row.blocks.size() == 100); // one per pixel column
+    requireSortedAndDisjoint(row.blocks);
+    const auto& early = row.blocks[10]; // all three busy, two of them in e2
+    CHECK(early.kind == TimelineBlockKind::Aggregate);
+    CHECK(early.utilization == Approx(1.0));
+    CHECK(early.activity == 2);
+    CHECK(early.dominantShare == Approx(2.0 / 3.0));
+    const auto& late = row.blocks[70]; // PE 0 idle
+    CHECK(late.utilization == Approx(2.0 / 3.0));
+    CHECK(late.activity == 2);
+    CHECK(late.dominantShare == Approx(1.0));
+    CHECK(row.blocks[0].count == 3); // the three executions begin in the first column
+    CHECK(row.blocks[50].count == 0);
+    // The legend counts every member's time.
+    CHECK(g.activityTime[1] == 40 + 0); // e1 only in the collapsed row
+    CHECK(g.activityTime[2] == 200 + 100); // e2: PEs 1 and 2 collapsed, PE 1 on its own row
+    // Hit-testing works as on any row.
+    const auto* hit = g.blockAt(row, row.blocks[70].left);
+    REQUIRE(hit != nullptr);
+    CHECK(hit == &row.blocks[70]);
+}
+
 TEST_CASE(
     "a whole real run draws at most one block per pixel column and row", "[views][timeline][real]")
 {
@@ -388,7 +436,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("a send links to the execution it caused by (source PE, event id); later or "
+TEST_CASE("a send links to the execution it caused by (source PE, event id), later or "
           "mismatched sends do not give a solid arrow",
     "[views][timeline][links]")
 {

@@ -168,7 +168,7 @@ TEST_CASE("wheel and keys zoom around the cursor, drags and arrows pan, F shows 
 }
 
 TEST_CASE(
-    "the zoom history goes back and forward; a wheel gesture is one step", "[views][timeline]")
+    "the zoom history goes back and forward, a wheel gesture being one step", "[views][timeline]")
 {
     EntryPalette palette;
     TimelineView view(&palette);
@@ -221,7 +221,7 @@ TEST_CASE(
     CHECK(w->window().end == 50'000);
 }
 
-TEST_CASE("a click on the ruler sets a reference mark; the ruler then counts from it",
+TEST_CASE("a click on the ruler sets a reference mark and the ruler then counts from it",
     "[views][timeline]")
 {
     EntryPalette palette;
@@ -410,4 +410,91 @@ TEST_CASE("the timeline renders a non-blank multi-colour picture and exports CSV
         }
     }
     CHECK(sawExec);
+}
+
+TEST_CASE("rows by PE list: add, remove and collapse, a bad list refused with a reason",
+    "[views][timeline]")
+{
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1200, 500);
+    view.show();
+    view.setTrace(sample("imbalance"));
+    view.setPes({ 0, 1 });
+    QString error;
+    CHECK(view.addPeList(QStringLiteral("4-10:2, 1"), &error));
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 0, 1, 4, 6, 8, 10 });
+    CHECK(view.removePeList(QStringLiteral("0,6-8"), &error));
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 1, 4, 10 });
+    CHECK_FALSE(view.addPeList(QStringLiteral("3-"), &error));
+    CHECK_FALSE(error.isEmpty());
+    error.clear();
+    CHECK_FALSE(view.addPeList(QStringLiteral("500-600"), &error)); // not in this run
+    CHECK_FALSE(error.isEmpty());
+    CHECK(view.loadedPes().size() == 3);
+
+    // Collapse two of the rows into one aggregated row, where the first of them was.
+    auto* w = view.timeline();
+    CHECK(view.collapsePeList(QStringLiteral("4,10"), &error));
+    REQUIRE(w->groups().size() == 1);
+    CHECK(w->groups()[0].pes == std::vector<core::PeId> { 4, 10 });
+    const auto rows = w->rowSources();
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].pe == 1);
+    CHECK(rows[1].members == std::vector<core::PeId> { 4, 10 });
+    CHECK(w->rowRect(4).isNull()); // no row of its own
+    const auto& g = w->currentGeometry();
+    REQUIRE(g.rows.size() == 2);
+    const auto& collapsed = g.rows[1];
+    CHECK(collapsed.collapsed());
+    CHECK_FALSE(collapsed.blocks.empty());
+    CHECK(std::all_of(collapsed.blocks.begin(), collapsed.blocks.end(),
+        [](const TimelineBlock& b) { return b.kind == TimelineBlockKind::Aggregate; }));
+    const QPoint inBar(collapsed.blocks.front().left, collapsed.bar.bottom() - 1);
+    CHECK(w->groupAt(inBar) == 0);
+    CHECK(w->toolTipAt(inBar).contains(QStringLiteral("busy")));
+    // A click on a collapsed row selects nothing; a double click on its label expands it.
+    QTest::mouseClick(w, Qt::LeftButton, {}, inBar);
+    CHECK_FALSE(w->selectedBlock().has_value());
+    QTest::mouseDClick(w, Qt::LeftButton, {}, QPoint(collapsed.label.center().x(), inBar.y()));
+    CHECK(w->groups().empty());
+    CHECK(w->rowRect(4).isValid());
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 1, 4, 10 });
+}
+
+TEST_CASE("SMP: rows sorted by node, each node collapsed into one row and expanded again",
+    "[views][timeline][real]")
+{
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1200, 600);
+    view.show();
+    view.setTrace(parallax::test::loadOk(parallax::test::realLog("gen-leanmd-smp")));
+    auto* w = view.timeline();
+    view.setPes({ 0, 1, 2, 3, 4, 5 }); // SMPMODE 2 2: workers 0-3, comm threads 4 and 5
+    w->sortByNode();
+    CHECK(w->pes() == std::vector<core::PeId> { 0, 1, 4, 2, 3, 5 });
+    const auto& g = w->currentGeometry();
+    REQUIRE(g.rows.size() == 6);
+    CHECK(g.rows[2].commThread);
+    CHECK(g.rows[3].firstOfNode); // node 1 starts at PE 2
+    CHECK(g.rows[3].node == 1);
+
+    view.collapseNodes();
+    REQUIRE(w->groups().size() == 2);
+    const auto& collapsed = w->currentGeometry();
+    REQUIRE(collapsed.rows.size() == 2);
+    CHECK(collapsed.rows[0].groupLabel == QStringLiteral("node 0"));
+    CHECK(collapsed.rows[0].members == std::vector<core::PeId> { 0, 1, 4 });
+    CHECK(collapsed.rows[1].node == 1);
+    CHECK(collapsed.rows[1].firstOfNode);
+    CHECK(collapsed.rows[0].busyUs > 0);
+    // The picture has the aggregated rows (and is not blank).
+    const QImage image = view.renderChart(QSize(900, 300));
+    CHECK(colourCount(image) > 8);
+    w->expand(0);
+    CHECK(w->groups().size() == 1);
+    CHECK(w->rowSources().size() == 4);
+    w->expandAll();
+    CHECK(w->rowSources().size() == 6);
 }
