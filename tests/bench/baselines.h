@@ -16,6 +16,9 @@ enum class BaselineKind {
     // zlib inflate of every gzip log into a reused buffer, output discarded (plain logs are
     // only mapped and touched once per page).
     Inflate,
+    // libdeflate's whole-buffer gzip decompression of every gzip log read whole into memory
+    // (only when the bench was built with libdeflate; see libdeflateAvailable()).
+    LibdeflateInflate,
 };
 
 struct BaselineResult {
@@ -27,9 +30,14 @@ struct BaselineResult {
     std::string error; // first file that could not be read, if any
 };
 
-// Reads `files` with `threads` workers taking the next file from a shared counter.
+// Reads `files` with `threads` workers taking the next file from a shared counter. `populate`
+// maps plain files with MAP_POPULATE (faster on one thread; two threads mapping and unmapping at
+// once contend on the process's page tables, where lazy faults do better).
 BaselineResult runBaseline(
-    const std::vector<std::string>& files, BaselineKind kind, unsigned threads);
+    const std::vector<std::string>& files, BaselineKind kind, unsigned threads, bool populate);
+
+// True when this build can run BaselineKind::LibdeflateInflate.
+bool libdeflateAvailable();
 
 // True when the file starts with the gzip magic bytes.
 bool isGzipFile(const std::string& path);
