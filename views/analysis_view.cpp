@@ -60,4 +60,12 @@ AnalysisView::AnalysisView(ViewKind kind, EntryPalette* palette, QWidget* parent
     , m_palette(palette)
 { }
 
+void addExportActions(QMenu& menu, AnalysisView& view)
+{
+    if (!menu.isEmpty())
+        menu.addSeparator();
+    menu.addAction(QObject::tr("Export Chart as PNG…"), &view, &AnalysisView::exportChartRequested);
+    menu.addAction(QObject::tr("Export Data as CSV…"), &view, &AnalysisView::exportDataRequested);
+}
+
 } // namespace parallax::views

@@ -4,6 +4,7 @@
 #include "core/types.h"
 
 #include <QImage>
+#include <QMenu>
 #include <QString>
 #include <QWidget>
 
@@ -66,10 +67,18 @@ signals:
     // The shown range or PEs changed from inside the view (zoom, options bar).
     void selectionChanged(core::TimeRange range, std::vector<core::PeId> pes);
     void computed();
+    // The view's own context menu asked to export its chart (PNG) or its data (CSV); the app
+    // shows the export dialog for this view.
+    void exportChartRequested();
+    void exportDataRequested();
 
 private:
     ViewKind m_kind;
     EntryPalette* m_palette;
 };
+
+// Adds "Export Chart as PNG…" and "Export Data as CSV…" (after a separator when the menu is not
+// empty) to a view's context menu.
+void addExportActions(QMenu& menu, AnalysisView& view);
 
 } // namespace parallax::views

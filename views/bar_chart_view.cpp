@@ -5,6 +5,7 @@
 #include "stacked_bar_chart.h"
 
 #include <QHBoxLayout>
+#include <QMenu>
 #include <QProgressBar>
 #include <QVBoxLayout>
 
@@ -25,11 +26,20 @@ BarChartView::BarChartView(ViewKind kind, EntryPalette* palette, QWidget* parent
     layout->setSpacing(0);
     layout->addLayout(m_toolbar);
     layout->addWidget(m_chart, 1);
+    connect(m_chart, &StackedBarChart::contextMenuRequested, this,
+        [this](QPoint globalPos, int category) { showContextMenu(globalPos, category); });
     connect(m_options, &OptionsBar::applied, this, [this]() {
         recompute();
         if (rememberShown())
             emit selectionChanged(m_options->range(), m_options->pes());
     });
+}
+
+void BarChartView::showContextMenu(QPoint globalPos, int /*category*/)
+{
+    QMenu menu(this);
+    addExportActions(menu, *this);
+    menu.exec(globalPos);
 }
 
 void BarChartView::addToolbarWidget(QWidget* widget)

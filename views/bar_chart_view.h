@@ -41,6 +41,10 @@ protected:
     // Forgets the result of the previous run.
     virtual void clearResult() = 0;
 
+    // The chart's context menu at `globalPos` over bar `category` (-1: none). The default offers
+    // the export actions; views add their own entries first and call addExportActions().
+    virtual void showContextMenu(QPoint globalPos, int category);
+
     // Puts a widget in the top row, right of the options bar.
     void addToolbarWidget(QWidget* widget);
     // applyOptions() helpers: the error for an option the view does not have, and the last

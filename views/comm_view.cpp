@@ -87,7 +87,6 @@ CommView::CommView(EntryPalette* palette, QWidget* parent)
             rebuildChart();
     });
     connect(m_chart, &StackedBarChart::rangeSelected, this, &CommView::zoomTo);
-    connect(m_chart, &StackedBarChart::contextMenuRequested, this, &CommView::showContextMenu);
     recompute();
 }
 
@@ -269,6 +268,7 @@ void CommView::showContextMenu(QPoint globalPos, int category)
     });
     menu.addSeparator();
     addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
+    addExportActions(menu, *this);
     menu.exec(globalPos);
 }
 

@@ -44,7 +44,7 @@ private:
     void recompute() override;
     void clearResult() override;
     void rebuildChart();
-    void showContextMenu(QPoint globalPos, int category);
+    void showContextMenu(QPoint globalPos, int category) override;
 
     QComboBox* m_metric = nullptr;
     QLineEdit* m_interval = nullptr;

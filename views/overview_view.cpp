@@ -830,6 +830,7 @@ void OverviewView::showContextMenu(QPoint globalPos, std::optional<core::PeId> p
     });
     menu->addSeparator();
     addOpenRangeMenu(*menu, *this, range, m_options->pes());
+    addExportActions(*menu, *this);
     menu->popup(globalPos);
 }
 

@@ -35,8 +35,6 @@ TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
     m_chart->setHint(tr("Drag across the chart to zoom · right-click for more"));
 
     connect(m_chart, &StackedBarChart::rangeSelected, this, &TimeProfileView::zoomTo);
-    connect(
-        m_chart, &StackedBarChart::contextMenuRequested, this, &TimeProfileView::showContextMenu);
     recompute();
 }
 
@@ -176,6 +174,7 @@ void TimeProfileView::showContextMenu(QPoint globalPos, int category)
     });
     menu.addSeparator();
     addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
+    addExportActions(menu, *this);
     menu.exec(globalPos);
 }
 

@@ -37,7 +37,7 @@ private:
     void recompute() override;
     void clearResult() override;
     void showProfile(core::analysis::TimeProfile profile, std::size_t peCount);
-    void showContextMenu(QPoint globalPos, int category);
+    void showContextMenu(QPoint globalPos, int category) override;
 
     QLineEdit* m_interval = nullptr;
     QLineEdit* m_bins = nullptr;

@@ -85,6 +85,16 @@ void ViewWorkspace::openTimeline(const std::vector<core::PeId>& pes, core::TimeR
 
 void ViewWorkspace::wire(views::AnalysisView* view)
 {
+    // Export from the view's own context menu: that view becomes the current tab first, so the
+    // app exports the view the analyst clicked.
+    connect(view, &views::AnalysisView::exportChartRequested, this, [this, view]() {
+        setCurrentWidget(view);
+        emit exportChartRequested();
+    });
+    connect(view, &views::AnalysisView::exportDataRequested, this, [this, view]() {
+        setCurrentWidget(view);
+        emit exportDataRequested();
+    });
     connect(view, &views::AnalysisView::timelineRequested, this,
         [this](std::vector<core::PeId> pes, core::TimeRange range) { openTimeline(pes, range); });
     connect(view, &views::AnalysisView::openRangeRequested, this,

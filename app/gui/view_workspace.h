@@ -39,7 +39,7 @@ signals:
     void viewsChanged();
     // A view was asked for that this build does not have yet.
     void viewUnavailable(parallax::views::ViewKind kind);
-    // The tab's context menu asked to export the (now current) view.
+    // The tab's or the view's context menu asked to export the (now current) view.
     void exportChartRequested();
     void exportDataRequested();
 

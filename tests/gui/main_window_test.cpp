@@ -2,6 +2,7 @@
 
 #include "app/gui/main_window.h"
 #include "app/gui/view_workspace.h"
+#include "io/run_loader.h"
 #include "support/test_support.h"
 #include "views/entry_palette.h"
 #include "views/extrema_view.h"
@@ -10,11 +11,15 @@
 #include "views/stacked_bar_chart.h"
 #include "views/view_factory.h"
 
+#include <QApplication>
+#include <QContextMenuEvent>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThreadPool>
+#include <QTimer>
 
 #include <catch2/catch.hpp>
 
@@ -217,4 +222,73 @@ TEST_CASE("a view destroyed while it computes neither crashes nor delivers its r
     QThreadPool::globalInstance()->waitForDone();
     QTest::qWait(50); // queued results of the deleted views arrive here and must be dropped
     SUCCEED();
+}
+
+namespace {
+
+// Right-clicks `target` at its centre and returns the texts of the context menu that opens,
+// triggering the action whose text is `choose` (if any) before the menu closes.
+QStringList rightClickAndChoose(QWidget* target, const QString& choose)
+{
+    QStringList texts;
+    bool seen = false;
+    QTimer::singleShot(50, [&]() {
+        auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+        if (menu == nullptr)
+            return;
+        seen = true;
+        QAction* chosen = nullptr;
+        for (QAction* action : menu->actions()) {
+            texts << action->text();
+            if (action->text() == choose)
+                chosen = action;
+        }
+        menu->close();
+        if (chosen != nullptr)
+            chosen->trigger();
+    });
+    const QPoint at = target->rect().center();
+    QContextMenuEvent event(QContextMenuEvent::Mouse, at, target->mapToGlobal(at));
+    QApplication::sendEvent(target, &event);
+    for (int waited = 0; !seen && waited < 5'000; waited += 10)
+        QTest::qWait(10);
+    REQUIRE(seen);
+    return texts;
+}
+
+} // namespace
+
+TEST_CASE("a view's own context menu exports that view", "[gui]")
+{
+    // The workspace alone: the main window would answer with a (modal) file dialog.
+    auto loaded = io::loadRun((kSamples / "imbalance").string());
+    REQUIRE(loaded.trace);
+    views::EntryPalette palette;
+    app::ViewWorkspace workspace(new QWidget, &palette);
+    workspace.resize(1400, 900);
+    workspace.show();
+    workspace.setTrace(loaded.trace);
+    for (const auto kind :
+        { views::ViewKind::UsageProfile, views::ViewKind::TimeProfile, views::ViewKind::Histogram,
+            views::ViewKind::Communication, views::ViewKind::Extrema, views::ViewKind::Overview }) {
+        INFO(views::viewKey(kind).toStdString());
+        auto* view = workspace.openView(kind);
+        REQUIRE(view != nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->busy(), 20'000);
+        QWidget* chart = nullptr;
+        for (auto* child : view->findChildren<QWidget*>())
+            if (child->metaObject()->className() == QByteArray("parallax::views::StackedBarChart")
+                || child->metaObject()->className() == QByteArray("parallax::views::OverviewChart"))
+                chart = child;
+        REQUIRE(chart != nullptr);
+        // Another tab is current when the request comes (the export must be of this view).
+        workspace.setCurrentIndex(0);
+        QSignalSpy chartExport(&workspace, &app::ViewWorkspace::exportChartRequested);
+        QSignalSpy dataExport(&workspace, &app::ViewWorkspace::exportDataRequested);
+        const auto texts = rightClickAndChoose(chart, QStringLiteral("Export Data as CSV…"));
+        CHECK(texts.contains(QStringLiteral("Export Chart as PNG…")));
+        CHECK(dataExport.count() == 1);
+        CHECK(chartExport.count() == 0);
+        CHECK(workspace.currentView() == view);
+    }
 }
