@@ -60,6 +60,17 @@ AnalysisView::AnalysisView(ViewKind kind, EntryPalette* palette, QWidget* parent
     , m_palette(palette)
 { }
 
+void addOpenTimelineAction(
+    QMenu& menu, AnalysisView& view, const std::vector<core::PeId>& pes, core::TimeRange range)
+{
+    if (pes.empty())
+        return;
+    const QString text = pes.size() == 1
+        ? QObject::tr("Open PE %1 in the Timeline").arg(pes.front())
+        : QObject::tr("Open these %1 PEs in the Timeline").arg(pes.size());
+    menu.addAction(text, &view, [&view, pes, range]() { emit view.timelineRequested(pes, range); });
+}
+
 void addExportActions(QMenu& menu, AnalysisView& view)
 {
     if (!menu.isEmpty())

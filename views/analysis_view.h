@@ -77,6 +77,10 @@ private:
     EntryPalette* m_palette;
 };
 
+// Adds "Open PE n in the timeline" (or "Open these N PEs …") for `pes` when not empty.
+void addOpenTimelineAction(
+    QMenu& menu, AnalysisView& view, const std::vector<core::PeId>& pes, core::TimeRange range);
+
 // Adds "Export Chart as PNG…" and "Export Data as CSV…" (after a separator when the menu is not
 // empty) to a view's context menu.
 void addExportActions(QMenu& menu, AnalysisView& view);

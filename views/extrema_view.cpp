@@ -271,20 +271,33 @@ QRect ExtremaView::barRectForPe(core::PeId pe) const
     return r.isNull() ? QRect() : r.translated(m_chart->mapTo(this, QPoint(0, 0)));
 }
 
-void ExtremaView::onCategoryClicked(int category)
+std::vector<core::PeId> ExtremaView::pesOf(int category) const
 {
     if (!m_extrema || category < 0)
-        return;
+        return {};
     const auto& extremes = m_extrema->extremes;
-    if (category == 2 && !extremes.empty()) { // the outliers' average
-        emit timelineRequested(extremes, m_range);
-        return;
-    }
+    if (category == 2) // the outliers' average
+        return extremes;
     if (category < kAveragedColumns)
-        return;
+        return {};
     const auto index = static_cast<std::size_t>(category - kAveragedColumns);
-    if (index < extremes.size())
-        emit timelineRequested({ extremes[extremes.size() - 1 - index] }, m_range);
+    if (index >= extremes.size())
+        return {};
+    return { extremes[extremes.size() - 1 - index] }; // most extreme rightmost
+}
+
+void ExtremaView::onCategoryClicked(int category)
+{
+    if (const auto pes = pesOf(category); !pes.empty())
+        emit timelineRequested(pes, m_range);
+}
+
+void ExtremaView::showContextMenu(QPoint globalPos, int category)
+{
+    QMenu menu(this);
+    addOpenTimelineAction(menu, *this, pesOf(category), m_range);
+    addExportActions(menu, *this);
+    menu.exec(globalPos);
 }
 
 QString ExtremaView::csv() const

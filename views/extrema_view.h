@@ -55,6 +55,9 @@ private:
     void clearResult() override;
     void showExtrema(core::analysis::Extrema extrema);
     void onCategoryClicked(int category);
+    void showContextMenu(QPoint globalPos, int category) override;
+    // The PEs of a bar: one extreme PE, or all of them for the outliers' average.
+    [[nodiscard]] std::vector<core::PeId> pesOf(int category) const;
     [[nodiscard]] QString scoreText(double score) const;
 
     QComboBox* m_criterion = nullptr;

@@ -32,6 +32,9 @@ private:
     void clearResult() override;
     void showProfile(core::analysis::UsageProfile profile);
     void onCategoryClicked(int category);
+    void showContextMenu(QPoint globalPos, int category) override;
+    // The PE of a bar (none for the average bar).
+    [[nodiscard]] std::vector<core::PeId> pesOf(int category) const;
 
     std::optional<core::analysis::UsageProfile> m_profile;
 };

@@ -228,7 +228,7 @@ namespace {
 
 // Right-clicks `target` at its centre and returns the texts of the context menu that opens,
 // triggering the action whose text is `choose` (if any) before the menu closes.
-QStringList rightClickAndChoose(QWidget* target, const QString& choose)
+QStringList rightClickAndChoose(QWidget* target, const QString& choose, QPoint at = {})
 {
     QStringList texts;
     bool seen = false;
@@ -247,7 +247,8 @@ QStringList rightClickAndChoose(QWidget* target, const QString& choose)
         if (chosen != nullptr)
             chosen->trigger();
     });
-    const QPoint at = target->rect().center();
+    if (at.isNull())
+        at = target->rect().center();
     QContextMenuEvent event(QContextMenuEvent::Mouse, at, target->mapToGlobal(at));
     QApplication::sendEvent(target, &event);
     for (int waited = 0; !seen && waited < 5'000; waited += 10)
@@ -291,4 +292,30 @@ TEST_CASE("a view's own context menu exports that view", "[gui]")
         CHECK(chartExport.count() == 0);
         CHECK(workspace.currentView() == view);
     }
+}
+
+TEST_CASE("right-click an extreme PE's bar -> Open PE n in the Timeline", "[gui]")
+{
+    auto loaded = io::loadRun((kSamples / "imbalance").string());
+    REQUIRE(loaded.trace);
+    views::EntryPalette palette;
+    app::ViewWorkspace workspace(new QWidget, &palette);
+    workspace.resize(1400, 900);
+    workspace.show();
+    workspace.setTrace(loaded.trace);
+    auto* extrema = qobject_cast<views::ExtremaView*>(workspace.openView(views::ViewKind::Extrema));
+    REQUIRE(extrema != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(!extrema->busy() && !extrema->extremePes().empty(), 20'000);
+    const auto top = extrema->extremePes().front();
+    const QRect bar = extrema->barRectForPe(top);
+    REQUIRE(bar.isValid());
+    const auto texts = rightClickAndChoose(extrema->chart(),
+        QStringLiteral("Open PE %1 in the Timeline").arg(top),
+        extrema->chart()->mapFrom(extrema, bar.center()));
+    CHECK(texts.contains(QStringLiteral("Export Chart as PNG…")));
+    auto* timeline = workspace.view(views::ViewKind::Timeline);
+    REQUIRE(timeline != nullptr);
+    CHECK(workspace.currentView() == timeline);
+    QTRY_VERIFY_WITH_TIMEOUT(!timeline->busy(), 20'000);
+    CHECK(timeline->csv().contains(QStringLiteral("\n%1,").arg(top)));
 }
