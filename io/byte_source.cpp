@@ -1,11 +1,15 @@
 #include "byte_source.h"
 
 #include <zlib.h>
+#if defined(PARALLAX_HAVE_LIBDEFLATE)
+#include <libdeflate.h>
+#endif
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <sys/stat.h>
 #include <vector>
 
@@ -148,9 +152,114 @@ private:
     bool m_inMember = false;
 };
 
+#if defined(PARALLAX_HAVE_LIBDEFLATE)
+// A gzip file read whole and decompressed by libdeflate, member after member (concatenated
+// members are valid gzip). Only files that decode cleanly become a WholeGzipSource: damage,
+// truncation, trailing bytes or a file over the size limits make tryOpen() return nullptr, and
+// the caller reads the file again with the streaming zlib source, which keeps every byte before
+// the damage and reports it. libdeflate checks each member's CRC and length as zlib does.
+class WholeGzipSource final : public ByteSource {
+public:
+    static constexpr std::size_t kMaxCompressed = std::size_t { 16 } << 20;
+    static constexpr std::size_t kMaxText = std::size_t { 64 } << 20;
+
+    static std::unique_ptr<ByteSource> tryOpen(std::FILE* file, std::uint64_t size)
+    {
+        if (size > kMaxCompressed || size < 18) // 18: the smallest gzip member
+            return nullptr;
+        std::vector<unsigned char> packed(static_cast<std::size_t>(size) + 1);
+        const auto got = std::fread(packed.data(), 1, packed.size(), file);
+        if (got != size) // read error, or the file changed size since stat
+            return nullptr;
+        packed.resize(got);
+
+        // Start from the last member's ISIZE (the text size mod 2^32 for one member), but never
+        // trust it beyond a plausible ratio: the buffer grows by doubling when it is too small.
+        std::uint32_t isize = 0;
+        for (int i = 3; i >= 0; --i)
+            isize = (isize << 8) | packed[packed.size() - 4 + static_cast<std::size_t>(i)];
+        std::size_t capacity = std::clamp<std::size_t>(isize, std::size_t { 1 } << 12,
+            std::min(kMaxText, got * 16 + (std::size_t { 1 } << 20)));
+        auto text = std::make_unique_for_overwrite<char[]>(capacity);
+        std::size_t textSize = 0;
+
+        libdeflate_decompressor* decompressor = libdeflate_alloc_decompressor();
+        if (decompressor == nullptr)
+            return nullptr;
+        std::size_t in = 0;
+        bool ok = true;
+        while (ok && in < got) {
+            std::size_t used = 0;
+            std::size_t produced = 0;
+            const auto rc = libdeflate_gzip_decompress_ex(decompressor, packed.data() + in,
+                got - in, text.get() + textSize, capacity - textSize, &used, &produced);
+            if (rc == LIBDEFLATE_INSUFFICIENT_SPACE && capacity < kMaxText) {
+                const auto grown = std::min(capacity * 2, kMaxText);
+                auto bigger = std::make_unique_for_overwrite<char[]>(grown);
+                std::memcpy(bigger.get(), text.get(), textSize);
+                text = std::move(bigger);
+                capacity = grown;
+                continue;
+            }
+            ok = rc == LIBDEFLATE_SUCCESS && used > 0;
+            in += used;
+            textSize += produced;
+        }
+        libdeflate_free_decompressor(decompressor);
+        if (!ok)
+            return nullptr;
+        return std::unique_ptr<ByteSource>(
+            new WholeGzipSource(std::move(text), textSize, got, size));
+    }
+
+    std::ptrdiff_t read(char* buffer, std::size_t capacity) override
+    {
+        const auto n = std::min(capacity, m_textSize - m_position);
+        std::memcpy(buffer, m_text.get() + m_position, n);
+        m_position += n;
+        return static_cast<std::ptrdiff_t>(n);
+    }
+    // Proportional to the text handed out, so progress moves evenly and ends at the file size.
+    [[nodiscard]] std::uint64_t bytesConsumed() const override
+    {
+        if (m_position >= m_textSize)
+            return m_packedSize;
+        return static_cast<std::uint64_t>(static_cast<double>(m_packedSize)
+            * (static_cast<double>(m_position) / static_cast<double>(m_textSize)));
+    }
+    [[nodiscard]] std::uint64_t fileSize() const override { return m_size; }
+    [[nodiscard]] bool compressed() const override { return true; }
+
+private:
+    WholeGzipSource(std::unique_ptr<char[]> text, std::size_t textSize, std::uint64_t packedSize,
+        std::uint64_t size)
+        : m_text(std::move(text))
+        , m_textSize(textSize)
+        , m_packedSize(packedSize)
+        , m_size(size)
+    { }
+
+    std::unique_ptr<char[]> m_text;
+    std::size_t m_textSize;
+    std::size_t m_position = 0;
+    std::uint64_t m_packedSize;
+    std::uint64_t m_size;
+};
+#endif
+
 } // namespace
 
-std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::string& error)
+bool ByteSource::hasFastGzip()
+{
+#if defined(PARALLAX_HAVE_LIBDEFLATE)
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::unique_ptr<ByteSource> ByteSource::open(
+    const std::string& path, std::string& error, [[maybe_unused]] Gzip gzipDecoder)
 {
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (file == nullptr) {
@@ -173,6 +282,17 @@ std::unique_ptr<ByteSource> ByteSource::open(const std::string& path, std::strin
         return std::make_unique<PlainSource>(file, size);
     }
     std::rewind(file);
+#if defined(PARALLAX_HAVE_LIBDEFLATE)
+    if (gzipDecoder == Gzip::Fastest) {
+        auto whole = WholeGzipSource::tryOpen(file, size);
+        if (whole) {
+            std::fclose(file);
+            return whole;
+        }
+        std::clearerr(file);
+        std::rewind(file);
+    }
+#endif
     return std::make_unique<GzipSource>(file, size);
 }
 

@@ -16,8 +16,19 @@ public:
     ByteSource(const ByteSource&) = delete;
     ByteSource& operator=(const ByteSource&) = delete;
 
+    enum class Gzip {
+        // Whole-file libdeflate when the build has it and the file is small enough (several
+        // times faster); anything it cannot decode cleanly is read again by Streaming.
+        Fastest,
+        // zlib inflate in chunks: keeps every byte before damage and says what went wrong.
+        Streaming,
+    };
+
     // Opens `path`; returns nullptr and sets `error` when the file cannot be opened.
-    static std::unique_ptr<ByteSource> open(const std::string& path, std::string& error);
+    static std::unique_ptr<ByteSource> open(
+        const std::string& path, std::string& error, Gzip gzip = Gzip::Fastest);
+    // True when Gzip::Fastest can use libdeflate in this build.
+    static bool hasFastGzip();
 
     // Reads up to `capacity` bytes. Returns the number read, 0 at the end of the data, or -1
     // on an error (see error()); bytes decoded before a gzip error were returned earlier.

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools libgl-dev
-  zlib1g-dev libboost-iostreams-dev catch2
+  zlib1g-dev libdeflate-dev libboost-iostreams-dev catch2
 )
 
 missing=()
