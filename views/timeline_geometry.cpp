@@ -158,6 +158,8 @@ namespace {
 
 // Bars thinner than this get no pack/unpack, user-event or send marks.
 constexpr int kMinimumDetailHeight = 10;
+// Brackets begun before the window: how many are looked at for still being open.
+constexpr std::size_t kBracketLookBack = 4096;
 
 // One execution or idle interval of a row, in plot pixel units u (0 .. plot width).
 struct Item {
@@ -447,20 +449,48 @@ void buildRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map
         else
             row.userEvents.push_back({ x, static_cast<std::uint32_t>(it - events.begin()), 1 });
     }
-    // Bracketed user events that begin inside the window.
-    // TODO: brackets that begin before the window need an interval index over brackets (they
-    // are sorted by begin only); the scalable timeline adds one.
+    // Bracketed user events overlapping the window: those beginning in it, and those begun
+    // before it and still open (sorted by begin only, so at most kBracketLookBack of the ones
+    // before are checked). Overlapping ones share one span.
     const auto& brackets = p.userBrackets;
-    auto bFirst = std::lower_bound(brackets.begin(), brackets.end(), w.begin,
-        [](const core::UserEventBracket& b, core::TimeUs t) { return b.begin < t; });
-    for (auto it = bFirst; it != brackets.end() && it->begin < w.end; ++it) {
-        const int x0 = static_cast<int>(std::floor(map.xOf(it->begin)));
-        const int x1 = std::max(
-            static_cast<int>(std::ceil(std::min(map.xOf(it->end), map.left + width))), x0 + 1);
-        if (!row.brackets.empty() && row.brackets.back().right() + 1 >= x0)
-            row.brackets.back().setRight(std::max(row.brackets.back().right(), x1 - 1));
+    const auto bFirst = static_cast<std::size_t>(
+        std::lower_bound(brackets.begin(), brackets.end(), w.begin,
+            [](const core::UserEventBracket& b, core::TimeUs t) { return b.begin < t; })
+        - brackets.begin());
+    const int plotLeft = static_cast<int>(std::lround(map.left));
+    const int plotRight = static_cast<int>(std::lround(map.left + width));
+    auto addBracket = [&](std::size_t index) {
+        const auto& b = brackets[index];
+        const int x0 = std::clamp(static_cast<int>(std::floor(map.xOf(b.begin))), plotLeft,
+            std::max(plotRight - 1, plotLeft));
+        const int x1 = std::clamp(
+            static_cast<int>(std::ceil(map.xOf(b.end))), x0 + 1, std::max(plotRight, x0 + 1));
+        if (!row.brackets.empty() && row.brackets.back().right >= x0) {
+            row.brackets.back().right = std::max(row.brackets.back().right, x1);
+            ++row.brackets.back().count;
+        } else {
+            row.brackets.push_back({ x0, x1, static_cast<std::uint32_t>(index), 1 });
+        }
+    };
+    std::vector<std::size_t> open;
+    for (std::size_t b = bFirst, checked = 0; b > 0 && checked < kBracketLookBack; --b, ++checked)
+        if (brackets[b - 1].end > w.begin)
+            open.push_back(b - 1);
+    for (auto it = open.rbegin(); it != open.rend(); ++it)
+        addBracket(*it);
+    for (auto b = bFirst; b < brackets.size() && brackets[b].begin < w.end; ++b)
+        addBracket(b);
+
+    // Notes (Charm++ <= 6.7): one tick per pixel column at their begin.
+    const auto& notes = p.notes;
+    auto nFirst = std::lower_bound(notes.begin(), notes.end(), w.begin,
+        [](const core::Note& n, core::TimeUs t) { return n.begin < t; });
+    for (auto it = nFirst; it != notes.end() && it->begin < w.end; ++it) {
+        const int x = static_cast<int>(std::floor(map.xOf(it->begin)));
+        if (!row.notes.empty() && row.notes.back().x == x)
+            ++row.notes.back().count;
         else
-            row.brackets.emplace_back(x0, row.eventStrip.top() + 1, x1 - x0, 2);
+            row.notes.push_back({ x, static_cast<std::uint32_t>(it - notes.begin()), 1 });
     }
 
     // Message sends as ticks under the bar, only while they can be told apart.

@@ -89,6 +89,15 @@ struct TimelineTick {
     std::uint32_t count = 1;
 };
 
+// A horizontal mark over the pixel columns [left, right) standing for `count` overlapping
+// records, the first at `index` (bracketed user events).
+struct TimelineSpan {
+    int left = 0;
+    int right = 0;
+    std::uint32_t index = 0;
+    std::uint32_t count = 1;
+};
+
 // One PE's row: the bar with its blocks, pack/unpack marks along the bar's top edge, user events
 // as ticks in a strip just above the bar, message sends as short ticks below it (the marks only
 // on bars at least 10 pixels high).
@@ -108,7 +117,8 @@ struct TimelineRow {
     std::vector<QRect> packs; // merged per pixel; empty when too dense to read
     std::vector<QRect> unpacks;
     std::vector<TimelineTick> userEvents; // into PeTrace::userEvents
-    std::vector<QRect> brackets; // bracketed user events that begin in the window
+    std::vector<TimelineSpan> brackets; // into PeTrace::userBrackets, overlapping the window
+    std::vector<TimelineTick> notes; // into PeTrace::notes, beginning in the window
     std::vector<TimelineTick> sends; // into PeTrace::sends; empty when too dense to read
     core::TimeUs busyUs = 0; // execution time inside the window
     core::TimeUs idleUs = 0; // idle time inside the window

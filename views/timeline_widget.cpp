@@ -65,6 +65,16 @@ QColor referenceColour()
 {
     return { 0xc6, 0x28, 0x28 };
 }
+
+QColor bracketColour()
+{
+    return { 0x4f, 0x7c, 0xac };
+}
+
+QColor noteColour()
+{
+    return { 0xe0, 0x8e, 0x0b };
+}
 constexpr double kArrowHead = 8.0;
 
 } // namespace
@@ -755,6 +765,7 @@ void TimelineWidget::paintRows(
         colours.activity.push_back(m_palette ? m_palette->color(g.columns, a) : QColor(Qt::gray));
     TimelineBarPainter bars(std::move(colours));
     std::vector<QLine> lines; // ticks of a row, drawn in one call
+    std::vector<QRect> rects;
 
     // Rows too thin for a label each get one every 1, 2, 5, 10, … rows.
     std::size_t labelStep = 1;
@@ -894,17 +905,33 @@ void TimelineWidget::paintRows(
             painter.drawRects(row.unpacks.data(), static_cast<int>(row.unpacks.size()));
         }
         painter.setBrush(Qt::NoBrush);
-        // User events: ticks in the strip above the bar; brackets as a thin line there.
-        if (!row.userEvents.empty() || !row.brackets.empty()) {
-            const QColor mark = faded(style.text, style.background, 0.25);
-            painter.setPen(QPen(mark, 1));
+        // The strip above the bar: bracketed user events as bars, point user events as
+        // ticks over them, notes as amber ticks reaching into the bar.
+        if (!row.brackets.empty()) {
+            rects.clear();
+            for (const auto& b : row.brackets)
+                rects.emplace_back(b.left, row.eventStrip.top() + 1, b.right - b.left,
+                    std::max(row.eventStrip.height() - 2, 1));
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(bracketColour());
+            painter.drawRects(rects.data(), static_cast<int>(rects.size()));
+            painter.setBrush(Qt::NoBrush);
+        }
+        if (!row.userEvents.empty()) {
+            painter.setPen(QPen(faded(style.text, style.background, 0.25), 1));
             lines.clear();
             for (const auto& t : row.userEvents)
                 lines.emplace_back(t.x, row.eventStrip.top(), t.x, row.bar.top() - 1);
             painter.drawLines(lines.data(), static_cast<int>(lines.size()));
+        }
+        if (!row.notes.empty()) {
+            rects.clear();
+            for (const auto& t : row.notes)
+                rects.emplace_back(t.x - 1, row.eventStrip.top(), 3,
+                    row.eventStrip.height() + std::min(4, row.bar.height() / 3));
             painter.setPen(Qt::NoPen);
-            painter.setBrush(faded(style.text, style.background, 0.55));
-            painter.drawRects(row.brackets.data(), static_cast<int>(row.brackets.size()));
+            painter.setBrush(noteColour());
+            painter.drawRects(rects.data(), static_cast<int>(rects.size()));
             painter.setBrush(Qt::NoBrush);
         }
         // Message sends: short ticks just below the bar.
@@ -1329,22 +1356,78 @@ QString TimelineWidget::toolTipAt(QPoint pos) const
                             0, 'f', 1);
         return text;
     }
-    // User events in the strip above the bar.
+    const auto& p = m_trace->pes[static_cast<std::size_t>(row->pe)];
+    const auto& meta = m_trace->metadata;
+    auto userEventName = [&](core::UserEventId id) {
+        const auto it = meta.userEvents.find(id);
+        return it != meta.userEvents.end() ? QString::fromStdString(it->second)
+                                           : tr("user event %1").arg(id);
+    };
+    // Message sends in the gap below the bar.
+    if (pos.y() > row->bar.bottom()) {
+        for (const auto& t : row->sends)
+            if (std::abs(t.x - pos.x()) <= 2) {
+                const auto s = static_cast<std::size_t>(t.index);
+                const auto& sends = p.sends;
+                QString text = tr("<b>message sent</b> to %1<br>PE %2 at %3 · %4 bytes")
+                                   .arg(QString::fromStdString(meta.entryName(sends.entry[s]))
+                                            .toHtmlEscaped())
+                                   .arg(row->pe)
+                                   .arg(formatPreciseTime(sends.time[s]))
+                                   .arg(QLocale().toString(sends.msgBytes[s]));
+                if (sends.kind[s] == core::SendKind::Broadcast)
+                    text += tr("<br>broadcast");
+                else if (sends.kind[s] == core::SendKind::Multicast)
+                    text += tr("<br>multicast to %1 PEs").arg(sends.destinationCount[s]);
+                text += tr("<br>event id %1").arg(sends.eventId[s]);
+                if (t.count > 1)
+                    text += tr("<br>%1 sends in this pixel").arg(t.count);
+                return text;
+            }
+        return {};
+    }
+    // Notes, user events and brackets in the strip above the bar.
+    if (pos.y() <= row->bar.top() + 2) {
+        for (const auto& t : row->notes)
+            if (std::abs(t.x - pos.x()) <= 2) {
+                const auto& n = p.notes[t.index];
+                QString text
+                    = tr("<b>note</b> on PE %1 at %2").arg(row->pe).arg(formatPreciseTime(n.begin));
+                if (n.end > n.begin)
+                    text += tr(" until %1 (%2)")
+                                .arg(formatPreciseTime(n.end), duration(n.end - n.begin));
+                if (n.id >= 0)
+                    text += tr("<br>%1").arg(userEventName(n.id).toHtmlEscaped());
+                text += QStringLiteral("<br>") + QString::fromStdString(n.text).toHtmlEscaped();
+                if (t.count > 1)
+                    text += tr("<br>%1 notes in this pixel").arg(t.count);
+                return text;
+            }
+    }
     if (pos.y() <= row->bar.top()) {
-        const auto& p = m_trace->pes[static_cast<std::size_t>(row->pe)];
         for (const auto& t : row->userEvents)
             if (std::abs(t.x - pos.x()) <= 2) {
                 const auto& e = p.userEvents[t.index];
-                const auto it = m_trace->metadata.userEvents.find(e.id);
-                const QString name = it != m_trace->metadata.userEvents.end()
-                    ? QString::fromStdString(it->second)
-                    : tr("user event %1").arg(e.id);
+                const QString name = userEventName(e.id);
                 QString text = tr("<b>%1</b><br>PE %2 at %3")
                                    .arg(name.toHtmlEscaped())
                                    .arg(row->pe)
                                    .arg(formatPreciseTime(e.time));
                 if (t.count > 1)
                     text += tr("<br>%1 events in this pixel").arg(t.count);
+                return text;
+            }
+        for (const auto& b : row->brackets)
+            if (pos.x() >= b.left - 1 && pos.x() <= b.right) {
+                const auto& bracket = p.userBrackets[b.index];
+                QString text
+                    = tr("<b>%1</b><br>PE %2 · %3 – %4 (%5)")
+                          .arg(userEventName(bracket.id).toHtmlEscaped())
+                          .arg(row->pe)
+                          .arg(formatPreciseTime(bracket.begin), formatPreciseTime(bracket.end),
+                              duration(bracket.end - bracket.begin));
+                if (b.count > 1)
+                    text += tr("<br>with %1 more overlapping here").arg(b.count - 1);
                 return text;
             }
     }

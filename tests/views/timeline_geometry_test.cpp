@@ -84,6 +84,18 @@ public:
         return *this;
     }
 
+    TraceMaker& bracket(core::PeId pe, core::TimeUs b, core::TimeUs e, core::UserEventId id)
+    {
+        at(pe).userBrackets.push_back({ b, e, id, 0, core::BracketKind::Pair });
+        return *this;
+    }
+
+    TraceMaker& note(core::PeId pe, core::TimeUs b, std::string text)
+    {
+        at(pe).notes.push_back({ b, b, -1, std::move(text) });
+        return *this;
+    }
+
     [[nodiscard]] core::TracePtr done()
     {
         for (auto& p : m_trace->pes)
@@ -356,6 +368,36 @@ TEST_CASE("rows share the height, scroll when they do not fit, and only visible 
         CHECK(row.bar.bottom() >= scrolled.rowsArea.top() - scrolled.rowPitch);
         CHECK(row.eventStrip.top() <= scrolled.rowsArea.bottom());
     }
+}
+
+TEST_CASE("brackets open at the window's start are drawn, overlapping ones share a span, "
+          "notes get ticks",
+    "[views][timeline]")
+{
+    TraceMaker m(1);
+    m.exec(0, 0, 1000, 1);
+    m.bracket(0, 100, 900, 7);
+    m.bracket(0, 200, 300, 10); // over before the window
+    m.bracket(0, 600, 650, 8).bracket(0, 950, 990, 9);
+    m.note(0, 700, "checkpoint");
+    const auto trace = m.done();
+    QSize size;
+    const auto layout = plotOf(500, size); // [500, 1000) at 1 µs per pixel from x = 100
+    const auto g = buildTimelineGeometry(*trace, { 0 }, { 500, 1000 }, size, layout);
+    REQUIRE(g.rows.size() == 1);
+    const auto& row = g.rows[0];
+    REQUIRE(row.bar.height() >= 10);
+    REQUIRE(row.brackets.size() == 2);
+    CHECK(row.brackets[0].left == 100); // begun before the window: from its left edge
+    CHECK(row.brackets[0].right == 500);
+    CHECK(row.brackets[0].count == 2); // 7 and 8 overlap
+    CHECK(row.brackets[0].index == 0);
+    CHECK(row.brackets[1].left == 550);
+    CHECK(row.brackets[1].right == 590);
+    CHECK(row.brackets[1].index == 3);
+    REQUIRE(row.notes.size() == 1);
+    CHECK(row.notes[0].x == 300);
+    CHECK(row.notes[0].index == 0);
 }
 
 TEST_CASE("a collapsed row shows its PEs' utilization and dominant entry per pixel column",

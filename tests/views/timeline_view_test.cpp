@@ -498,3 +498,42 @@ TEST_CASE("SMP: rows sorted by node, each node collapsed into one row and expand
     w->expandAll();
     CHECK(w->rowSources().size() == 6);
 }
+
+TEST_CASE("hovering a bracket, a user event or a send tick names it", "[views][timeline]")
+{
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1200, 400);
+    view.show();
+    const auto trace = sample("imbalance");
+    view.setTrace(trace);
+    view.setPes({ 0 });
+    auto* w = view.timeline();
+    const auto& p = trace->pes[0];
+    REQUIRE_FALSE(p.userBrackets.empty());
+    REQUIRE(p.sends.size() > 0);
+
+    // A bracket, from a little before it begins.
+    const auto& bracket = p.userBrackets.front();
+    w->setWindow({ bracket.begin - 50, bracket.begin - 50 + 2'000 });
+    const auto& g = w->currentGeometry();
+    const auto* row = g.rowOfPe(0);
+    REQUIRE(row != nullptr);
+    REQUIRE_FALSE(row->brackets.empty());
+    const QPoint onBracket(row->brackets.front().left + 1, row->eventStrip.top() + 2);
+    const auto name = QString::fromStdString(trace->metadata.userEvents.at(bracket.id));
+    INFO(w->toolTipAt(onBracket).toStdString());
+    CHECK(w->toolTipAt(onBracket).contains(name.toHtmlEscaped()));
+
+    // A send tick below the bar.
+    w->setWindow({ p.sends.time[0] - 100, p.sends.time[0] + 900 });
+    const auto* sendsRow = w->currentGeometry().rowOfPe(0);
+    REQUIRE(sendsRow != nullptr);
+    REQUIRE_FALSE(sendsRow->sends.empty());
+    const QPoint onSend(sendsRow->sends.front().x, sendsRow->bar.bottom() + 2);
+    const QString tip = w->toolTipAt(onSend);
+    CHECK(tip.contains(QStringLiteral("message sent")));
+    CHECK(tip.contains(QString::fromStdString(
+        trace->metadata.entryName(p.sends.entry[sendsRow->sends.front().index]))
+                           .toHtmlEscaped()));
+}
