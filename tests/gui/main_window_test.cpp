@@ -228,6 +228,20 @@ namespace {
 
 // Right-clicks `target` at its centre and returns the texts of the context menu that opens,
 // triggering the action whose text is `choose` (if any) before the menu closes.
+// The views of sample-logs/imbalance in a workspace of their own, shown.
+struct ImbalanceWorkspace {
+    ImbalanceWorkspace()
+    {
+        auto loaded = io::loadRun((kSamples / "imbalance").string());
+        REQUIRE(loaded.trace);
+        workspace.resize(1400, 900);
+        workspace.show();
+        workspace.setTrace(loaded.trace);
+    }
+    views::EntryPalette palette;
+    app::ViewWorkspace workspace { new QWidget, &palette };
+};
+
 QStringList rightClickAndChoose(QWidget* target, const QString& choose, QPoint at = {})
 {
     QStringList texts;
@@ -262,13 +276,8 @@ QStringList rightClickAndChoose(QWidget* target, const QString& choose, QPoint a
 TEST_CASE("a view's own context menu exports that view", "[gui]")
 {
     // The workspace alone: the main window would answer with a (modal) file dialog.
-    auto loaded = io::loadRun((kSamples / "imbalance").string());
-    REQUIRE(loaded.trace);
-    views::EntryPalette palette;
-    app::ViewWorkspace workspace(new QWidget, &palette);
-    workspace.resize(1400, 900);
-    workspace.show();
-    workspace.setTrace(loaded.trace);
+    ImbalanceWorkspace w;
+    auto& workspace = w.workspace;
     for (const auto kind :
         { views::ViewKind::UsageProfile, views::ViewKind::TimeProfile, views::ViewKind::Histogram,
             views::ViewKind::Communication, views::ViewKind::Extrema, views::ViewKind::Overview }) {
@@ -296,13 +305,8 @@ TEST_CASE("a view's own context menu exports that view", "[gui]")
 
 TEST_CASE("right-click an extreme PE's bar -> Open PE n in the Timeline", "[gui]")
 {
-    auto loaded = io::loadRun((kSamples / "imbalance").string());
-    REQUIRE(loaded.trace);
-    views::EntryPalette palette;
-    app::ViewWorkspace workspace(new QWidget, &palette);
-    workspace.resize(1400, 900);
-    workspace.show();
-    workspace.setTrace(loaded.trace);
+    ImbalanceWorkspace w;
+    auto& workspace = w.workspace;
     auto* extrema = qobject_cast<views::ExtremaView*>(workspace.openView(views::ViewKind::Extrema));
     REQUIRE(extrema != nullptr);
     QTRY_VERIFY_WITH_TIMEOUT(!extrema->busy() && !extrema->extremePes().empty(), 20'000);
