@@ -821,16 +821,21 @@ MessageLink findMessageSource(
     return link;
 }
 
-std::vector<MessageLink> findMessagePath(
-    const core::Trace& trace, core::PeId pe, std::size_t execution, std::size_t maxHops)
+std::vector<MessageLink> findMessagePath(const core::Trace& trace, core::PeId pe,
+    std::size_t execution, std::size_t maxHops, std::size_t messages)
 {
     std::vector<MessageLink> path;
     auto link = findMessageSource(trace, pe, execution);
     path.push_back(link);
+    std::size_t followed = 1; // messages traced back (comm-thread relays do not count)
     while (path.size() < maxHops && path.back().linked()) {
         const auto& last = path.back();
-        if (!trace.metadata.isCommThread(last.senderPe) || last.senderPe == last.pe)
-            break;
+        const bool relay = trace.metadata.isCommThread(last.senderPe) && last.senderPe != last.pe;
+        if (!relay) {
+            if (followed >= messages)
+                break;
+            ++followed;
+        }
         const auto& sends = trace.pes[static_cast<std::size_t>(last.senderPe)].sends;
         const auto relayed = sends.execution[*last.send];
         if (relayed == core::kNoExecution || (relayed & core::kSendAfterExecution) != 0)

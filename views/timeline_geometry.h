@@ -231,7 +231,10 @@ MessageLink findMessageSource(const core::Trace& trace, core::PeId pe, std::size
 // The message's path back through SMP comm threads: the first link is the direct sender; while
 // that sender is a comm thread that relayed the message (the send lies inside one of its
 // executions), the link of that relaying execution follows. At most `maxHops` links.
-std::vector<MessageLink> findMessagePath(
-    const core::Trace& trace, core::PeId pe, std::size_t execution, std::size_t maxHops = 6);
+//
+// With `messages` > 1 the path goes on further back: from a non-relay sender it continues
+// with the execution that made the send (the back-trace of N message hops).
+std::vector<MessageLink> findMessagePath(const core::Trace& trace, core::PeId pe,
+    std::size_t execution, std::size_t maxHops = 6, std::size_t messages = 1);
 
 } // namespace parallax::views

@@ -4,7 +4,9 @@
 #include "entry_palette.h"
 #include "options_bar.h"
 #include "stacked_bar_chart.h"
+#include "timeline_details_panel.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -111,7 +113,14 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(top);
-    layout->addWidget(m_timeline, 1);
+    m_details = new TimelineDetailsPanel(this);
+    m_details->hide();
+    auto* body = new QHBoxLayout();
+    body->setContentsMargins(0, 0, 0, 0);
+    body->setSpacing(0);
+    body->addWidget(m_timeline, 1);
+    body->addWidget(m_details);
+    layout->addLayout(body, 1);
     setFocusProxy(m_timeline);
 
     m_reportTimer = new QTimer(this);
@@ -154,6 +163,13 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
         m_reportTimer->start();
     });
     connect(m_timeline, &TimelineWidget::blockSelected, this, &TimelineView::updateStatus);
+    connect(m_timeline, &TimelineWidget::blockSelected, this, &TimelineView::updateDetails);
+    connect(
+        m_details, &TimelineDetailsPanel::highlightChanged, this, &TimelineView::applyHighlight);
+    connect(m_details, &TimelineDetailsPanel::backTraceHopsChanged, m_timeline,
+        &TimelineWidget::setBackTraceHops);
+    connect(m_details, &TimelineDetailsPanel::closeRequested, m_timeline,
+        &TimelineWidget::clearSelection);
     connect(m_timeline, &TimelineWidget::groupsChanged, this, &TimelineView::updateStatus);
     connect(m_timeline, &TimelineWidget::loadPesRequested, this,
         [this](std::vector<core::PeId> pes) { addPes(pes); });
@@ -372,6 +388,35 @@ void TimelineView::updateStatus()
                             "click: message arrow · double-click: zoom to a block · F: whole run · "
                             "Home/End: start/end · Alt+Left/Right: back/forward · click the ruler: "
                             "reference mark"));
+}
+
+void TimelineView::updateDetails()
+{
+    const auto selected = m_timeline->selectedBlock();
+    if (!selected || !m_trace) {
+        m_details->hide();
+        m_timeline->setHighlight(std::nullopt);
+        return;
+    }
+    m_details->showDetails(
+        describeExecution(*m_trace, selected->pe, selected->execution), m_timeline->messagePath());
+    m_details->show();
+    applyHighlight();
+}
+
+void TimelineView::applyHighlight()
+{
+    const auto selected = m_timeline->selectedBlock();
+    if (!selected || !m_trace || !m_details->highlightEntry()->isChecked()) {
+        m_timeline->setHighlight(std::nullopt);
+        return;
+    }
+    const auto details = describeExecution(*m_trace, selected->pe, selected->execution);
+    TimelineWidget::Highlight highlight;
+    highlight.entry = details.entry;
+    if (m_details->highlightObject()->isChecked())
+        highlight.object = details.object;
+    m_timeline->setHighlight(highlight);
 }
 
 void TimelineView::showRangeMenu(core::TimeRange range, QPoint globalPos)

@@ -13,6 +13,7 @@ class QTimer;
 namespace parallax::views {
 
 class OptionsBar;
+class TimelineDetailsPanel;
 
 // Timeline: one row per loaded PE with its entry-method executions coloured by entry, idle
 // drawn pale, pack/unpack as marks on the bar, user events as ticks above it and message sends
@@ -60,6 +61,8 @@ public:
 
     [[nodiscard]] TimelineWidget* timeline() const { return m_timeline; }
     [[nodiscard]] OptionsBar* optionsBar() const { return m_options; }
+    // The side panel with the selected execution's details (hidden without a selection).
+    [[nodiscard]] TimelineDetailsPanel* detailsPanel() const { return m_details; }
     // For tests: the drawn block of `pe` at `time` in timeline() coordinates; the selected
     // execution; the link from its sender.
     [[nodiscard]] QRect blockRectAt(core::PeId pe, core::TimeUs time) const;
@@ -71,6 +74,8 @@ private:
     void showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs time);
     void showRangeMenu(core::TimeRange range, QPoint globalPos);
     void updateStatus();
+    void updateDetails();
+    void applyHighlight();
     [[nodiscard]] std::optional<std::vector<core::PeId>> parsePes(
         const QString& text, QString* error) const;
     void askForPeList(
@@ -79,6 +84,7 @@ private:
     core::TracePtr m_trace;
     OptionsBar* m_options = nullptr;
     TimelineWidget* m_timeline = nullptr;
+    TimelineDetailsPanel* m_details = nullptr;
     QLabel* m_status = nullptr;
     QTimer* m_reportTimer = nullptr; // reports window changes once zooming/panning pauses
     bool m_showingDefault = false; // the first PEs, shown until some are asked for

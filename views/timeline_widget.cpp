@@ -104,6 +104,7 @@ void TimelineWidget::setTrace(core::TracePtr trace)
     m_trace = std::move(trace);
     m_pes.clear();
     m_groups.clear();
+    m_highlight.reset();
     m_selected.reset();
     m_path.clear();
     m_scrollY = 0;
@@ -563,8 +564,46 @@ void TimelineWidget::clearSelection()
 void TimelineWidget::relink()
 {
     m_path.clear();
-    if (m_selected && m_trace)
-        m_path = findMessagePath(*m_trace, m_selected->pe, m_selected->execution);
+    if (m_selected && m_trace) {
+        const auto hops = static_cast<std::size_t>(m_backTraceHops);
+        m_path
+            = findMessagePath(*m_trace, m_selected->pe, m_selected->execution, 4 * hops + 6, hops);
+    }
+}
+
+void TimelineWidget::setBackTraceHops(int hops)
+{
+    hops = std::clamp(hops, 1, kMaxBackTraceHops);
+    if (hops == m_backTraceHops)
+        return;
+    m_backTraceHops = hops;
+    relink();
+    update();
+    emit blockSelected();
+}
+
+void TimelineWidget::setHighlight(std::optional<Highlight> highlight)
+{
+    if (highlight == m_highlight)
+        return;
+    m_highlight = std::move(highlight);
+    update();
+}
+
+bool TimelineWidget::isHighlighted(const TimelineRow& row, const TimelineBlock& block) const
+{
+    if (!m_highlight)
+        return true;
+    if (block.activity != m_highlight->entry || block.kind == TimelineBlockKind::Idle)
+        return false;
+    if (!m_highlight->object)
+        return true;
+    // An object: only single executions can be told apart.
+    if (block.kind != TimelineBlockKind::Execution || row.collapsed() || !m_trace)
+        return false;
+    const auto& p = m_trace->pes[static_cast<std::size_t>(row.pe)];
+    const auto object = p.executions.object[block.index];
+    return object < p.objects.size() && p.objects[object] == *m_highlight->object;
 }
 
 std::optional<MessageLink> TimelineWidget::arrowSource() const
@@ -869,6 +908,20 @@ void TimelineWidget::paintRows(
 
         bars.paintRow(painter, row, g.columns.idle());
         painter.setPen(Qt::NoPen);
+        if (m_highlight) {
+            // Dim the row, then bring back the highlighted blocks in full colour.
+            painter.fillRect(row.bar, withAlpha(style.background, 190));
+            for (const auto& b : row.blocks)
+                if (isHighlighted(row, b)) {
+                    QRect r = g.blockRect(row, b);
+                    if (b.kind == TimelineBlockKind::Aggregate) {
+                        const int h = TimelineBarPainter::aggregateHeight(b, r.height());
+                        r.setTop(r.bottom() - h + 1);
+                    }
+                    painter.fillRect(
+                        r, m_palette ? m_palette->color(g.columns, b.activity) : QColor(Qt::gray));
+                }
+        }
         // Names inside blocks wide enough to hold a few characters.
         if (row.bar.height() >= sfm.height() + 2) {
             painter.save();

@@ -124,6 +124,24 @@ public:
     [[nodiscard]] std::optional<MessageLink> arrowSource() const;
     // The whole path back through comm threads (first = the direct sender).
     [[nodiscard]] const std::vector<MessageLink>& messagePath() const { return m_path; }
+    // How many messages the arrows trace back from the selected execution (1: its own message;
+    // n: also the message that started the execution that sent it, and so on).
+    void setBackTraceHops(int hops);
+    [[nodiscard]] int backTraceHops() const { return m_backTraceHops; }
+    static constexpr int kMaxBackTraceHops = 32;
+
+    // Highlighting: every execution of an entry (and, with an object, of that object) keeps its
+    // colour while everything else is dimmed. nullopt clears it.
+    struct Highlight {
+        int entry = -1;
+        std::optional<core::ObjectId> object;
+        friend bool operator==(const Highlight&, const Highlight&) = default;
+    };
+    void setHighlight(std::optional<Highlight> highlight);
+    [[nodiscard]] const std::optional<Highlight>& highlight() const { return m_highlight; }
+    // Whether the drawn block is highlighted (true for every block without a highlight).
+    [[nodiscard]] bool isHighlighted(const TimelineRow& row, const TimelineBlock& block) const;
+
     // PEs of the message path that are not shown (what "Load PE n" would add).
     [[nodiscard]] std::vector<core::PeId> missingPathPes() const;
     // The inline "Load PE n" button (null when not shown).
@@ -213,6 +231,8 @@ private:
 
     std::optional<TimelineSelection> m_selected;
     std::vector<MessageLink> m_path;
+    int m_backTraceHops = 1;
+    std::optional<Highlight> m_highlight;
 
     // Hover and drag state (overlays only).
     std::optional<QPoint> m_mouse;

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "timeline_details.h"
+#include "timeline_geometry.h"
+
+#include <QFrame>
+
+class QCheckBox;
+class QLabel;
+class QSpinBox;
+
+namespace parallax::views {
+
+// The Timeline's side panel for the selected execution: its details (describeExecution), the
+// message path the arrows show, "highlight all executions of this entry" / "… of this object",
+// and how many message hops the arrows trace back.
+class TimelineDetailsPanel : public QFrame {
+    Q_OBJECT
+public:
+    explicit TimelineDetailsPanel(QWidget* parent = nullptr);
+
+    void showDetails(const ExecutionDetails& details, const std::vector<MessageLink>& path);
+    [[nodiscard]] QString text() const; // the shown details as plain text (tests, copying)
+
+    [[nodiscard]] QCheckBox* highlightEntry() const { return m_entry; }
+    [[nodiscard]] QCheckBox* highlightObject() const { return m_object; }
+    [[nodiscard]] QSpinBox* backTraceHops() const { return m_hops; }
+
+signals:
+    void highlightChanged(); // either check box
+    void backTraceHopsChanged(int hops);
+    void closeRequested();
+
+private:
+    QLabel* m_title = nullptr;
+    QLabel* m_fields = nullptr;
+    QLabel* m_path = nullptr;
+    QCheckBox* m_entry = nullptr;
+    QCheckBox* m_object = nullptr;
+    QSpinBox* m_hops = nullptr;
+    QString m_plain;
+};
+
+} // namespace parallax::views
