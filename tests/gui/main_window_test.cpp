@@ -13,6 +13,7 @@
 
 #include <QApplication>
 #include <QContextMenuEvent>
+#include <QDockWidget>
 #include <QLineEdit>
 #include <QMenu>
 #include <QSet>
@@ -20,6 +21,8 @@
 #include <QTest>
 #include <QThreadPool>
 #include <QTimer>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 #include <catch2/catch.hpp>
 
@@ -322,4 +325,59 @@ TEST_CASE("right-click an extreme PE's bar -> Open PE n in the Timeline", "[gui]
     CHECK(workspace.currentView() == timeline);
     QTRY_VERIFY_WITH_TIMEOUT(!timeline->busy(), 20'000);
     CHECK(timeline->csv().contains(QStringLiteral("\n%1,").arg(top)));
+}
+
+TEST_CASE(
+    "a damaged run opens, shows its import report with file:line, and every view works", "[gui]")
+{
+    MainWindow window(false);
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(
+        openAndWait(window, parallax::test::brokenCase("absurd-numbers")) == LoadOutcome::Loaded);
+    // The report opens by itself (it has warnings) and names the file and the line.
+    REQUIRE(window.importReportDock() != nullptr);
+    CHECK(window.importReportDock()->isVisible());
+    const auto* tree = window.importReportDock()->findChild<QTreeWidget*>();
+    REQUIRE(tree != nullptr);
+    QStringList lines;
+    for (QTreeWidgetItemIterator it(const_cast<QTreeWidget*>(tree)); *it != nullptr; ++it)
+        lines << (*it)->text(0) + QLatin1Char(' ') + (*it)->text(1);
+    CHECK(lines.join(QLatin1Char('\n')).contains(QStringLiteral("run.0.log:4")));
+    // Closed, it can be reopened from the View menu (Ctrl+I).
+    window.importReportDock()->close();
+    window.showImportReport();
+    CHECK(window.importReportDock()->isVisible());
+    for (const auto kind :
+        { views::ViewKind::Overview, views::ViewKind::UsageProfile, views::ViewKind::TimeProfile,
+            views::ViewKind::Histogram, views::ViewKind::Communication, views::ViewKind::Extrema,
+            views::ViewKind::Timeline }) {
+        INFO(views::viewKey(kind).toStdString());
+        auto* view = window.workspace()->openView(kind);
+        REQUIRE(view != nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(!view->busy(), 20'000);
+        CHECK_FALSE(view->renderChart(QSize(800, 500)).isNull());
+    }
+}
+
+TEST_CASE("cancelling a load keeps the open run and the window usable", "[gui]")
+{
+    MainWindow window(false);
+    window.show();
+    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    const auto before = window.trace();
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openRun(QString::fromStdString(
+        (parallax::test::sharedDir() / "real-logs" / "gen-leanmd-smp").string()));
+    CHECK(window.isLoading());
+    window.cancelLoad();
+    REQUIRE(finished.count() == 1);
+    CHECK(finished.takeFirst().at(0).value<LoadOutcome>() == LoadOutcome::Cancelled);
+    CHECK_FALSE(window.isLoading());
+    CHECK(window.trace() == before);
+    QTest::qWait(300); // the cancelled worker winds down; nothing of it may arrive
+    CHECK(window.trace() == before);
+    CHECK(finished.isEmpty());
+    REQUIRE(openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
+    CHECK(window.trace()->files.baseName == "grainsize");
 }
