@@ -7,6 +7,8 @@
 #include "timeline_details_panel.h"
 
 #include <QCheckBox>
+#include <QFile>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -17,6 +19,10 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#ifdef PARALLAX_HAVE_SVG
+#include <QSvgGenerator>
+#endif
 
 #include <algorithm>
 #include <map>
@@ -508,9 +514,36 @@ void TimelineView::showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs
     if (m_timeline->referenceTime())
         menu->addAction(tr("Clear the reference mark"), this,
             [this]() { m_timeline->setReferenceTime(std::nullopt); });
+    if (svgAvailable())
+        menu->addAction(tr("Export the visible timeline as SVG…"), this, [this]() {
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Export SVG"), QStringLiteral("timeline.svg"), tr("SVG images (*.svg)"));
+            if (path.isEmpty())
+                return;
+            QString error;
+            if (!exportSvg(path, {}, &error))
+                QMessageBox::warning(
+                    this, tr("Export SVG"), tr("Cannot write %1: %2").arg(path, error));
+        });
     menu->addSeparator();
     addOpenRangeMenu(*menu, *this, m_timeline->window(), m_timeline->pes());
     menu->popup(globalPos);
+}
+
+QString TimelineView::chartTitle() const
+{
+    if (!m_trace)
+        return {};
+    auto pes = m_timeline->pes();
+    std::sort(pes.begin(), pes.end());
+    const auto w = m_timeline->window();
+    QString title = pes.size() == 1
+        ? tr("PE %1").arg(pes.front())
+        : tr("%1 PEs (%2)").arg(pes.size()).arg(QString::fromStdString(core::formatPeList(pes)));
+    title += tr(" · %1 – %2 (%3)")
+                 .arg(formatPreciseTime(w.begin), formatPreciseTime(w.end),
+                     QString::fromStdString(core::formatDuration(w.length())));
+    return title;
 }
 
 QImage TimelineView::renderChart(QSize size)
@@ -521,21 +554,58 @@ QImage TimelineView::renderChart(QSize size)
     image.fill(Qt::white);
     QPainter painter(&image);
     painter.setFont(m_timeline->font());
-    QString title;
-    if (m_trace) {
-        auto pes = m_timeline->pes();
-        std::sort(pes.begin(), pes.end());
-        const auto w = m_timeline->window();
-        title = pes.size() == 1 ? tr("PE %1").arg(pes.front())
-                                : tr("%1 PEs (%2)")
-                                      .arg(pes.size())
-                                      .arg(QString::fromStdString(core::formatPeList(pes)));
-        title += tr(" · %1 – %2 (%3)")
-                     .arg(formatPreciseTime(w.begin), formatPreciseTime(w.end),
-                         QString::fromStdString(core::formatDuration(w.length())));
-    }
-    m_timeline->paintChart(painter, size, true, title);
+    m_timeline->paintChart(painter, size, true, chartTitle());
     return image;
+}
+
+bool TimelineView::svgAvailable()
+{
+#ifdef PARALLAX_HAVE_SVG
+    return true;
+#else
+    return false;
+#endif
+}
+
+bool TimelineView::exportSvg(const QString& path, QSize size, QString* error)
+{
+    if (size.isEmpty())
+        size = m_timeline->isVisible() ? m_timeline->size() : QSize(1200, 700);
+#ifdef PARALLAX_HAVE_SVG
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        if (error != nullptr)
+            *error = file.errorString();
+        return false;
+    }
+    QSvgGenerator svg;
+    svg.setOutputDevice(&file);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setTitle(tr("Timeline"));
+    svg.setDescription(chartTitle());
+    QPainter painter;
+    if (!painter.begin(&svg)) {
+        if (error != nullptr)
+            *error = tr("cannot paint into %1").arg(path);
+        return false;
+    }
+    painter.setFont(m_timeline->font());
+    m_timeline->paintChart(painter, size, true, chartTitle());
+    painter.end();
+    file.close();
+    if (file.error() != QFileDevice::NoError) {
+        if (error != nullptr)
+            *error = file.errorString();
+        return false;
+    }
+    return true;
+#else
+    (void)path;
+    if (error != nullptr)
+        *error = tr("this build has no SVG support (install qt6-svg-dev and rebuild)");
+    return false;
+#endif
 }
 
 QString TimelineView::csv() const

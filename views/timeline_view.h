@@ -38,6 +38,11 @@ public:
     [[nodiscard]] bool busy() const override { return false; }
     // The rows and window shown, with a title line and a legend.
     [[nodiscard]] QImage renderChart(QSize size = {}) override;
+    // The same picture as an SVG file: vector shapes (one rectangle per drawn block, text as
+    // text). False, with *error, when the file cannot be written or the build has no SVG
+    // support (svgAvailable()).
+    bool exportSvg(const QString& path, QSize size = {}, QString* error = nullptr);
+    [[nodiscard]] static bool svgAvailable();
     // pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes for the loaded PEs in the
     // window (kind exec, idle, pack or unpack), in PE order then time order — per PE the same
     // rows as `parallax-cli timeline --pe N --range window`.
@@ -75,6 +80,7 @@ private:
     void showRangeMenu(core::TimeRange range, QPoint globalPos);
     void updateStatus();
     void updateDetails();
+    [[nodiscard]] QString chartTitle() const;
     void applyHighlight();
     [[nodiscard]] std::optional<std::vector<core::PeId>> parsePes(
         const QString& text, QString* error) const;

@@ -8,9 +8,11 @@
 #include "views/options_bar.h"
 #include "views/timeline_view.h"
 
+#include <QFile>
 #include <QLineEdit>
 #include <QSet>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 #include <QWheelEvent>
@@ -536,4 +538,38 @@ TEST_CASE("hovering a bracket, a user event or a send tick names it", "[views][t
     CHECK(tip.contains(QString::fromStdString(
         trace->metadata.entryName(p.sends.entry[sendsRow->sends.front().index]))
                            .toHtmlEscaped()));
+}
+
+TEST_CASE(
+    "the visible timeline exports to SVG as vector shapes with its labels", "[views][timeline]")
+{
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1200, 500);
+    view.show();
+    view.setTrace(sample("imbalance"));
+    view.setPes({ 0, 3 });
+    view.setWindow({ 20'000, 23'000 });
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("timeline.svg"));
+    QString error;
+    if (!TimelineView::svgAvailable()) {
+        CHECK_FALSE(view.exportSvg(path, QSize(900, 300), &error));
+        CHECK(error.contains(QStringLiteral("qt6-svg-dev")));
+        return;
+    }
+    REQUIRE(view.exportSvg(path, QSize(900, 300), &error));
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const QString svg = QString::fromUtf8(file.readAll());
+    CHECK(svg.contains(QStringLiteral("<svg")));
+    CHECK(svg.contains(QStringLiteral("viewBox=\"0 0 900 300\"")));
+    CHECK(svg.contains(QStringLiteral("PE 3"))); // row labels are text
+    CHECK(svg.contains(QStringLiteral("Timeline")));
+    CHECK_FALSE(svg.contains(QStringLiteral("<image"))); // bars are shapes, not a bitmap
+    CHECK(svg.count(QStringLiteral("<path")) + svg.count(QStringLiteral("<rect")) > 20);
+    // A directory that does not exist: a clear error.
+    CHECK_FALSE(view.exportSvg(dir.filePath(QStringLiteral("no/such/dir/t.svg")), {}, &error));
+    CHECK_FALSE(error.isEmpty());
 }
