@@ -33,6 +33,8 @@ struct LoadResult {
     core::TracePtr trace; // null when the load failed or was cancelled
     bool cancelled = false;
     std::string error; // fatal problem: names the file (and line) and what to do
+    bool fromCache = false; // read from the index cache (io/index_cache.h), not parsed
+    std::string cacheNote; // why the index cache was rebuilt or not written; empty when fine
 };
 
 // Opens a run (directory, NAME.sts or NAME.sum.sts): reads the symbol table, then every PE's

@@ -1,0 +1,124 @@
+#pragma once
+
+#include "cache_hash.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace parallax::io {
+
+// Raised by CacheReader on any inconsistency (short file, a length beyond the section, a
+// checksum mismatch). The index cache catches it and rebuilds the cache.
+class CacheFormatError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Where one section of a cache file is, and the checksum of its bytes.
+struct CacheSection {
+    std::uint64_t offset = 0;
+    std::uint64_t size = 0;
+    std::uint64_t hash = 0;
+};
+
+// Buffered, checksummed writer of a cache file, section by section, in host byte order
+// (the file header records the byte order and type sizes; a foreign cache is rebuilt).
+class CacheWriter {
+public:
+    explicit CacheWriter(int fd)
+        : m_fd(fd)
+    {
+        m_buffer.reserve(kBufferSize);
+    }
+    CacheWriter(const CacheWriter&) = delete;
+    CacheWriter& operator=(const CacheWriter&) = delete;
+
+    void beginSection();
+    CacheSection endSection();
+
+    void bytes(const void* data, std::size_t size);
+    template <typename T> void put(const T& value)
+    {
+        static_assert(std::is_trivially_copyable_v<T>);
+        bytes(&value, sizeof value);
+    }
+    template <typename T> void vec(const std::vector<T>& v)
+    {
+        static_assert(std::is_trivially_copyable_v<T>);
+        put<std::uint64_t>(v.size());
+        bytes(v.data(), v.size() * sizeof(T));
+    }
+    void str(const std::string& s)
+    {
+        put<std::uint64_t>(s.size());
+        bytes(s.data(), s.size());
+    }
+
+    // Flushes the buffer; throws std::runtime_error when the disk refuses.
+    void flush();
+    // Writes `size` bytes at `offset` (the header, once the sections are known).
+    void writeAt(std::uint64_t offset, const void* data, std::size_t size);
+    [[nodiscard]] std::uint64_t position() const { return m_position; }
+
+private:
+    static constexpr std::size_t kBufferSize = 1U << 20;
+    int m_fd;
+    std::vector<char> m_buffer;
+    std::uint64_t m_flushed = 0; // file offset of m_buffer[0]
+    std::uint64_t m_position = 0;
+    std::uint64_t m_sectionStart = 0;
+    CacheHash m_hash;
+};
+
+// Reads one section of a cache file, checking every length against the bytes left in the
+// section before allocating (so a damaged length can never ask for more memory than the file
+// holds), and the checksum at finish().
+class CacheReader {
+public:
+    CacheReader(int fd, const CacheSection& section);
+    CacheReader(const CacheReader&) = delete;
+    CacheReader& operator=(const CacheReader&) = delete;
+
+    void bytes(void* data, std::size_t size);
+    template <typename T> T get()
+    {
+        static_assert(std::is_trivially_copyable_v<T>);
+        T value;
+        bytes(&value, sizeof value);
+        return value;
+    }
+    template <typename T> void vec(std::vector<T>& v)
+    {
+        static_assert(std::is_trivially_copyable_v<T>);
+        const auto n = count(sizeof(T));
+        v.resize(n);
+        bytes(v.data(), n * sizeof(T));
+    }
+    void str(std::string& s)
+    {
+        const auto n = count(1);
+        s.resize(n);
+        bytes(s.data(), n);
+    }
+    // A count of items of `itemBytes` each, checked against the bytes left.
+    std::size_t count(std::size_t itemBytes);
+    // Throws unless the whole section was consumed and its checksum matches.
+    void finish();
+
+private:
+    void fill();
+    int m_fd;
+    CacheSection m_section;
+    std::uint64_t m_fileOffset; // next byte to fetch from the file
+    std::uint64_t m_left; // section bytes not yet handed out
+    std::vector<char> m_buffer;
+    std::size_t m_begin = 0;
+    std::size_t m_end = 0;
+    CacheHash m_hash;
+};
+
+} // namespace parallax::io

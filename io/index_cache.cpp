@@ -1,0 +1,939 @@
+#include "index_cache.h"
+
+#include "cache_file.h"
+#include "cache_hash.h"
+#include "run_discovery.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <mutex>
+#include <set>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+#include <utility>
+
+namespace parallax::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Bump whenever what is written changes (a new column, a new field, another order).
+constexpr std::uint32_t kFormatVersion = 1;
+constexpr char kMagic[8] = { 'P', 'L', 'X', 'I', 'N', 'D', 'E', 'X' };
+constexpr std::uint32_t kByteOrderMark = 0x01020304U;
+constexpr std::uint64_t kMaxSections = 1U << 24;
+// Files changed more recently than this before the load started are not cached: a change in
+// the same timestamp tick would otherwise go unseen.
+constexpr std::int64_t kRacyNs = 2'000'000'000;
+
+struct FileHeader {
+    char magic[8];
+    std::uint32_t version;
+    std::uint32_t byteOrder;
+    std::uint64_t layout; // fingerprint of the sizes of everything written raw
+    std::uint64_t sectionCount;
+    std::uint64_t tableHash; // checksum of the section table that follows the header
+    std::uint64_t headerHash; // checksum of the fields above
+    std::uint64_t reserved[2];
+};
+static_assert(sizeof(FileHeader) == 64);
+
+std::uint64_t layoutFingerprint()
+{
+    const std::size_t sizes[] = { sizeof(core::TimeUs), sizeof(core::PeId), sizeof(core::ObjectId),
+        alignof(core::ObjectId), sizeof(core::UserEventPoint), sizeof(core::UserEventBracket),
+        sizeof(core::StatSample), sizeof(core::MemorySample), sizeof(core::UserSuppliedValue),
+        sizeof(core::TraceGap), sizeof(core::PhaseEnd), sizeof(core::SummaryMark),
+        sizeof(core::SummaryDetailCell), sizeof(core::MessageType), sizeof(core::SendKind),
+        sizeof(core::BracketKind), sizeof(core::PeTrace), sizeof(core::RunMetadata),
+        sizeof(core::RunFiles), sizeof(core::PeSummary), sizeof(core::PeSummaryDetail),
+        core::kIssueKinds, sizeof(double), sizeof(std::size_t) };
+    return CacheHash::of(sizes, sizeof sizes);
+}
+
+std::uint64_t headerHashOf(const FileHeader& h)
+{
+    return CacheHash::of(&h, offsetof(FileHeader, headerHash));
+}
+
+// ---- The run key: every file that was read and the directories holding them ----
+
+struct KeyEntry {
+    std::string path;
+    std::uint64_t size = 0;
+    std::int64_t mtimeNs = 0;
+};
+
+bool statEntry(const std::string& path, KeyEntry& out)
+{
+    struct stat st { };
+    if (::stat(path.c_str(), &st) != 0)
+        return false;
+    out.path = path;
+    out.size = static_cast<std::uint64_t>(st.st_size);
+    out.mtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000
+        + static_cast<std::int64_t>(st.st_mtim.tv_nsec);
+    return true;
+}
+
+std::vector<std::string> keyPaths(const core::RunFiles& files)
+{
+    std::vector<std::string> paths;
+    std::set<std::string> dirs { files.directory };
+    auto add = [&](const std::string& p) {
+        if (p.empty())
+            return;
+        paths.push_back(p);
+        dirs.insert(fs::path(p).parent_path().string());
+    };
+    add(files.stsPath);
+    add(files.projrcPath);
+    for (const auto* list : { &files.logPaths, &files.sumPaths, &files.sumdPaths })
+        for (const auto& p : *list)
+            add(p);
+    dirs.erase("");
+    paths.insert(paths.end(), dirs.begin(), dirs.end());
+    return paths;
+}
+
+std::string fileNameOf(const std::string& path)
+{
+    return fs::path(path).filename().string();
+}
+
+// ---- Serialization of the store ----
+
+void putMetadata(CacheWriter& w, const core::RunMetadata& m)
+{
+    w.put(m.version);
+    w.str(m.machine);
+    w.put(m.processors);
+    w.put<std::uint8_t>(m.smp ? 1 : 0);
+    w.put<std::int32_t>(m.nodeSize);
+    w.put<std::int32_t>(m.numNodes);
+    w.put<std::int32_t>(m.commThreadsPerNode);
+    for (const auto* s :
+        { &m.userName, &m.hostName, &m.commandLine, &m.timestamp, &m.charmVersion })
+        w.str(*s);
+    w.put<std::int32_t>(m.totalPhases);
+    w.put<std::uint64_t>(m.chares.size());
+    for (const auto& c : m.chares) {
+        w.str(c.name);
+        w.put<std::int32_t>(c.ndims);
+    }
+    w.put<std::uint64_t>(m.entries.size());
+    for (const auto& e : m.entries) {
+        w.str(e.name);
+        w.put(e.chare);
+        w.put(e.message);
+    }
+    w.vec(m.messages);
+    for (const auto* map : { &m.userEvents, &m.stats }) {
+        w.put<std::uint64_t>(map->size());
+        for (const auto& [id, name] : *map) {
+            w.put(id);
+            w.str(name);
+        }
+    }
+    w.put<std::uint64_t>(m.papiEvents.size());
+    for (const auto& s : m.papiEvents)
+        w.str(s);
+    w.put(m.projrcEndTime);
+}
+
+void getMetadata(CacheReader& r, core::RunMetadata& m)
+{
+    m.version = r.get<double>();
+    r.str(m.machine);
+    m.processors = r.get<core::PeId>();
+    m.smp = r.get<std::uint8_t>() != 0;
+    m.nodeSize = r.get<std::int32_t>();
+    m.numNodes = r.get<std::int32_t>();
+    m.commThreadsPerNode = r.get<std::int32_t>();
+    for (auto* s : { &m.userName, &m.hostName, &m.commandLine, &m.timestamp, &m.charmVersion })
+        r.str(*s);
+    m.totalPhases = r.get<std::int32_t>();
+    m.chares.resize(r.count(12));
+    for (auto& c : m.chares) {
+        r.str(c.name);
+        c.ndims = r.get<std::int32_t>();
+    }
+    m.entries.resize(r.count(16));
+    for (auto& e : m.entries) {
+        r.str(e.name);
+        e.chare = r.get<std::int32_t>();
+        e.message = r.get<std::int32_t>();
+    }
+    r.vec(m.messages);
+    for (auto* map : { &m.userEvents, &m.stats }) {
+        const auto n = r.count(12);
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto id = r.get<std::int32_t>();
+            r.str((*map)[id]);
+        }
+    }
+    m.papiEvents.resize(r.count(8));
+    for (auto& s : m.papiEvents)
+        r.str(s);
+    m.projrcEndTime = r.get<core::TimeUs>();
+}
+
+void putStrings(CacheWriter& w, const std::vector<std::string>& v)
+{
+    w.put<std::uint64_t>(v.size());
+    for (const auto& s : v)
+        w.str(s);
+}
+
+void getStrings(CacheReader& r, std::vector<std::string>& v)
+{
+    v.resize(r.count(8));
+    for (auto& s : v)
+        r.str(s);
+}
+
+void putFiles(CacheWriter& w, const core::RunFiles& f)
+{
+    for (const auto* s : { &f.directory, &f.baseName, &f.stsPath, &f.projrcPath })
+        w.str(*s);
+    for (const auto* v : { &f.logPaths, &f.sumPaths, &f.sumdPaths })
+        putStrings(w, *v);
+    w.put(f.logBytes);
+    w.put(f.sumBytes);
+}
+
+void getFiles(CacheReader& r, core::RunFiles& f)
+{
+    for (auto* s : { &f.directory, &f.baseName, &f.stsPath, &f.projrcPath })
+        r.str(*s);
+    for (auto* v : { &f.logPaths, &f.sumPaths, &f.sumdPaths })
+        getStrings(r, *v);
+    f.logBytes = r.get<std::uint64_t>();
+    f.sumBytes = r.get<std::uint64_t>();
+}
+
+void putReport(CacheWriter& w, const core::ImportReport& report)
+{
+    w.put<std::uint64_t>(core::kIssueKinds);
+    for (std::size_t k = 0; k < core::kIssueKinds; ++k)
+        w.put(report.count(static_cast<core::Issue>(k)));
+    w.put<std::uint64_t>(report.examples().size());
+    for (const auto& e : report.examples()) {
+        w.put(static_cast<std::uint8_t>(e.issue));
+        w.str(e.file);
+        w.put(e.line);
+        w.str(e.message);
+    }
+}
+
+void getReport(CacheReader& r, core::ImportReport& report)
+{
+    if (r.get<std::uint64_t>() != core::kIssueKinds)
+        throw CacheFormatError("written with another list of import issues");
+    std::array<std::uint64_t, core::kIssueKinds> counts {};
+    for (auto& c : counts)
+        c = r.get<std::uint64_t>();
+    std::array<std::uint64_t, core::kIssueKinds> examples {};
+    const auto n = r.count(25);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto k = r.get<std::uint8_t>();
+        if (k >= core::kIssueKinds)
+            throw CacheFormatError("an unknown import issue");
+        core::IssueExample e;
+        r.str(e.file);
+        e.line = r.get<std::uint64_t>();
+        r.str(e.message);
+        // add() counts the example too; the rest of the count is added below.
+        report.add(static_cast<core::Issue>(k), e.file, e.line, std::move(e.message));
+        ++examples[k];
+    }
+    for (std::size_t k = 0; k < core::kIssueKinds; ++k) {
+        if (examples[k] > counts[k] || examples[k] > core::ImportReport::kExamplesPerKind)
+            throw CacheFormatError("inconsistent import report");
+        report.increment(static_cast<core::Issue>(k), counts[k] - examples[k]);
+    }
+}
+
+void putSummary(CacheWriter& w, const core::PeSummary& s)
+{
+    w.put(s.pe);
+    w.put(s.version);
+    w.put(s.numPes);
+    w.put(s.intervalUs);
+    w.vec(s.utilization);
+    w.vec(s.idlePercent);
+    w.vec(s.entryTime);
+    w.vec(s.entryCalls);
+    w.vec(s.entryMaxTime);
+    w.vec(s.marks);
+    w.put<std::uint64_t>(s.phases.size());
+    for (const auto& p : s.phases) {
+        w.vec(p.entryCalls);
+        w.vec(p.entryTime);
+        w.vec(p.entryMaxTime);
+    }
+}
+
+void getSummary(CacheReader& r, core::PeSummary& s)
+{
+    s.pe = r.get<core::PeId>();
+    s.version = r.get<double>();
+    s.numPes = r.get<core::PeId>();
+    s.intervalUs = r.get<core::TimeUs>();
+    r.vec(s.utilization);
+    r.vec(s.idlePercent);
+    r.vec(s.entryTime);
+    r.vec(s.entryCalls);
+    r.vec(s.entryMaxTime);
+    r.vec(s.marks);
+    s.phases.resize(r.count(24));
+    for (auto& p : s.phases) {
+        r.vec(p.entryCalls);
+        r.vec(p.entryTime);
+        r.vec(p.entryMaxTime);
+    }
+}
+
+void putDetail(CacheWriter& w, const core::PeSummaryDetail& d)
+{
+    w.put(d.pe);
+    w.put(d.version);
+    w.put(d.intervalUs);
+    w.put(d.intervalCount);
+    w.put(d.entryCount);
+    w.vec(d.cells);
+}
+
+void getDetail(CacheReader& r, core::PeSummaryDetail& d)
+{
+    d.pe = r.get<core::PeId>();
+    d.version = r.get<double>();
+    d.intervalUs = r.get<core::TimeUs>();
+    d.intervalCount = r.get<std::int64_t>();
+    d.entryCount = r.get<std::int32_t>();
+    r.vec(d.cells);
+}
+
+void putRun(CacheWriter& w, const core::Trace& t)
+{
+    putMetadata(w, t.metadata);
+    putFiles(w, t.files);
+    putReport(w, t.report);
+    w.put<std::uint64_t>(t.summaries.size());
+    for (const auto& s : t.summaries) {
+        w.put<std::uint8_t>(s ? 1 : 0);
+        if (s)
+            putSummary(w, *s);
+    }
+    w.put<std::uint64_t>(t.details.size());
+    for (const auto& d : t.details) {
+        w.put<std::uint8_t>(d ? 1 : 0);
+        if (d)
+            putDetail(w, *d);
+    }
+    w.put<std::uint64_t>(t.pes.size());
+}
+
+std::size_t getRun(CacheReader& r, core::Trace& t)
+{
+    getMetadata(r, t.metadata);
+    getFiles(r, t.files);
+    getReport(r, t.report);
+    t.summaries.resize(r.count(1));
+    for (auto& s : t.summaries)
+        if (r.get<std::uint8_t>() != 0)
+            getSummary(r, s.emplace());
+    t.details.resize(r.count(1));
+    for (auto& d : t.details)
+        if (r.get<std::uint8_t>() != 0)
+            getDetail(r, d.emplace());
+    const auto pes = r.get<std::uint64_t>();
+    if (pes > kMaxSections)
+        throw CacheFormatError("an impossible number of PEs");
+    return static_cast<std::size_t>(pes);
+}
+
+template <typename C> void putIntervals(CacheWriter& w, const C& c)
+{
+    w.vec(c.begin);
+    w.vec(c.end);
+}
+
+template <typename C> void getIntervals(CacheReader& r, C& c)
+{
+    r.vec(c.begin);
+    r.vec(c.end);
+    if (c.begin.size() != c.end.size())
+        throw CacheFormatError("interval columns of different lengths");
+}
+
+void putPe(CacheWriter& w, const core::PeTrace& p)
+{
+    w.put(p.pe);
+    w.put<std::uint8_t>(p.hasLog ? 1 : 0);
+    w.put(p.beginComputation);
+    w.put(p.endComputation);
+    w.put(p.firstTime);
+    w.put(p.lastTime);
+    w.put(p.recordCount);
+    w.put(p.lastIdleFlags);
+    const auto& e = p.executions;
+    w.vec(e.begin);
+    w.vec(e.end);
+    w.vec(e.entry);
+    w.vec(e.sourcePe);
+    w.vec(e.msgBytes);
+    w.vec(e.eventId);
+    w.vec(e.object);
+    w.vec(e.cpuBegin);
+    w.vec(e.cpuDuration);
+    w.vec(e.flags);
+    w.vec(e.papi);
+    putIntervals(w, p.idles);
+    putIntervals(w, p.packs);
+    putIntervals(w, p.unpacks);
+    putIntervals(w, p.flushes);
+    const auto& s = p.sends;
+    w.vec(s.time);
+    w.vec(s.entry);
+    w.vec(s.kind);
+    w.vec(s.messageType);
+    w.vec(s.msgBytes);
+    w.vec(s.eventId);
+    w.vec(s.destinationCount);
+    w.vec(s.sendDuration);
+    w.vec(s.execution);
+    w.vec(s.multicastSend);
+    w.vec(s.multicastOffset);
+    w.vec(s.multicastPes);
+    w.vec(p.objects);
+    w.vec(p.userEvents);
+    w.vec(p.userBrackets);
+    w.put<std::uint64_t>(p.notes.size());
+    for (const auto& n : p.notes) {
+        w.put(n.begin);
+        w.put(n.end);
+        w.put(n.id);
+        w.str(n.text);
+    }
+    w.vec(p.stats);
+    w.vec(p.memory);
+    w.vec(p.userSupplied);
+    w.vec(p.traceGaps);
+    w.vec(p.phaseEnds);
+}
+
+void getPe(CacheReader& r, core::PeTrace& p)
+{
+    p.pe = r.get<core::PeId>();
+    p.hasLog = r.get<std::uint8_t>() != 0;
+    p.beginComputation = r.get<core::TimeUs>();
+    p.endComputation = r.get<core::TimeUs>();
+    p.firstTime = r.get<core::TimeUs>();
+    p.lastTime = r.get<core::TimeUs>();
+    p.recordCount = r.get<std::uint64_t>();
+    p.lastIdleFlags = r.get<std::uint8_t>();
+    auto& e = p.executions;
+    r.vec(e.begin);
+    r.vec(e.end);
+    r.vec(e.entry);
+    r.vec(e.sourcePe);
+    r.vec(e.msgBytes);
+    r.vec(e.eventId);
+    r.vec(e.object);
+    r.vec(e.cpuBegin);
+    r.vec(e.cpuDuration);
+    r.vec(e.flags);
+    r.vec(e.papi);
+    getIntervals(r, p.idles);
+    getIntervals(r, p.packs);
+    getIntervals(r, p.unpacks);
+    getIntervals(r, p.flushes);
+    auto& s = p.sends;
+    r.vec(s.time);
+    r.vec(s.entry);
+    r.vec(s.kind);
+    r.vec(s.messageType);
+    r.vec(s.msgBytes);
+    r.vec(s.eventId);
+    r.vec(s.destinationCount);
+    r.vec(s.sendDuration);
+    r.vec(s.execution);
+    r.vec(s.multicastSend);
+    r.vec(s.multicastOffset);
+    r.vec(s.multicastPes);
+    r.vec(p.objects);
+    r.vec(p.userEvents);
+    r.vec(p.userBrackets);
+    p.notes.resize(r.count(32));
+    for (auto& n : p.notes) {
+        n.begin = r.get<core::TimeUs>();
+        n.end = r.get<core::TimeUs>();
+        n.id = r.get<core::UserEventId>();
+        r.str(n.text);
+    }
+    r.vec(p.stats);
+    r.vec(p.memory);
+    r.vec(p.userSupplied);
+    r.vec(p.traceGaps);
+    r.vec(p.phaseEnds);
+
+    // Columns that index each other must agree, so no view can read past a column's end.
+    const auto n = e.begin.size();
+    for (const auto size :
+        { e.end.size(), e.entry.size(), e.sourcePe.size(), e.msgBytes.size(), e.eventId.size(),
+            e.object.size(), e.cpuBegin.size(), e.cpuDuration.size(), e.flags.size() })
+        if (size != n)
+            throw CacheFormatError("execution columns of different lengths");
+    const auto objects = p.objects.size();
+    for (const auto o : e.object)
+        if (o >= objects)
+            throw CacheFormatError("an execution names an object that does not exist");
+    const auto m = s.time.size();
+    for (const auto size :
+        { s.entry.size(), s.kind.size(), s.messageType.size(), s.msgBytes.size(), s.eventId.size(),
+            s.destinationCount.size(), s.sendDuration.size(), s.execution.size() })
+        if (size != m)
+            throw CacheFormatError("send columns of different lengths");
+    if (!(s.multicastOffset.empty() ? s.multicastSend.empty()
+                                    : s.multicastOffset.size() == s.multicastSend.size() + 1))
+        throw CacheFormatError("multicast columns of different lengths");
+    for (const auto k : s.multicastSend)
+        if (k >= m)
+            throw CacheFormatError("a multicast names a send that does not exist");
+    for (const auto o : s.multicastOffset)
+        if (o > s.multicastPes.size())
+            throw CacheFormatError("a multicast list runs past its column");
+}
+
+// ---- Files ----
+
+class Fd {
+public:
+    explicit Fd(int fd)
+        : m_fd(fd)
+    { }
+    ~Fd()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    [[nodiscard]] int get() const { return m_fd; }
+    int release() { return std::exchange(m_fd, -1); }
+
+private:
+    int m_fd;
+};
+
+std::string hex16(std::uint64_t v)
+{
+    static const char digits[] = "0123456789abcdef";
+    std::string s(16, '0');
+    for (int i = 15; i >= 0; --i, v >>= 4)
+        s[static_cast<std::size_t>(i)] = digits[v & 15U];
+    return s;
+}
+
+std::string keyString(const std::string& stsPath, const LoadOptions& options)
+{
+    std::error_code ec;
+    auto absolute = fs::absolute(fs::path(stsPath), ec);
+    const auto path = ec ? stsPath : absolute.lexically_normal().string();
+    return path + (options.readLogs ? "\n1" : "\n0") + (options.readSummaries ? "1" : "0");
+}
+
+std::string cacheFileFor(
+    const std::string& directory, const core::RunFiles& files, const LoadOptions& options)
+{
+    const auto key = keyString(files.stsPath, options);
+    return (fs::path(directory)
+        / (files.baseName + "-" + hex16(CacheHash::of(key.data(), key.size())) + ".pxindex"))
+        .string();
+}
+
+template <typename F> void parallelFor(unsigned threads, std::size_t n, F&& body)
+{
+    std::atomic<std::size_t> next { 0 };
+    auto worker = [&] {
+        for (auto k = next++; k < n; k = next++)
+            body(k);
+    };
+    threads = static_cast<unsigned>(std::min<std::size_t>(threads, n));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+}
+
+enum class ReadOutcome { Loaded, Missing, Stale, Damaged, Cancelled };
+
+struct ReadAttempt {
+    ReadOutcome outcome = ReadOutcome::Missing;
+    std::string why;
+    std::shared_ptr<core::Trace> trace;
+};
+
+// A path of the run as spelled when the cache was written, spelled as `directory` is now.
+void respell(std::string& path, const std::string& from, const std::string& to)
+{
+    if (!path.empty() && path.compare(0, from.size(), from) == 0)
+        path = to + path.substr(from.size());
+}
+
+ReadAttempt readCache(
+    const std::string& cachePath, const core::RunFiles& located, const LoadOptions& options)
+{
+    ReadAttempt attempt;
+    Fd fd(::open(cachePath.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0)
+        return attempt; // no cache yet
+    auto isCancelled = [&] {
+        return options.cancelled && options.cancelled();
+    };
+    try {
+        struct stat st { };
+        if (::fstat(fd.get(), &st) != 0)
+            throw CacheFormatError("cannot be read");
+        const auto fileSize = static_cast<std::uint64_t>(st.st_size);
+        if (fileSize < sizeof(FileHeader))
+            throw CacheFormatError("truncated header");
+        FileHeader header {};
+        {
+            CacheReader r(fd.get(), { 0, sizeof header, 0 });
+            r.bytes(&header, sizeof header);
+        }
+        if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0)
+            throw CacheFormatError("not an index cache file (wrong magic)");
+        if (header.byteOrder != kByteOrderMark || header.layout != layoutFingerprint())
+            throw CacheFormatError("written on another kind of machine or build");
+        if (header.version != kFormatVersion)
+            throw CacheFormatError("written by another version (format "
+                + std::to_string(header.version) + ", expected " + std::to_string(kFormatVersion)
+                + ")");
+        if (header.headerHash != headerHashOf(header))
+            throw CacheFormatError("checksum mismatch in the header");
+        if (header.sectionCount < 2 || header.sectionCount > kMaxSections
+            || header.sectionCount > (fileSize - sizeof header) / sizeof(CacheSection))
+            throw CacheFormatError("impossible section count");
+        std::vector<CacheSection> table(static_cast<std::size_t>(header.sectionCount));
+        {
+            const std::uint64_t tableBytes = table.size() * sizeof(CacheSection);
+            CacheReader r(fd.get(), { sizeof header, tableBytes, header.tableHash });
+            r.bytes(table.data(), tableBytes);
+            r.finish();
+        }
+        for (const auto& s : table)
+            if (s.offset > fileSize || s.size > fileSize - s.offset)
+                throw CacheFormatError("truncated (a section ends past the end of the file)");
+
+        // The key: is this the cache of the same, unchanged run?
+        {
+            CacheReader r(fd.get(), table[0]);
+            std::string cachedSts; // kept for inspection; the file key below decides
+            r.str(cachedSts);
+            const auto flags = r.get<std::uint8_t>();
+            std::vector<KeyEntry> entries(r.count(24));
+            for (auto& e : entries) {
+                r.str(e.path);
+                e.size = r.get<std::uint64_t>();
+                e.mtimeNs = r.get<std::int64_t>();
+            }
+            r.finish();
+            const std::uint8_t expected
+                = (options.readLogs ? 1U : 0U) | (options.readSummaries ? 2U : 0U);
+            if (flags != expected) {
+                attempt.outcome = ReadOutcome::Stale;
+                attempt.why = "written for other load options";
+                return attempt;
+            }
+            for (const auto& e : entries) {
+                KeyEntry now;
+                if (!statEntry(e.path, now) || now.size != e.size || now.mtimeNs != e.mtimeNs) {
+                    attempt.outcome = ReadOutcome::Stale;
+                    attempt.why = fileNameOf(e.path) + " changed";
+                    return attempt;
+                }
+            }
+        }
+
+        if (options.progress)
+            options.progress({ "reading index cache", 0, fileSize, 0, table.size() - 2 });
+        auto trace = std::make_shared<core::Trace>();
+        std::size_t pes = 0;
+        {
+            CacheReader r(fd.get(), table[1]);
+            pes = getRun(r, *trace);
+            r.finish();
+        }
+        // The same run opened through another spelling of its path (relative, "dir/" ...):
+        // name its files as a fresh load would.
+        auto& files = trace->files;
+        if (files.directory != located.directory) {
+            const auto from = files.directory;
+            for (auto* s : { &files.directory, &files.stsPath, &files.projrcPath })
+                respell(*s, from, located.directory);
+            for (auto* v : { &files.logPaths, &files.sumPaths, &files.sumdPaths })
+                for (auto& s : *v)
+                    respell(s, from, located.directory);
+        }
+        if (pes != table.size() - 2)
+            throw CacheFormatError("the section table does not match the run");
+        trace->pes.resize(pes);
+
+        unsigned threads
+            = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
+        threads = std::clamp<unsigned>(threads, 1, 64);
+        std::atomic<bool> stop { false };
+        std::atomic<std::size_t> done { 0 };
+        std::atomic<std::uint64_t> bytesDone { table[0].size + table[1].size };
+        std::mutex errorMutex;
+        std::string error;
+        std::mutex progressMutex;
+        parallelFor(threads, pes, [&](std::size_t p) {
+            if (stop.load())
+                return;
+            if (isCancelled()) {
+                stop = true;
+                return;
+            }
+            try {
+                CacheReader r(fd.get(), table[p + 2]);
+                getPe(r, trace->pes[p]);
+                r.finish();
+            } catch (const std::exception& e) {
+                std::lock_guard lock(errorMutex);
+                if (error.empty())
+                    error = e.what();
+                stop = true;
+                return;
+            }
+            const auto bytes = bytesDone += table[p + 2].size;
+            const auto peCount = ++done;
+            if (options.progress && (peCount % 16 == 0 || peCount == pes)) {
+                std::lock_guard lock(progressMutex);
+                options.progress({ "reading index cache", bytes, fileSize, peCount, pes });
+            }
+        });
+        if (!error.empty())
+            throw CacheFormatError(error);
+        if (stop.load()) {
+            attempt.outcome = ReadOutcome::Cancelled;
+            return attempt;
+        }
+        attempt.outcome = ReadOutcome::Loaded;
+        attempt.trace = std::move(trace);
+    } catch (const CacheFormatError& e) {
+        attempt.outcome = ReadOutcome::Damaged;
+        attempt.why = e.what();
+    } catch (const std::exception& e) {
+        // Out of memory on a damaged file, or similar: never trusted, rebuilt.
+        attempt.outcome = ReadOutcome::Damaged;
+        attempt.why = e.what();
+    }
+    return attempt;
+}
+
+// Writes the cache of `trace` atomically. Returns an empty string or why it was not written;
+// `tooRecent` tells the expected case of files changed just before the load (not a problem).
+std::string writeCache(const std::string& directory, const std::string& cachePath,
+    const core::Trace& trace, const LoadOptions& options, std::int64_t loadStartNs, bool& tooRecent)
+{
+    std::vector<KeyEntry> entries;
+    for (const auto& p : keyPaths(trace.files)) {
+        KeyEntry e;
+        std::error_code ec;
+        const auto absolute = fs::absolute(fs::path(p), ec).lexically_normal().string();
+        if (ec || !statEntry(absolute, e))
+            return fileNameOf(p) + " disappeared during the load";
+        if (e.mtimeNs > loadStartNs - kRacyNs) {
+            tooRecent = true;
+            return fileNameOf(p) + " changed less than 2 s before the load";
+        }
+        entries.push_back(std::move(e));
+    }
+
+    std::error_code ec;
+    fs::create_directories(directory, ec);
+    if (ec)
+        return "cannot create " + directory + " (" + ec.message() + ")";
+    std::string temp = (fs::path(directory) / ".pxindex-XXXXXX").string();
+    Fd fd(::mkstemp(temp.data()));
+    if (fd.get() < 0)
+        return "cannot create a file in " + directory + " (" + std::strerror(errno) + ")";
+    try {
+        CacheWriter w(fd.get());
+        FileHeader header {};
+        std::vector<CacheSection> table(trace.pes.size() + 2);
+        // Header and table go first, written again once the sections are known.
+        w.bytes(&header, sizeof header);
+        w.bytes(table.data(), table.size() * sizeof(CacheSection));
+
+        w.beginSection();
+        w.str(trace.files.stsPath);
+        w.put<std::uint8_t>((options.readLogs ? 1U : 0U) | (options.readSummaries ? 2U : 0U));
+        w.put<std::uint64_t>(entries.size());
+        for (const auto& e : entries) {
+            w.str(e.path);
+            w.put(e.size);
+            w.put(e.mtimeNs);
+        }
+        table[0] = w.endSection();
+        w.beginSection();
+        putRun(w, trace);
+        table[1] = w.endSection();
+        for (std::size_t p = 0; p < trace.pes.size(); ++p) {
+            w.beginSection();
+            putPe(w, trace.pes[p]);
+            table[p + 2] = w.endSection();
+        }
+        w.flush();
+
+        std::memcpy(header.magic, kMagic, sizeof kMagic);
+        header.version = kFormatVersion;
+        header.byteOrder = kByteOrderMark;
+        header.layout = layoutFingerprint();
+        header.sectionCount = table.size();
+        header.tableHash = CacheHash::of(table.data(), table.size() * sizeof(CacheSection));
+        header.headerHash = headerHashOf(header);
+        w.writeAt(sizeof header, table.data(), table.size() * sizeof(CacheSection));
+        w.writeAt(0, &header, sizeof header);
+    } catch (const std::exception& e) {
+        ::unlink(temp.c_str());
+        return std::string("cannot write the index cache (") + e.what() + ")";
+    }
+    if (::close(fd.release()) != 0 || ::rename(temp.c_str(), cachePath.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        ::unlink(temp.c_str());
+        return "cannot write the index cache (" + why + ")";
+    }
+    return {};
+}
+
+std::int64_t nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+std::string cacheDirectory(const CacheOptions& options)
+{
+    if (!options.directory.empty())
+        return options.directory;
+    auto env = [](const char* name) -> std::string {
+        const char* v = std::getenv(name);
+        return v != nullptr ? std::string(v) : std::string();
+    };
+    if (auto dir = env("PARALLAX_CACHE_DIR"); !dir.empty())
+        return dir;
+    if (auto xdg = env("XDG_CACHE_HOME"); !xdg.empty())
+        return (fs::path(xdg) / "parallax").string();
+    if (auto home = env("HOME"); !home.empty())
+        return (fs::path(home) / ".cache" / "parallax").string();
+    return {};
+}
+
+std::string cacheFilePath(
+    const std::string& path, const LoadOptions& options, const CacheOptions& cache)
+{
+    const auto directory = cacheDirectory(cache);
+    if (directory.empty())
+        return {};
+    auto located = locateSymbolTable(path);
+    if (!located.ok)
+        return {};
+    return cacheFileFor(directory, located.files, options);
+}
+
+LoadResult loadRunCached(
+    const std::string& path, const LoadOptions& options, const CacheOptions& cache)
+{
+    if (!cache.enabled)
+        return loadRun(path, options);
+    std::string directory;
+    std::string cachePath;
+    std::string stsPath;
+    std::string note;
+    try {
+        directory = cacheDirectory(cache);
+        if (directory.empty())
+            return loadRun(path, options);
+        if (options.progress)
+            options.progress({ "checking index cache", 0, 0, 0, 0 });
+        auto located = locateSymbolTable(path);
+        if (!located.ok)
+            return loadRun(path, options); // reports the same error
+        stsPath = located.files.stsPath;
+        cachePath = cacheFileFor(directory, located.files, options);
+
+        auto attempt = readCache(cachePath, located.files, options);
+        switch (attempt.outcome) {
+        case ReadOutcome::Loaded: {
+            LoadResult result;
+            result.trace = std::move(attempt.trace);
+            result.fromCache = true;
+            if (options.progress)
+                options.progress({ "done", 0, 0, 0, 0 });
+            return result;
+        }
+        case ReadOutcome::Cancelled: {
+            LoadResult result;
+            result.cancelled = true;
+            return result;
+        }
+        case ReadOutcome::Stale:
+            note = "index cache was out of date (" + attempt.why + "), rebuilt";
+            break;
+        case ReadOutcome::Damaged:
+            note = "index cache was damaged (" + attempt.why + "), rebuilt";
+            break;
+        case ReadOutcome::Missing:
+            break;
+        }
+    } catch (const std::exception& e) {
+        note = std::string("index cache not used (") + e.what() + ")";
+    }
+
+    const auto start = nowNs();
+    auto result = loadRun(path, options);
+    if (!result.trace || cachePath.empty() || result.trace->files.stsPath != stsPath) {
+        result.cacheNote = note;
+        return result;
+    }
+    if (options.progress)
+        options.progress({ "writing index cache", 0, 0, 0, 0 });
+    std::string why;
+    bool tooRecent = false;
+    try {
+        why = writeCache(directory, cachePath, *result.trace, options, start, tooRecent);
+    } catch (const std::exception& e) {
+        why = e.what();
+    }
+    if (!why.empty()) {
+        // A stale or damaged file must not stay behind to be tried again.
+        if (!note.empty())
+            ::unlink(cachePath.c_str());
+        if (!tooRecent)
+            note += (note.empty() ? "" : "; ") + std::string("index cache not written: ") + why;
+    }
+    result.cacheNote = note;
+    return result;
+}
+
+} // namespace parallax::io

@@ -1,0 +1,524 @@
+// The index cache (io/index_cache.h): a reopened run must equal a freshly parsed one in every
+// column, and a damaged, foreign, stale or truncated cache file must be detected, reported and
+// rebuilt, never trusted. Every test uses its own temporary cache directory.
+
+#include "io/index_cache.h"
+#include "io/run_loader.h"
+#include "support/allocation_tracker.h"
+#include "support/io_support.h"
+#include "support/test_support.h"
+#include "trace_compare.h"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+using namespace parallax;
+using namespace parallax::test;
+
+namespace {
+
+void requireSameMetadata(const core::RunMetadata& a, const core::RunMetadata& b)
+{
+    REQUIRE(a.version == b.version);
+    REQUIRE(a.machine == b.machine);
+    REQUIRE(a.processors == b.processors);
+    REQUIRE(a.smp == b.smp);
+    REQUIRE(a.nodeSize == b.nodeSize);
+    REQUIRE(a.numNodes == b.numNodes);
+    REQUIRE(a.commThreadsPerNode == b.commThreadsPerNode);
+    REQUIRE(a.userName == b.userName);
+    REQUIRE(a.hostName == b.hostName);
+    REQUIRE(a.commandLine == b.commandLine);
+    REQUIRE(a.timestamp == b.timestamp);
+    REQUIRE(a.charmVersion == b.charmVersion);
+    REQUIRE(a.totalPhases == b.totalPhases);
+    REQUIRE(a.chares.size() == b.chares.size());
+    for (std::size_t i = 0; i < a.chares.size(); ++i) {
+        REQUIRE(a.chares[i].name == b.chares[i].name);
+        REQUIRE(a.chares[i].ndims == b.chares[i].ndims);
+    }
+    REQUIRE(a.entries.size() == b.entries.size());
+    for (std::size_t i = 0; i < a.entries.size(); ++i) {
+        REQUIRE(a.entries[i].name == b.entries[i].name);
+        REQUIRE(a.entries[i].chare == b.entries[i].chare);
+        REQUIRE(a.entries[i].message == b.entries[i].message);
+    }
+    REQUIRE(a.messages.size() == b.messages.size());
+    for (std::size_t i = 0; i < a.messages.size(); ++i)
+        REQUIRE(a.messages[i].size == b.messages[i].size);
+    REQUIRE(a.userEvents == b.userEvents);
+    REQUIRE(a.stats == b.stats);
+    REQUIRE(a.papiEvents == b.papiEvents);
+    REQUIRE(a.projrcEndTime == b.projrcEndTime);
+}
+
+void requireSameSummary(const core::PeSummary& a, const core::PeSummary& b)
+{
+    REQUIRE(a.pe == b.pe);
+    REQUIRE(a.version == b.version);
+    REQUIRE(a.numPes == b.numPes);
+    REQUIRE(a.intervalUs == b.intervalUs);
+    REQUIRE(a.utilization == b.utilization);
+    REQUIRE(a.idlePercent == b.idlePercent);
+    REQUIRE(a.entryTime == b.entryTime);
+    REQUIRE(a.entryCalls == b.entryCalls);
+    REQUIRE(a.entryMaxTime == b.entryMaxTime);
+    REQUIRE(a.marks.size() == b.marks.size());
+    for (std::size_t i = 0; i < a.marks.size(); ++i) {
+        REQUIRE(a.marks[i].type == b.marks[i].type);
+        REQUIRE(a.marks[i].time == b.marks[i].time);
+    }
+    REQUIRE(a.phases.size() == b.phases.size());
+    for (std::size_t i = 0; i < a.phases.size(); ++i) {
+        REQUIRE(a.phases[i].entryCalls == b.phases[i].entryCalls);
+        REQUIRE(a.phases[i].entryTime == b.phases[i].entryTime);
+        REQUIRE(a.phases[i].entryMaxTime == b.phases[i].entryMaxTime);
+    }
+}
+
+void requireSameDetail(const core::PeSummaryDetail& a, const core::PeSummaryDetail& b)
+{
+    REQUIRE(a.pe == b.pe);
+    REQUIRE(a.version == b.version);
+    REQUIRE(a.intervalUs == b.intervalUs);
+    REQUIRE(a.intervalCount == b.intervalCount);
+    REQUIRE(a.entryCount == b.entryCount);
+    REQUIRE(a.cells.size() == b.cells.size());
+    for (std::size_t i = 0; i < a.cells.size(); ++i) {
+        REQUIRE(a.cells[i].interval == b.cells[i].interval);
+        REQUIRE(a.cells[i].entry == b.cells[i].entry);
+        REQUIRE(a.cells[i].timeUs == b.cells[i].timeUs);
+        REQUIRE(a.cells[i].calls == b.cells[i].calls);
+    }
+}
+
+// Everything a view or an analysis can read from a Trace.
+void requireSameTrace(const core::Trace& a, const core::Trace& b)
+{
+    requireSameMetadata(a.metadata, b.metadata);
+
+    REQUIRE(a.files.directory == b.files.directory);
+    REQUIRE(a.files.baseName == b.files.baseName);
+    REQUIRE(a.files.stsPath == b.files.stsPath);
+    REQUIRE(a.files.projrcPath == b.files.projrcPath);
+    REQUIRE(a.files.logPaths == b.files.logPaths);
+    REQUIRE(a.files.sumPaths == b.files.sumPaths);
+    REQUIRE(a.files.sumdPaths == b.files.sumdPaths);
+    REQUIRE(a.files.logBytes == b.files.logBytes);
+    REQUIRE(a.files.sumBytes == b.files.sumBytes);
+
+    for (std::size_t k = 0; k < core::kIssueKinds; ++k)
+        REQUIRE(a.report.count(static_cast<core::Issue>(k))
+            == b.report.count(static_cast<core::Issue>(k)));
+    REQUIRE(a.report.examples().size() == b.report.examples().size());
+    for (std::size_t i = 0; i < a.report.examples().size(); ++i) {
+        const auto& x = a.report.examples()[i];
+        const auto& y = b.report.examples()[i];
+        REQUIRE(x.issue == y.issue);
+        REQUIRE(x.file == y.file);
+        REQUIRE(x.line == y.line);
+        REQUIRE(x.message == y.message);
+    }
+
+    REQUIRE(a.pes.size() == b.pes.size());
+    for (std::size_t p = 0; p < a.pes.size(); ++p) {
+        requireSamePeTrace(a.pes[p], b.pes[p]);
+        REQUIRE(a.pes[p].lastIdleFlags == b.pes[p].lastIdleFlags);
+        REQUIRE(a.pes[p].sends.execution == b.pes[p].sends.execution);
+    }
+    REQUIRE(a.summaries.size() == b.summaries.size());
+    for (std::size_t p = 0; p < a.summaries.size(); ++p) {
+        INFO("summary of PE " << p);
+        REQUIRE(a.summaries[p].has_value() == b.summaries[p].has_value());
+        if (a.summaries[p])
+            requireSameSummary(*a.summaries[p], *b.summaries[p]);
+    }
+    REQUIRE(a.details.size() == b.details.size());
+    for (std::size_t p = 0; p < a.details.size(); ++p) {
+        INFO("summary detail of PE " << p);
+        REQUIRE(a.details[p].has_value() == b.details[p].has_value());
+        if (a.details[p])
+            requireSameDetail(*a.details[p], *b.details[p]);
+    }
+
+    REQUIRE(a.beginTime() == b.beginTime());
+    REQUIRE(a.endTime() == b.endTime());
+    REQUIRE(a.eventCount() == b.eventCount());
+    REQUIRE(a.storeBytes() == b.storeBytes());
+}
+
+io::CacheOptions cacheIn(const TempDir& dir)
+{
+    io::CacheOptions cache;
+    cache.directory = (dir.path() / "cache").string();
+    return cache;
+}
+
+io::LoadResult loadCached(
+    const fs::path& run, const io::CacheOptions& cache, const io::LoadOptions& options = {})
+{
+    auto result = io::loadRunCached(run.string(), options, cache);
+    INFO("loadRunCached(" << run.string() << ") error: " << result.error);
+    REQUIRE(result.trace != nullptr);
+    REQUIRE_FALSE(result.cancelled);
+    return result;
+}
+
+// Every run under `root` (each .sts, .sum.sts included) that loads at all.
+std::vector<fs::path> runsUnder(const fs::path& root)
+{
+    std::vector<fs::path> runs;
+    for (const auto& entry : fs::recursive_directory_iterator(root))
+        if (entry.is_regular_file() && endsWith(entry.path().filename().string(), ".sts"))
+            runs.push_back(entry.path());
+    std::sort(runs.begin(), runs.end());
+    return runs;
+}
+
+// Sets the modification time of every file of `dir` and of `dir` itself an hour back, so a
+// cache may be written for it (files changed in the last 2 s are not cached).
+void ageFiles(const fs::path& dir)
+{
+    const auto old = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    for (const auto& entry : fs::directory_iterator(dir))
+        fs::last_write_time(entry.path(), old);
+    fs::last_write_time(dir, old);
+}
+
+// A copy of the tiny run in a temporary directory, aged so that it can be cached.
+fs::path copyOfTinyRun(const TempDir& dir)
+{
+    const auto run = dir.path() / "run";
+    copyFiles(dataDir() / "runs" / "tiny", run);
+    ageFiles(run);
+    return run;
+}
+
+fs::path onlyCacheFile(const io::CacheOptions& cache)
+{
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(cache.directory))
+        files.push_back(entry.path());
+    REQUIRE(files.size() == 1);
+    return files[0];
+}
+
+void patchFile(const fs::path& path, std::uint64_t offset, const void* data, std::size_t size)
+{
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    REQUIRE(f.good());
+    f.seekp(static_cast<std::streamoff>(offset));
+    f.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
+    REQUIRE(f.good());
+}
+
+// Loads the run with a broken cache: the load must succeed from the logs, say why, equal a
+// fresh load, and leave a good cache behind.
+void requireRebuilt(const fs::path& run, const io::CacheOptions& cache, const std::string& why)
+{
+    const auto fresh = loadOk(run);
+    const auto rebuilt = loadCached(run, cache);
+    REQUIRE_FALSE(rebuilt.fromCache);
+    INFO("note: " << rebuilt.cacheNote);
+    REQUIRE(rebuilt.cacheNote.find(why) != std::string::npos);
+    requireSameTrace(*fresh, *rebuilt.trace);
+    const auto again = loadCached(run, cache);
+    REQUIRE(again.fromCache);
+    REQUIRE(again.cacheNote.empty());
+    requireSameTrace(*fresh, *again.trace);
+}
+
+} // namespace
+
+TEST_CASE("every real dataset and test run reopens from the index cache equal to a fresh load",
+    "[index_cache]")
+{
+    TempDir dir;
+    const auto cache = cacheIn(dir);
+    std::vector<fs::path> runs = runsUnder(sharedDir() / "real-logs");
+    const auto ours = runsUnder(dataDir());
+    runs.insert(runs.end(), ours.begin(), ours.end());
+    REQUIRE(runs.size() > 20);
+    std::size_t cached = 0;
+    for (const auto& run : runs) {
+        INFO("run " << run.string());
+        const auto fresh = io::loadRun(run.string());
+        const auto first = io::loadRunCached(run.string(), {}, cache);
+        REQUIRE((fresh.trace == nullptr) == (first.trace == nullptr));
+        REQUIRE(first.error == fresh.error);
+        if (!fresh.trace)
+            continue; // a run that cannot be opened is not cached
+        // NAME.sum.sts opens NAME.sts when it exists: the same run, the same cache.
+        REQUIRE(first.fromCache == endsWith(run.string(), ".sum.sts"));
+        requireSameTrace(*fresh.trace, *first.trace);
+        const auto second = loadCached(run, cache);
+        REQUIRE(second.fromCache);
+        REQUIRE(second.cacheNote.empty());
+        requireSameTrace(*fresh.trace, *second.trace);
+        ++cached;
+    }
+    REQUIRE(cached > 20);
+}
+
+TEST_CASE("the index cache is read with other thread counts and load options", "[index_cache]")
+{
+    TempDir dir;
+    const auto cache = cacheIn(dir);
+    const auto run = realLog("gen-feat-smp");
+    const auto fresh = loadOk(run);
+    io::LoadOptions one;
+    one.threads = 1;
+    REQUIRE_FALSE(loadCached(run, cache, one).fromCache);
+    io::LoadOptions four;
+    four.threads = 4;
+    const auto reopened = loadCached(run, cache, four);
+    REQUIRE(reopened.fromCache);
+    requireSameTrace(*fresh, *reopened.trace);
+
+    // Without summaries the store differs, so it has a cache of its own.
+    io::LoadOptions noSummaries;
+    noSummaries.readSummaries = false;
+    REQUIRE_FALSE(loadCached(run, cache, noSummaries).fromCache);
+    const auto second = loadCached(run, cache, noSummaries);
+    REQUIRE(second.fromCache);
+    requireSameTrace(*loadOk(run, noSummaries), *second.trace);
+    REQUIRE(loadCached(run, cache).fromCache);
+}
+
+TEST_CASE("the same run opened through another spelling of its path reads the same cache",
+    "[index_cache]")
+{
+    TempDir dir;
+    const auto cache = cacheIn(dir);
+    const auto run = copyOfTinyRun(dir);
+    REQUIRE_FALSE(loadCached(run, cache).fromCache);
+    const auto other = run / "." / "";
+    const auto reopened = loadCached(other, cache);
+    REQUIRE(reopened.fromCache);
+    requireSameTrace(*loadOk(other), *reopened.trace);
+}
+
+TEST_CASE(
+    "the index cache is written only to the cache directory, never to the run's", "[index_cache]")
+{
+    TempDir dir;
+    const auto cache = cacheIn(dir);
+    const auto run = copyOfTinyRun(dir);
+    std::vector<std::string> before;
+    for (const auto& entry : fs::directory_iterator(run))
+        before.push_back(entry.path().filename().string());
+    REQUIRE_FALSE(loadCached(run, cache).fromCache);
+    REQUIRE(loadCached(run, cache).fromCache);
+    std::vector<std::string> after;
+    for (const auto& entry : fs::directory_iterator(run))
+        after.push_back(entry.path().filename().string());
+    std::sort(before.begin(), before.end());
+    std::sort(after.begin(), after.end());
+    REQUIRE(after == before);
+    // One finished cache file, no temporary left behind.
+    const auto file = onlyCacheFile(cache);
+    REQUIRE(endsWith(file.filename().string(), ".pxindex"));
+    REQUIRE(io::cacheFilePath(run.string(), {}, cache) == file.string());
+}
+
+TEST_CASE("a log changed after caching invalidates the index cache", "[index_cache]")
+{
+    TempDir dir;
+    const auto cache = cacheIn(dir);
+    const auto run = copyOfTinyRun(dir);
+    REQUIRE_FALSE(loadCached(run, cache).fromCache);
+    REQUIRE(loadCached(run, cache).fromCache);
+
+    fs::path log;
+    for (const auto& entry : fs::directory_iterator(run))
+        if (endsWith(entry.path().filename().string(), ".0.log"))
+            log = entry.path();
+    REQUIRE(!log.empty());
+
+    SECTION("same size, new modification time")
+    {
+        fs::last_write_time(log, fs::last_write_time(log) + std::chrono::seconds(1));
+        requireRebuilt(run, cache, "out of date (" + log.filename().string() + " changed)");
+    }
+    SECTION("new content")
+    {
+        auto text = readFile(log);
+        text.insert(text.rfind('\n', text.size() - 2) + 1, "12 2\n");
+        writeFile(log, text);
+        const auto changed = loadCached(run, cache);
+        REQUIRE_FALSE(changed.fromCache);
+        REQUIRE(changed.cacheNote.find("out of date") != std::string::npos);
+        requireSameTrace(*loadOk(run), *changed.trace);
+        // Changed a moment ago: not cached yet (a change in the same clock tick could hide).
+        REQUIRE_FALSE(loadCached(run, cache).fromCache);
+        ageFiles(run);
+        REQUIRE_FALSE(loadCached(run, cache).fromCache);
+        REQUIRE(loadCached(run, cache).fromCache);
+    }
+    SECTION("a new file in the run's directory")
+    {
+        writeFile(run / "notes.txt", "x");
+        ageFiles(run);
+        requireRebuilt(run, cache, "out of date (");
+    }
+    SECTION("a log removed")
+    {
+        fs::remove(log);
+        const auto changed = loadCached(run, cache);
+        REQUIRE_FALSE(changed.fromCache);
+        REQUIRE(changed.cacheNote.find("out of date") != std::string::npos);
+        requireSameTrace(*loadOk(run), *changed.trace);
+    }
+}
+
+TEST_CASE("a damaged, foreign or truncated index cache is reported and rebuilt", "[index_cache]")
+{
+    TempDir dir;
+    const auto cache = cacheIn(dir);
+    const auto run = copyOfTinyRun(dir);
+    REQUIRE_FALSE(loadCached(run, cache).fromCache);
+    const auto file = onlyCacheFile(cache);
+    const auto size = fs::file_size(file);
+    REQUIRE(size > 200);
+
+    // Section 2 is PE 0: pe, hasLog, four times, recordCount, lastIdleFlags, then the length
+    // of the first column (execution begin times) and its values.
+    std::uint64_t peOffset = 0;
+    {
+        std::ifstream in(file, std::ios::binary);
+        in.seekg(64 + 24 * 2);
+        in.read(reinterpret_cast<char*>(&peOffset), sizeof peOffset);
+        REQUIRE(in.good());
+    }
+    const std::uint64_t firstColumn = peOffset + 4 + 1 + 8 * 4 + 8 + 1;
+
+    SECTION("a flipped bit in a column")
+    {
+        auto bytes = readFile(file);
+        bytes[firstColumn + 8] = static_cast<char>(bytes[firstColumn + 8] ^ 0x10);
+        writeFile(file, bytes);
+        requireRebuilt(run, cache, "damaged (checksum mismatch)");
+    }
+    SECTION("a flipped byte near the end")
+    {
+        auto bytes = readFile(file);
+        bytes[size - 5] = static_cast<char>(bytes[size - 5] ^ 0x10);
+        writeFile(file, bytes);
+        requireRebuilt(run, cache, "damaged (");
+    }
+    SECTION("a flipped byte in every position of the header and section table")
+    {
+        const auto good = readFile(file);
+        for (std::size_t i = 0; i < 64 + 24 * 3; ++i) {
+            INFO("byte " << i);
+            auto bytes = good;
+            bytes[i] = static_cast<char>(bytes[i] ^ 0x01);
+            writeFile(file, bytes);
+            const auto result = loadCached(run, cache);
+            // Bytes 48..63 of the header are reserved (not read); everything else is checked.
+            if (i >= 48 && i < 64) {
+                REQUIRE(result.fromCache);
+                continue;
+            }
+            REQUIRE_FALSE(result.fromCache);
+            REQUIRE(result.cacheNote.find("rebuilt") != std::string::npos);
+        }
+    }
+    SECTION("truncated")
+    {
+        for (const auto keep : { std::uintmax_t { 0 }, std::uintmax_t { 10 },
+                 std::uintmax_t { 100 }, size / 2, size - 1 }) {
+            INFO("kept " << keep << " of " << size << " bytes");
+            fs::resize_file(file, keep);
+            const auto result = loadCached(run, cache);
+            REQUIRE_FALSE(result.fromCache);
+            REQUIRE(result.cacheNote.find("damaged") != std::string::npos);
+            REQUIRE(loadCached(run, cache).fromCache);
+            REQUIRE(fs::file_size(file) == size);
+        }
+    }
+    SECTION("wrong magic")
+    {
+        patchFile(file, 0, "NOTMINE!", 8);
+        requireRebuilt(run, cache, "wrong magic");
+    }
+    SECTION("a foreign file")
+    {
+        writeFile(file, std::string(4096, 'x'));
+        requireRebuilt(run, cache, "wrong magic");
+    }
+    SECTION("written by another format version")
+    {
+        const std::uint32_t version = 999;
+        patchFile(file, 8, &version, sizeof version);
+        requireRebuilt(run, cache, "another version");
+    }
+    SECTION("a huge length inside a section allocates nothing big")
+    {
+        // Lengths are checked before the checksum is known.
+        const std::uint64_t huge = 0x0FFFFFFFFFFFFFFFULL;
+        patchFile(file, firstColumn, &huge, sizeof huge);
+        resetLargestAllocation();
+        const auto result = loadCached(run, cache);
+        REQUIRE(largestAllocation() < (1U << 22));
+        REQUIRE_FALSE(result.fromCache);
+        REQUIRE(result.cacheNote.find("past the end of its section") != std::string::npos);
+    }
+}
+
+TEST_CASE("reading the index cache reports its stage and can be cancelled", "[index_cache]")
+{
+    TempDir dir;
+    const auto cache = cacheIn(dir);
+    const auto run = realLog("gen-feat-smp");
+    std::vector<std::string> stages;
+    io::LoadOptions options;
+    options.threads = 1;
+    options.progress = [&](const io::LoadProgress& p) {
+        stages.push_back(p.stage);
+    };
+    REQUIRE_FALSE(loadCached(run, cache, options).fromCache);
+    REQUIRE(std::find(stages.begin(), stages.end(), "writing index cache") != stages.end());
+    stages.clear();
+    REQUIRE(loadCached(run, cache, options).fromCache);
+    REQUIRE(std::find(stages.begin(), stages.end(), "reading index cache") != stages.end());
+    REQUIRE(std::find(stages.begin(), stages.end(), "reading symbol table") == stages.end());
+
+    options.cancelled = [] {
+        return true;
+    };
+    const auto cancelled = io::loadRunCached(run.string(), options, cache);
+    REQUIRE(cancelled.cancelled);
+    REQUIRE(cancelled.trace == nullptr);
+    // The cache is still good afterwards.
+    options.cancelled = {};
+    REQUIRE(loadCached(run, cache, options).fromCache);
+}
+
+TEST_CASE("the index cache can be switched off and its directory chosen", "[index_cache]")
+{
+    TempDir dir;
+    auto cache = cacheIn(dir);
+    const auto run = copyOfTinyRun(dir);
+    cache.enabled = false;
+    REQUIRE_FALSE(loadCached(run, cache).fromCache);
+    REQUIRE_FALSE(fs::exists(cache.directory));
+    cache.enabled = true;
+    REQUIRE_FALSE(loadCached(run, cache).fromCache);
+    REQUIRE(loadCached(run, cache).fromCache);
+
+    REQUIRE(io::cacheDirectory(cache) == cache.directory);
+    // An unusable cache directory (a file) costs nothing but a note.
+    io::CacheOptions blocked;
+    blocked.directory = (dir.path() / "blocker").string();
+    writeFile(blocked.directory, "not a directory");
+    const auto result = loadCached(run, blocked);
+    REQUIRE_FALSE(result.fromCache);
+    REQUIRE(result.cacheNote.find("not written") != std::string::npos);
+}
