@@ -70,8 +70,8 @@ TimelineDetailsPanel::TimelineDetailsPanel(QWidget* parent)
     connect(m_hops, &QSpinBox::valueChanged, this, &TimelineDetailsPanel::backTraceHopsChanged);
 }
 
-void TimelineDetailsPanel::showDetails(
-    const ExecutionDetails& details, const std::vector<MessageLink>& path)
+void TimelineDetailsPanel::showDetails(const ExecutionDetails& details,
+    const std::vector<MessageLink>& path, const std::vector<MessageLink>& forward)
 {
     m_title->setText(details.title);
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='1'>");
@@ -95,7 +95,21 @@ void TimelineDetailsPanel::showDetails(
         chain += tr(" ← PE %1").arg(link.senderPe);
         ++linked;
     }
-    m_path->setText(linked == 0 ? QString() : tr("Arrows: %1").arg(chain));
+    QString text = linked == 0 ? QString() : tr("Arrows back: %1").arg(chain);
+    if (!forward.empty()) {
+        QStringList to;
+        for (const auto& link : forward)
+            to << tr("PE %1").arg(link.pe);
+        to.removeDuplicates();
+        if (!text.isEmpty())
+            text += QLatin1Char('\n');
+        text += forward.size() == 1
+            ? tr("Started 1 execution on %1").arg(to.join(QStringLiteral(", ")))
+            : tr("Started %1 executions on %2")
+                  .arg(forward.size())
+                  .arg(to.join(QStringLiteral(", ")));
+    }
+    m_path->setText(text);
     m_plain += m_path->text();
     const bool hasObject = details.object.has_value();
     m_object->setProperty("available", hasObject);

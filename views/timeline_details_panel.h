@@ -19,7 +19,9 @@ class TimelineDetailsPanel : public QFrame {
 public:
     explicit TimelineDetailsPanel(QWidget* parent = nullptr);
 
-    void showDetails(const ExecutionDetails& details, const std::vector<MessageLink>& path);
+    // `path`: the arrows back (receiver first); `forward`: the messages it sent, received.
+    void showDetails(const ExecutionDetails& details, const std::vector<MessageLink>& path,
+        const std::vector<MessageLink>& forward = {});
     [[nodiscard]] QString text() const; // the shown details as plain text (tests, copying)
 
     [[nodiscard]] QCheckBox* highlightEntry() const { return m_entry; }

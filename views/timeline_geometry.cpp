@@ -846,4 +846,49 @@ std::vector<MessageLink> findMessagePath(const core::Trace& trace, core::PeId pe
     return path;
 }
 
+std::vector<MessageLink> findMessageTargets(const core::Trace& trace, core::PeId pe,
+    std::size_t execution, const std::vector<core::PeId>& among)
+{
+    std::vector<MessageLink> targets;
+    if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size())
+        return targets;
+    const auto& p = trace.pes[static_cast<std::size_t>(pe)];
+    if (execution >= p.executions.size())
+        return targets;
+    const auto b = p.executions.begin[execution];
+    const auto e = p.executions.end[execution];
+    const auto sends = p.sendsIn(b, e + 1);
+    std::size_t followed = 0;
+    for (auto s = sends.first; s < sends.last && followed < kForwardSendLimit; ++s) {
+        if (p.sends.execution[s] != static_cast<std::uint32_t>(execution))
+            continue; // made between executions or by another one
+        ++followed;
+        const auto time = p.sends.time[s];
+        const auto eventId = p.sends.eventId[s];
+        const bool one = p.sends.kind[s] == core::SendKind::PointToPoint;
+        for (const auto q : among) {
+            if (q < 0 || static_cast<std::size_t>(q) >= trace.pes.size())
+                continue;
+            const auto& ex = trace.pes[static_cast<std::size_t>(q)].executions;
+            auto k = static_cast<std::size_t>(
+                std::lower_bound(ex.begin.begin(), ex.begin.end(), time - kMessageSkewTolerance)
+                - ex.begin.begin());
+            bool found = false;
+            for (std::size_t n = 0; k < ex.size() && n < kForwardSearchLimit; ++k, ++n) {
+                if (ex.sourcePe[k] != pe || ex.eventId[k] != eventId)
+                    continue;
+                auto link = findMessageSource(trace, q, k);
+                if (link.send && *link.send == s) {
+                    targets.push_back(std::move(link));
+                    found = true;
+                }
+                break; // the first with this (PE, event id) after the send is the only candidate
+            }
+            if (found && one)
+                break;
+        }
+    }
+    return targets;
+}
+
 } // namespace parallax::views

@@ -237,4 +237,13 @@ MessageLink findMessageSource(const core::Trace& trace, core::PeId pe, std::size
 std::vector<MessageLink> findMessagePath(const core::Trace& trace, core::PeId pe,
     std::size_t execution, std::size_t maxHops = 6, std::size_t messages = 1);
 
+// Forward: the messages `execution` of `pe` sent (sends made during it) and the executions
+// they started on the PEs `among` — each one whose findMessageSource names that send, so a
+// stale event id never links. Receivers are searched from the send time on, at most
+// kForwardSearchLimit executions per PE and kForwardSendLimit sends.
+std::vector<MessageLink> findMessageTargets(const core::Trace& trace, core::PeId pe,
+    std::size_t execution, const std::vector<core::PeId>& among);
+inline constexpr std::size_t kForwardSearchLimit = 200'000;
+inline constexpr std::size_t kForwardSendLimit = 64;
+
 } // namespace parallax::views

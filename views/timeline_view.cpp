@@ -236,6 +236,22 @@ void TimelineView::setPes(const std::vector<core::PeId>& pes)
     updateStatus();
 }
 
+void TimelineView::movePe(core::PeId pe, int by)
+{
+    auto shown = m_timeline->pes();
+    const auto it = std::find(shown.begin(), shown.end(), pe);
+    if (it == shown.end())
+        return;
+    const auto from = static_cast<int>(it - shown.begin());
+    const int to = std::clamp(from + by, 0, static_cast<int>(shown.size()) - 1);
+    if (to == from)
+        return;
+    shown.erase(it);
+    shown.insert(shown.begin() + to, pe);
+    m_showingDefault = false;
+    m_timeline->setPes(std::move(shown));
+}
+
 void TimelineView::removePe(core::PeId pe)
 {
     auto shown = m_timeline->pes();
@@ -404,8 +420,8 @@ void TimelineView::updateDetails()
         m_timeline->setHighlight(std::nullopt);
         return;
     }
-    m_details->showDetails(
-        describeExecution(*m_trace, selected->pe, selected->execution), m_timeline->messagePath());
+    m_details->showDetails(describeExecution(*m_trace, selected->pe, selected->execution),
+        m_timeline->messagePath(), m_timeline->forwardLinks());
     m_details->show();
     applyHighlight();
 }
@@ -479,9 +495,17 @@ void TimelineView::showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs
                     });
             menu->addSeparator();
         }
-        if (m_timeline->pes().size() > 1)
+        if (m_timeline->pes().size() > 1) {
             menu->addAction(
                 tr("Remove PE %1 from the timeline").arg(pe), this, [this, pe]() { removePe(pe); });
+            auto* move = menu->addMenu(tr("Move PE %1").arg(pe));
+            move->addAction(tr("Up"), this, [this, pe]() { movePe(pe, -1); });
+            move->addAction(tr("Down"), this, [this, pe]() { movePe(pe, 1); });
+            move->addAction(tr("To the top"), this,
+                [this, pe]() { movePe(pe, -static_cast<int>(loadedPes().size())); });
+            move->addAction(tr("To the bottom"), this,
+                [this, pe]() { movePe(pe, static_cast<int>(loadedPes().size())); });
+        }
         const auto& meta = m_trace->metadata;
         if (meta.smp) {
             menu->addAction(

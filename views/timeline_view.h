@@ -53,6 +53,8 @@ public:
     // Replaces the loaded rows.
     void setPes(const std::vector<core::PeId>& pes);
     void removePe(core::PeId pe);
+    // Moves a row `by` places (negative: up), clamped to the ends.
+    void movePe(core::PeId pe, int by);
     // PE lists as typed (`0-3,5,7-15:2`, the options bar's syntax): add them to the rows,
     // remove them, or collapse the shown ones into one row. False (and *error) on a bad list.
     bool addPeList(const QString& text, QString* error = nullptr);

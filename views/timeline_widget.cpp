@@ -107,6 +107,7 @@ void TimelineWidget::setTrace(core::TracePtr trace)
     m_highlight.reset();
     m_selected.reset();
     m_path.clear();
+    m_targets.clear();
     m_scrollY = 0;
     m_window = { 0, 1 };
     m_reference.reset();
@@ -135,7 +136,10 @@ void TimelineWidget::setPes(std::vector<core::PeId> pes)
     if (m_selected && std::find(m_pes.begin(), m_pes.end(), m_selected->pe) == m_pes.end()) {
         m_selected.reset();
         m_path.clear();
+        m_targets.clear();
         emit blockSelected();
+    } else if (m_selected) {
+        relink(); // forward arrows go to the shown PEs
     }
     invalidate();
     updateScrollBar();
@@ -557,6 +561,7 @@ void TimelineWidget::clearSelection()
         return;
     m_selected.reset();
     m_path.clear();
+    m_targets.clear();
     update();
     emit blockSelected();
 }
@@ -564,7 +569,9 @@ void TimelineWidget::clearSelection()
 void TimelineWidget::relink()
 {
     m_path.clear();
+    m_targets.clear();
     if (m_selected && m_trace) {
+        m_targets = findMessageTargets(*m_trace, m_selected->pe, m_selected->execution, m_pes);
         const auto hops = static_cast<std::size_t>(m_backTraceHops);
         m_path
             = findMessagePath(*m_trace, m_selected->pe, m_selected->execution, 4 * hops + 6, hops);
@@ -1029,9 +1036,17 @@ void TimelineWidget::paintLinks(
 
     painter.setRenderHint(QPainter::Antialiasing, true);
     const QFontMetrics fm(painter.font());
+    // The path back (dark), then the messages the selected execution sent (blue).
+    std::vector<std::pair<const MessageLink*, bool>> links;
     for (const auto& link : m_path) {
         if (!link.linked())
             break;
+        links.emplace_back(&link, false);
+    }
+    for (const auto& link : m_targets)
+        links.emplace_back(&link, true);
+    for (const auto& [linkPtr, forward] : links) {
+        const auto& link = *linkPtr;
         const auto* to = g.rowOfPe(link.pe);
         const auto* from = g.rowOfPe(link.senderPe);
         if (to == nullptr || from == nullptr)
@@ -1062,7 +1077,9 @@ void TimelineWidget::paintLinks(
             path.moveTo(a);
             path.lineTo(z);
         }
-        const QColor colour = link.weak() ? QColor(0xb3, 0x5c, 0x00) : QColor(0x14, 0x14, 0x14);
+        const QColor colour = link.weak() ? QColor(0xb3, 0x5c, 0x00)
+            : forward                     ? QColor(0x1f, 0x5f, 0xb0)
+                                          : QColor(0x14, 0x14, 0x14);
         QPen halo(withAlpha(style.background, 220), 4.0);
         halo.setCapStyle(Qt::RoundCap);
         painter.setPen(halo);

@@ -124,6 +124,9 @@ public:
     [[nodiscard]] std::optional<MessageLink> arrowSource() const;
     // The whole path back through comm threads (first = the direct sender).
     [[nodiscard]] const std::vector<MessageLink>& messagePath() const { return m_path; }
+    // The messages the selected execution sent and the executions they started on the shown
+    // PEs (drawn as blue arrows).
+    [[nodiscard]] const std::vector<MessageLink>& forwardLinks() const { return m_targets; }
     // How many messages the arrows trace back from the selected execution (1: its own message;
     // n: also the message that started the execution that sent it, and so on).
     void setBackTraceHops(int hops);
@@ -231,6 +234,7 @@ private:
 
     std::optional<TimelineSelection> m_selected;
     std::vector<MessageLink> m_path;
+    std::vector<MessageLink> m_targets;
     int m_backTraceHops = 1;
     std::optional<Highlight> m_highlight;
 

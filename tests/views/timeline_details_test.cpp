@@ -15,6 +15,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 
 using namespace parallax;
@@ -105,7 +106,7 @@ TEST_CASE("selecting a block opens the details panel, highlighting keeps its ent
     REQUIRE(w->selectAt(1, 82'012));
     CHECK(panel->isVisible());
     CHECK(panel->text().contains(QStringLiteral("Latency from send")));
-    CHECK(panel->text().contains(QStringLiteral("PE 1 ← PE 0")));
+    CHECK(panel->text().contains(QStringLiteral("Arrows back: PE 1 ← PE 0")));
 
     const auto selected = *view.selectedBlock();
     const int entry = w->trace()->pes[1].executions.entry[selected.execution];
@@ -174,4 +175,45 @@ TEST_CASE("the arrows trace back several message hops, each from the execution t
     CHECK(view.timeline()->backTraceHops() == 4);
     CHECK(view.timeline()->messagePath().size() == path.size());
     CHECK(view.timeline()->missingPathPes() == std::vector<core::PeId> { 0 });
+}
+
+TEST_CASE("forward arrows: the executions a block's messages started on the shown PEs",
+    "[views][timeline][real]")
+{
+    const auto trace = parallax::test::loadOk(parallax::test::realLog("pipit-pingpong-v11"));
+    // A PE 1 execution whose message was sent during an execution of PE 0.
+    const auto& p1 = trace->pes[1];
+    std::optional<std::pair<std::size_t, std::size_t>> pair; // (receiver, sender execution)
+    for (auto k = p1.executions.size(); k-- > 0 && !pair;) {
+        const auto link = findMessageSource(*trace, 1, k);
+        if (!link.linked() || link.senderPe != 0)
+            continue;
+        const auto sender = trace->pes[0].sends.execution[*link.send];
+        if (sender != core::kNoExecution && (sender & core::kSendAfterExecution) == 0)
+            pair = std::make_pair(k, static_cast<std::size_t>(sender));
+    }
+    REQUIRE(pair);
+    const auto targets = findMessageTargets(*trace, 0, pair->second, { 0, 1 });
+    const bool found = std::any_of(targets.begin(), targets.end(),
+        [&](const MessageLink& l) { return l.pe == 1 && l.execution == pair->first; });
+    CHECK(found);
+    for (const auto& t : targets) {
+        CHECK(t.senderPe == 0);
+        CHECK(t.linked());
+    }
+    // Only the PEs asked for are searched.
+    const auto none = findMessageTargets(*trace, 0, pair->second, { 0 });
+    CHECK(std::none_of(none.begin(), none.end(), [](const MessageLink& l) { return l.pe == 1; }));
+    CHECK(findMessageTargets(*trace, 0, trace->pes[0].executions.size(), { 1 }).empty());
+
+    // In the view the selected execution gets them as arrows, and the panel names them.
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1300, 500);
+    view.show();
+    view.setTrace(trace);
+    view.setPes({ 0, 1 });
+    REQUIRE(view.timeline()->selectExecution(0, pair->second));
+    CHECK(view.timeline()->forwardLinks().size() == targets.size());
+    CHECK(view.detailsPanel()->text().contains(QStringLiteral("on PE 1")));
 }

@@ -462,6 +462,15 @@ TEST_CASE("rows by PE list: add, remove and collapse, a bad list refused with a 
     CHECK(w->groups().empty());
     CHECK(w->rowRect(4).isValid());
     CHECK(view.loadedPes() == std::vector<core::PeId> { 1, 4, 10 });
+
+    // Reordering rows.
+    view.movePe(10, -1);
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 1, 10, 4 });
+    view.movePe(4, -99); // clamped: to the top
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 4, 1, 10 });
+    view.movePe(4, 1);
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 1, 4, 10 });
+    CHECK(w->rowRect(1).top() < w->rowRect(4).top());
 }
 
 TEST_CASE("SMP: rows sorted by node, each node collapsed into one row and expanded again",
