@@ -968,21 +968,35 @@ void TimelineWidget::paintRows(
         // The strip above the bar: bracketed user events as bars, point user events as
         // ticks over them, notes as amber ticks reaching into the bar.
         if (!row.brackets.empty()) {
+            // Spans at most a pixel apart are drawn as one (zoomed out they are dense).
             rects.clear();
-            for (const auto& b : row.brackets)
-                rects.emplace_back(b.left, row.eventStrip.top() + 1, b.right - b.left,
-                    std::max(row.eventStrip.height() - 2, 1));
+            for (const auto& b : row.brackets) {
+                if (!rects.empty() && rects.back().right() + 2 >= b.left)
+                    rects.back().setRight(std::max(rects.back().right(), b.right - 1));
+                else
+                    rects.emplace_back(b.left, row.eventStrip.top() + 1, b.right - b.left,
+                        std::max(row.eventStrip.height() - 2, 1));
+            }
             painter.setPen(Qt::NoPen);
             painter.setBrush(bracketColour());
             painter.drawRects(rects.data(), static_cast<int>(rects.size()));
             painter.setBrush(Qt::NoBrush);
         }
         if (!row.userEvents.empty()) {
-            painter.setPen(QPen(faded(style.text, style.background, 0.25), 1));
-            lines.clear();
-            for (const auto& t : row.userEvents)
-                lines.emplace_back(t.x, row.eventStrip.top(), t.x, row.bar.top() - 1);
-            painter.drawLines(lines.data(), static_cast<int>(lines.size()));
+            // Ticks in neighbouring pixel columns form one rectangle (zoomed out they are dense).
+            rects.clear();
+            const int top = row.eventStrip.top();
+            const int height = row.bar.top() - top;
+            for (const auto& t : row.userEvents) {
+                if (!rects.empty() && rects.back().right() + 1 == t.x)
+                    rects.back().setRight(t.x);
+                else
+                    rects.emplace_back(t.x, top, 1, height);
+            }
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(faded(style.text, style.background, 0.25));
+            painter.drawRects(rects.data(), static_cast<int>(rects.size()));
+            painter.setBrush(Qt::NoBrush);
         }
         if (!row.notes.empty()) {
             rects.clear();

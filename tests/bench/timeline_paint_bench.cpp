@@ -1,11 +1,13 @@
 // parallax-bench-timeline: how long the Timeline takes to paint a frame. Not a test: it prints
 // figures (the target is 16 ms per frame, docs/performance.md). Usage:
 //   parallax-bench-timeline RUN [--frames 50] [--width 1920 --height 1080] [--pes N]
+//                           [--collapse K]
 // It loads the run, shows the first N PEs (default 512, or all), and paints the TimelineWidget
 // offscreen into a QImage at five zoom levels from the whole run down to 100 µs, centred on
 // the middle of the run. Per zoom level it prints the median and the maximum of
 //   cold: a frame after the window moved by 1 µs (the geometry is rebuilt), and
 //   warm: a repaint of the same window (cached geometry, as for hover or selection).
+// With --collapse K every K consecutive PEs are collapsed into one aggregated row.
 // Example:
 //   build/bin/parallax-bench-timeline /tmp/bench512 --frames 50
 
@@ -37,6 +39,7 @@ struct Options {
     int width = 1920;
     int height = 1080;
     int pes = 512;
+    int collapse = 0;
 };
 
 bool readNumber(const char* text, int minimum, int& out)
@@ -52,7 +55,8 @@ bool readNumber(const char* text, int minimum, int& out)
 int usage()
 {
     std::fprintf(stderr,
-        "usage: parallax-bench-timeline RUN [--frames N] [--width W --height H] [--pes N]\n");
+        "usage: parallax-bench-timeline RUN [--frames N] [--width W --height H] [--pes N] "
+        "[--collapse K]\n");
     return 2;
 }
 
@@ -101,6 +105,8 @@ int main(int argc, char** argv)
             ok = readNumber(argv[i + 1], 100, options.height);
         else if (flag == "--pes")
             ok = readNumber(argv[i + 1], 1, options.pes);
+        else if (flag == "--collapse")
+            ok = readNumber(argv[i + 1], 1, options.collapse);
         if (!ok) {
             std::fprintf(
                 stderr, "parallax-bench-timeline: bad option %s %s\n", flag.c_str(), argv[i + 1]);
@@ -134,12 +140,21 @@ int main(int argc, char** argv)
     for (std::size_t pe = 0; pe < shown; ++pe)
         pes.push_back(static_cast<core::PeId>(pe));
     widget.setPes(pes);
+    if (options.collapse > 1)
+        for (std::size_t first = 0; first < pes.size();
+             first += static_cast<std::size_t>(options.collapse)) {
+            const auto last
+                = std::min(pes.size(), first + static_cast<std::size_t>(options.collapse));
+            widget.collapse({ pes.begin() + static_cast<std::ptrdiff_t>(first),
+                                pes.begin() + static_cast<std::ptrdiff_t>(last) },
+                QStringLiteral("PEs %1-%2").arg(first).arg(last - 1));
+        }
 
     const auto span = widget.runSpan();
-    std::printf("run: %zu PEs, %llu events, loaded in %.1f s; painting %zu PEs at %dx%d, %d "
-                "frames per figure\n",
+    std::printf("run: %zu PEs, %llu events, loaded in %.1f s; painting %zu PEs in %zu rows at "
+                "%dx%d, %d frames per figure\n",
         trace->pes.size(), static_cast<unsigned long long>(trace->eventCount()), loadS, shown,
-        options.width, options.height, options.frames);
+        widget.rowSources().size(), options.width, options.height, options.frames);
     std::printf("%-16s %9s %16s %16s %9s\n", "window", "rows", "cold median/max", "warm median/max",
         "blocks");
 
