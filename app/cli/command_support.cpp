@@ -2,6 +2,7 @@
 
 #include "commands.h"
 #include "core/text_args.h"
+#include "io/index_cache.h"
 #include "io/run_loader.h"
 
 #include <algorithm>
@@ -38,7 +39,8 @@ int parseCommand(const std::string& command, const std::vector<std::string>& arg
     const char* help)
 {
     valueOptions.insert("threads");
-    cl.parser = ArgParser(std::move(valueOptions), { "help" });
+    valueOptions.insert("cache-dir");
+    cl.parser = ArgParser(std::move(valueOptions), { "help", "no-cache" });
     if (!cl.parser.parse(args))
         return usageError(err, command, cl.parser.error());
     if (cl.parser.flag("help")) {
@@ -63,7 +65,12 @@ core::TracePtr load(const CommandLine& cl, std::ostream& err, int& exitCode, dou
     io::LoadOptions options;
     options.threads = cl.threads;
     const auto start = std::chrono::steady_clock::now();
-    auto result = io::loadRun(cl.run, options);
+    io::CacheOptions cache;
+    cache.enabled = !cl.parser.flag("no-cache");
+    cache.directory = cl.parser.value("cache-dir").value_or("");
+    auto result = io::loadRunCached(cl.run, options, cache);
+    if (!result.cacheNote.empty())
+        err << "parallax-cli: note: " << result.cacheNote << "\n";
     if (seconds != nullptr)
         *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!result.trace) {

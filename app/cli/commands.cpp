@@ -38,6 +38,9 @@ commands:
 
 common options:
   --threads N                worker threads for reading logs (default: all cores)
+  --no-cache                 parse the logs even when the index cache is up to date
+  --cache-dir DIR            index cache directory (default: $PARALLAX_CACHE_DIR, else
+                             $XDG_CACHE_HOME/parallax, else ~/.cache/parallax)
   --help                     help for a command
 
 exit codes: 0 success, 1 the run could not be opened, 2 bad arguments

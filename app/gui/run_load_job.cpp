@@ -1,5 +1,6 @@
 #include "run_load_job.h"
 
+#include "io/index_cache.h"
 #include "io/run_loader.h"
 
 #include <QFile>
@@ -60,7 +61,8 @@ void RunLoadJob::start()
             QMetaObject::invokeMethod(
                 receiver, [receiver] { receiver->deliverProgress(); }, Qt::QueuedConnection);
         };
-        auto result = io::loadRun(path, options);
+        // The index cache (io/index_cache.h): a reopened, unchanged run is not parsed again.
+        auto result = io::loadRunCached(path, options);
         std::lock_guard lock(shared->mutex);
         if (auto* receiver = shared->receiver) {
             QMetaObject::invokeMethod(
