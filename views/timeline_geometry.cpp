@@ -1,5 +1,7 @@
 #include "timeline_geometry.h"
 
+#include "timeline_summary.h"
+
 #include <QLocale>
 #include <QObject>
 
@@ -518,8 +520,46 @@ int nodeOfSource(const core::RunMetadata& meta, const TimelineRowSource& source)
     return node;
 }
 
+// Adds a PE's coarse summary to a collapsed row's columns (pixel units, as the exact path).
+void addSummary(const PeSummary& sum, const TimeMapping& map, int width, std::size_t entries,
+    std::vector<double>& busy, std::vector<double>& byEntry, std::vector<std::uint32_t>& started,
+    double& busyUs, std::vector<double>& entryUs)
+{
+    const auto w = map.window;
+    const double usPerPixel = static_cast<double>(w.length()) / map.width;
+    const double bucket = static_cast<double>(sum.bucket);
+    const auto n = static_cast<std::ptrdiff_t>(sum.size());
+    for (int c = 0; c < width; ++c) {
+        const double t0 = static_cast<double>(w.begin) + c * usPerPixel;
+        const double t1 = std::min(t0 + usPerPixel, static_cast<double>(w.end));
+        const double f0 = (t0 - static_cast<double>(sum.origin)) / bucket;
+        const double f1 = (t1 - static_cast<double>(sum.origin)) / bucket;
+        const auto b0 = std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::floor(f0)), 0);
+        const auto b1 = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::ceil(f1)), n);
+        const auto cc = static_cast<std::size_t>(c);
+        for (auto b = b0; b < b1; ++b) {
+            const auto bi = static_cast<std::size_t>(b);
+            const double share = std::min(f1, static_cast<double>(b + 1))
+                - std::max(f0, static_cast<double>(b)); // of the bucket inside the column
+            if (share <= 0.0)
+                continue;
+            const double us = static_cast<double>(sum.busy[bi]) * share;
+            busyUs += us;
+            busy[cc] += us / usPerPixel;
+            if (sum.dominant[bi] < entries) {
+                const double dominant = static_cast<double>(sum.dominantUs[bi]) * share;
+                byEntry[cc * entries + sum.dominant[bi]] += dominant / usPerPixel;
+                entryUs[sum.dominant[bi]] += dominant;
+            }
+            if (static_cast<double>(b) >= f0 && static_cast<double>(b) < f1)
+                started[cc] += sum.started[bi];
+        }
+    }
+}
+
 void buildAggregateRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map,
-    const core::analysis::ActivityColumns& columns, std::vector<core::TimeUs>& activityTime)
+    const core::analysis::ActivityColumns& columns, std::vector<core::TimeUs>& activityTime,
+    const TimelineSummaryCache* summaries)
 {
     const auto w = map.window;
     const int width = std::max(static_cast<int>(std::ceil(map.width)), 1);
@@ -530,11 +570,38 @@ void buildAggregateRow(const core::Trace& trace, TimelineRow& row, const TimeMap
     std::vector<double> byEntry(static_cast<std::size_t>(width) * entries, 0.0);
     std::vector<std::uint32_t> started(static_cast<std::size_t>(width), 0);
     std::size_t members = 0;
+    // Zoomed far out (several summary buckets per pixel): the group's summary.
+    std::shared_ptr<const PeSummary> group;
+    if (summaries != nullptr && summaries->trace().get() == &trace
+        && static_cast<double>(w.length()) / map.width
+            >= 4.0 * static_cast<double>(summaries->bucketWidth()))
+        group = summaries->of(row.members);
+    if (group) {
+        double busyUs = 0.0;
+        std::vector<double> entryUs(entries, 0.0);
+        addSummary(*group, map, width, entries, busy, byEntry, started, busyUs, entryUs);
+        for (std::size_t entry = 0;
+             entry < entries && entry < static_cast<std::size_t>(columns.entryCount); ++entry)
+            activityTime[entry] += static_cast<core::TimeUs>(std::llround(entryUs[entry]));
+        row.busyUs = static_cast<core::TimeUs>(std::llround(busyUs));
+    }
     for (const auto pe : row.members) {
         if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size())
             continue;
         const auto& p = trace.pes[static_cast<std::size_t>(pe)];
         ++members;
+        core::TimeUs traced = 0;
+        if (p.firstTime >= 0) {
+            const auto end
+                = p.endComputation >= 0 ? std::max(p.endComputation, p.lastTime) : p.lastTime;
+            traced
+                = clippedLength(p.beginComputation >= 0 ? p.beginComputation : p.firstTime, end, w);
+        }
+        row.tracedUs += traced;
+        if (group) {
+            // Busy time came from the group's summary; idle is the rest of the traced time.
+            continue;
+        }
         const auto& ex = p.executions;
         const auto range = p.executionsOverlapping(w.begin, w.end);
         for (auto k = range.first; k < range.last; ++k) {
@@ -567,12 +634,10 @@ void buildAggregateRow(const core::Trace& trace, TimelineRow& row, const TimeMap
             row.idleUs += d;
             activityTime[static_cast<std::size_t>(columns.idle())] += d;
         }
-        if (p.firstTime >= 0) {
-            const auto end
-                = p.endComputation >= 0 ? std::max(p.endComputation, p.lastTime) : p.lastTime;
-            row.tracedUs += clippedLength(
-                p.beginComputation >= 0 ? p.beginComputation : p.firstTime, end, w);
-        }
+    }
+    if (group) {
+        row.idleUs = std::max<core::TimeUs>(row.tracedUs - row.busyUs, 0);
+        activityTime[static_cast<std::size_t>(columns.idle())] += row.idleUs;
     }
     const int left = static_cast<int>(std::lround(map.left));
     for (int c = 0; c < width; ++c) {
@@ -711,7 +776,7 @@ TimelineGeometry buildTimelineGeometryForRows(const core::Trace& trace,
     auto buildShare = [&](std::size_t t) {
         for (std::size_t r = rowCount * t / threads; r < rowCount * (t + 1) / threads; ++r)
             if (g.rows[r].collapsed())
-                buildAggregateRow(trace, g.rows[r], g.map, g.columns, totals[t]);
+                buildAggregateRow(trace, g.rows[r], g.map, g.columns, totals[t], layout.summaries);
             else
                 buildRow(trace, g.rows[r], g.map, g.columns, totals[t]);
     };

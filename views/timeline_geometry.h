@@ -14,6 +14,8 @@
 
 namespace parallax::views {
 
+class TimelineSummaryCache;
+
 // Time <-> widget x for a plot: the window [begin, end) spread linearly over the pixels
 // [left, left + width). Pure arithmetic, shared by the timeline, its ruler and the overview.
 struct TimeMapping {
@@ -150,6 +152,8 @@ struct TimelineLayout {
     int scrollY = 0; // content pixels scrolled away at the top
     int scrollBarWidth = 0; // room kept free at the right for a vertical scroll bar
     std::optional<core::TimeUs> reference; // the ruler's reference mark (relative labels)
+    // Coarse per-PE summaries for collapsed rows zoomed far out (null: always exact).
+    const TimelineSummaryCache* summaries = nullptr;
 };
 
 // Everything the timeline draws for a window and a size.

@@ -4,6 +4,7 @@
 #include "entry_palette.h"
 #include "stacked_bar_chart.h"
 #include "timeline_bar_painter.h"
+#include "timeline_summary.h"
 
 #include <QContextMenuEvent>
 #include <QElapsedTimer>
@@ -102,6 +103,7 @@ TimelineWidget::TimelineWidget(EntryPalette* palette, QWidget* parent)
 void TimelineWidget::setTrace(core::TracePtr trace)
 {
     m_trace = std::move(trace);
+    m_summaries = m_trace ? std::make_shared<TimelineSummaryCache>(m_trace) : nullptr;
     m_pes.clear();
     m_groups.clear();
     m_highlight.reset();
@@ -380,6 +382,7 @@ TimelineLayout TimelineWidget::layoutFor(QSize size, bool exported) const
     layout.minTickSpacing
         = std::max(110.0, fm.horizontalAdvance(QStringLiteral("+8,888.88 ms")) + 24.0);
     layout.reference = m_reference;
+    layout.summaries = m_summaries.get();
     const int n = static_cast<int>(rowSources().size());
     if (exported) {
         layout.titleHeight = fm.height() + 12;

@@ -8,6 +8,7 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -16,6 +17,7 @@ class QScrollBar;
 namespace parallax::views {
 
 class EntryPalette;
+class TimelineSummaryCache;
 
 // An execution picked in the timeline.
 struct TimelineSelection {
@@ -226,6 +228,7 @@ private:
     QScrollBar* m_scrollBar = nullptr;
 
     mutable std::optional<TimelineGeometry> m_cache;
+    std::shared_ptr<TimelineSummaryCache> m_summaries; // for collapsed rows zoomed far out
 
     std::vector<core::TimeRange> m_back;
     std::vector<core::TimeRange> m_forward;

@@ -5,6 +5,7 @@
 #include "support/io_support.h"
 #include "support/test_support.h"
 #include "views/timeline_geometry.h"
+#include "views/timeline_summary.h"
 
 #include <catch2/catch.hpp>
 
@@ -446,6 +447,54 @@ TEST_CASE("a collapsed row shows its PEs' utilization and dominant entry per pix
     const auto* hit = g.blockAt(row, row.blocks[70].left);
     REQUIRE(hit != nullptr);
     CHECK(hit == &row.blocks[70]);
+}
+
+TEST_CASE("zoomed far out a collapsed row reads coarse summaries and agrees with the exact row",
+    "[views][timeline]")
+{
+    TraceMaker m(2);
+    m.exec(0, 0, 50'000, 1).idle(0, 50'000, 100'000);
+    m.exec(1, 0, 100'000, 2);
+    const auto trace = m.done();
+    const TimelineSummaryCache summaries(trace);
+    CHECK(summaries.bucketWidth() == 13); // 100 ms in 8192 buckets
+    const auto one = summaries.of(0);
+    REQUIRE(one);
+    CHECK(one->busy[0] == Approx(13.0));
+    CHECK(one->dominant[0] == 1);
+    CHECK(one->started[0] == 1);
+    CHECK(one->busy[one->size() - 1] == Approx(0.0));
+    CHECK(summaries.of(5) == nullptr);
+
+    QSize size;
+    auto layout = plotOf(100, size); // 1 ms per pixel: many buckets per pixel
+    std::vector<TimelineRowSource> sources(1);
+    sources[0].members = { 0, 1 };
+    sources[0].label = QStringLiteral("both");
+    const auto exact = buildTimelineGeometryForRows(*trace, sources, { 0, 100'000 }, size, layout);
+    layout.summaries = &summaries;
+    const auto coarse = buildTimelineGeometryForRows(*trace, sources, { 0, 100'000 }, size, layout);
+    REQUIRE(exact.rows.size() == 1);
+    REQUIRE(coarse.rows.size() == 1);
+    const auto& e = exact.rows[0];
+    const auto& c = coarse.rows[0];
+    REQUIRE(c.blocks.size() == e.blocks.size());
+    for (std::size_t i = 0; i < e.blocks.size(); ++i) {
+        INFO("column " << i);
+        CHECK(c.blocks[i].left == e.blocks[i].left);
+        CHECK(c.blocks[i].utilization == Approx(e.blocks[i].utilization).margin(0.02));
+        if (i >= 55)
+            CHECK(c.blocks[i].activity == 2);
+    }
+    CHECK(static_cast<double>(c.busyUs) == Approx(static_cast<double>(e.busyUs)).epsilon(0.01));
+    CHECK(c.tracedUs == e.tracedUs);
+    // Zoomed in, the exact path is used even with summaries.
+    const auto fine
+        = buildTimelineGeometryForRows(*trace, sources, { 49'990, 50'010 }, size, layout);
+    const auto fineExact = buildTimelineGeometryForRows(
+        *trace, sources, { 49'990, 50'010 }, size, plotOf(100, size));
+    REQUIRE(fine.rows.size() == 1);
+    CHECK(fine.rows[0].busyUs == fineExact.rows[0].busyUs);
 }
 
 TEST_CASE(

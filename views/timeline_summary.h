@@ -1,0 +1,53 @@
+#pragma once
+
+#include "core/trace.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+namespace parallax::views {
+
+// A coarse picture of one PE for collapsed timeline rows zoomed far out: the run cut into
+// fixed buckets, per bucket the busy time, the entry that ran longest and how long, and how
+// many executions began. Built once per PE (O(executions)); a collapsed row then costs
+// O(buckets) per PE instead of O(executions in the window).
+struct PeSummary {
+    core::TimeUs origin = 0;
+    core::TimeUs bucket = 1; // µs per bucket
+    std::vector<float> busy; // µs
+    std::vector<std::uint16_t> dominant; // entry; kNoEntry when nothing ran
+    std::vector<float> dominantUs;
+    std::vector<std::uint32_t> started;
+    static constexpr std::uint16_t kNoEntry = 0xFFFF;
+    [[nodiscard]] std::size_t size() const { return busy.size(); }
+};
+
+// Summarizes `pe` over `span` in `buckets` buckets of equal whole-µs width.
+PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t buckets);
+
+// Summaries by PE for one trace, built on first use. Thread-safe.
+class TimelineSummaryCache {
+public:
+    static constexpr std::size_t kBuckets = 8192;
+    explicit TimelineSummaryCache(core::TracePtr trace);
+    [[nodiscard]] const core::TracePtr& trace() const { return m_trace; }
+    // The buckets' width in µs (known before any summary is built).
+    [[nodiscard]] core::TimeUs bucketWidth() const;
+    // The summary of `pe` (null for a PE without data).
+    [[nodiscard]] std::shared_ptr<const PeSummary> of(core::PeId pe) const;
+    // The summary of several PEs together (a collapsed row): busy times and begun executions
+    // added, per bucket the entry dominating most of the PEs' time. Null when none has data.
+    [[nodiscard]] std::shared_ptr<const PeSummary> of(const std::vector<core::PeId>& pes) const;
+
+private:
+    core::TracePtr m_trace;
+    mutable std::mutex m_mutex;
+    mutable std::unordered_map<core::PeId, std::shared_ptr<const PeSummary>> m_summaries;
+    mutable std::map<std::vector<core::PeId>, std::shared_ptr<const PeSummary>> m_groups;
+};
+
+} // namespace parallax::views
