@@ -736,6 +736,8 @@ ReadAttempt readCache(
         }
         attempt.outcome = ReadOutcome::Loaded;
         attempt.trace = std::move(trace);
+        // Marks the file as recently used for pruneCache (errors do not matter here).
+        ::futimens(fd.get(), nullptr);
     } catch (const CacheFormatError& e) {
         attempt.outcome = ReadOutcome::Damaged;
         attempt.why = e.what();
@@ -821,6 +823,50 @@ std::string writeCache(const std::string& directory, const std::string& cachePat
         return "cannot write the index cache (" + why + ")";
     }
     return {};
+}
+
+// Removes the least recently used cache files (and temporaries a crashed writer left behind
+// more than an hour ago) until at most `maxBytes` of them remain; `keep` stays in any case.
+void pruneCache(const std::string& directory, const std::string& keep, std::uint64_t maxBytes)
+{
+    struct Entry {
+        std::string path;
+        std::uint64_t size;
+        std::int64_t mtimeNs;
+    };
+    std::vector<Entry> files;
+    std::error_code ec;
+    const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+    for (const auto& entry : fs::directory_iterator(directory, ec)) {
+        const auto name = entry.path().filename().string();
+        KeyEntry k;
+        if (!statEntry(entry.path().string(), k))
+            continue;
+        if (name.rfind(".pxindex-", 0) == 0) {
+            if (k.mtimeNs < now - 3'600'000'000'000)
+                ::unlink(k.path.c_str());
+            continue;
+        }
+        if (name.size() > 8 && name.compare(name.size() - 8, 8, ".pxindex") == 0)
+            files.push_back({ k.path, k.size, k.mtimeNs });
+    }
+    std::sort(files.begin(), files.end(),
+        [](const Entry& a, const Entry& b) { return a.mtimeNs > b.mtimeNs; });
+    std::uint64_t total = 0;
+    bool full = false; // once one file does not fit, every older one goes too
+    for (const auto& f : files) {
+        if (f.path == keep) {
+            total += f.size;
+            continue;
+        }
+        full = full || total + f.size > maxBytes;
+        if (full)
+            ::unlink(f.path.c_str());
+        else
+            total += f.size;
+    }
 }
 
 std::int64_t nowNs()
@@ -925,7 +971,13 @@ LoadResult loadRunCached(
     } catch (const std::exception& e) {
         why = e.what();
     }
-    if (!why.empty()) {
+    if (why.empty()) {
+        try {
+            pruneCache(directory, cachePath, cache.maxBytes);
+        } catch (const std::exception&) {
+            // Pruning is housekeeping: a failure costs disk space, not correctness.
+        }
+    } else {
         // A stale or damaged file must not stay behind to be tried again.
         if (!note.empty())
             ::unlink(cachePath.c_str());

@@ -2,6 +2,7 @@
 
 #include "run_loader.h"
 
+#include <cstdint>
 #include <string>
 
 namespace parallax::io {
@@ -13,6 +14,9 @@ struct CacheOptions {
     // Empty = $PARALLAX_CACHE_DIR, else $XDG_CACHE_HOME/parallax, else $HOME/.cache/parallax.
     std::string directory;
     bool enabled = true;
+    // After writing, the least recently used cache files are removed until the directory holds
+    // at most this many bytes of them (the file just written is always kept).
+    std::uint64_t maxBytes = 8ULL << 30;
 };
 
 // The cache directory `options` names (see CacheOptions::directory); empty when none can be

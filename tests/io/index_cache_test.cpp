@@ -200,6 +200,15 @@ fs::path copyOfTinyRun(const TempDir& dir)
     return run;
 }
 
+std::vector<std::string> filesInCache(const io::CacheOptions& cache)
+{
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(cache.directory))
+        files.push_back(entry.path().string());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
 fs::path onlyCacheFile(const io::CacheOptions& cache)
 {
     std::vector<fs::path> files;
@@ -521,4 +530,42 @@ TEST_CASE("the index cache can be switched off and its directory chosen", "[inde
     const auto result = loadCached(run, blocked);
     REQUIRE_FALSE(result.fromCache);
     REQUIRE(result.cacheNote.find("not written") != std::string::npos);
+}
+
+TEST_CASE(
+    "the cache directory keeps the most recently used files within its byte limit", "[index_cache]")
+{
+    TempDir dir;
+    auto cache = cacheIn(dir);
+    const auto tiny = copyOfTinyRun(dir);
+    const auto smp = realLog("gen-feat-smp");
+    const auto hello = realLog("projections-hello-v3");
+    for (const auto& run : { tiny, smp, hello })
+        REQUIRE_FALSE(loadCached(run, cache).fromCache);
+    REQUIRE(filesInCache(cache).size() == 3);
+    const auto tinyFile = io::cacheFilePath(tiny.string(), {}, cache);
+    const auto smpFile = io::cacheFilePath(smp.string(), {}, cache);
+    const auto helloFile = io::cacheFilePath(hello.string(), {}, cache);
+    const auto now = fs::file_time_type::clock::now();
+    fs::last_write_time(tinyFile, now - std::chrono::hours(3));
+    fs::last_write_time(smpFile, now - std::chrono::hours(2));
+    fs::last_write_time(helloFile, now - std::chrono::hours(1));
+    // A temporary file a crashed writer left behind long ago.
+    const auto leftover = fs::path(cache.directory) / ".pxindex-abcdef";
+    writeFile(leftover, "partial");
+    fs::last_write_time(leftover, now - std::chrono::hours(2));
+
+    // Reading the tiny run's cache makes it the most recently used one.
+    REQUIRE(loadCached(tiny, cache).fromCache);
+    // Room for a second copy of the tiny run's cache and the tiny run's own, nothing more.
+    cache.maxBytes = 2 * fs::file_size(tinyFile) + 100;
+    TempDir other;
+    const auto tiny2 = copyOfTinyRun(other);
+    REQUIRE_FALSE(loadCached(tiny2, cache).fromCache);
+    const auto tiny2File = io::cacheFilePath(tiny2.string(), {}, cache);
+    std::vector<std::string> expected { tinyFile, tiny2File };
+    std::sort(expected.begin(), expected.end());
+    REQUIRE(filesInCache(cache) == expected);
+    REQUIRE(loadCached(tiny, cache).fromCache);
+    REQUIRE(loadCached(tiny2, cache).fromCache);
 }
