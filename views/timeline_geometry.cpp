@@ -160,6 +160,9 @@ namespace {
 
 // Bars thinner than this get no pack/unpack, user-event or send marks.
 constexpr int kMinimumDetailHeight = 10;
+// Rows with more intervals than this per pixel column are drawn from the PE's summary when
+// zoomed far enough out (see buildRow).
+constexpr std::size_t kDenseItemsPerPixel = 8;
 // Brackets begun before the window: how many are looked at for still being open.
 constexpr std::size_t kBracketLookBack = 4096;
 
@@ -372,8 +375,91 @@ core::TimeUs clippedLength(core::TimeUs b, core::TimeUs e, core::TimeRange w)
     return std::max<core::TimeUs>(0, std::min(e, w.end) - std::max(b, w.begin));
 }
 
+// A PE's row from its summary (dense rows zoomed far out): one Merged block per pixel column
+// with the dominant activity (the entry that ran longest, or idle) and the executions begun.
+void addSummaryBlocks(const PeSummary& sum, const TimeMapping& map,
+    const core::analysis::ActivityColumns& columns, TimelineRow& row,
+    std::vector<core::TimeUs>& activityTime)
+{
+    const auto w = map.window;
+    const int width = std::max(static_cast<int>(std::ceil(map.width)), 1);
+    const double usPerPixel = static_cast<double>(w.length()) / map.width;
+    const double bucket = static_cast<double>(sum.bucket);
+    const auto n = static_cast<std::ptrdiff_t>(sum.size());
+    const int left = static_cast<int>(std::lround(map.left));
+    std::vector<std::pair<int, double>> weights;
+    std::vector<double> entryUs(static_cast<std::size_t>(std::max(columns.entryCount, 0)), 0.0);
+    double busyTotal = 0.0;
+    double idleTotal = 0.0;
+    for (int c = 0; c < width; ++c) {
+        const double t0 = static_cast<double>(w.begin) + c * usPerPixel;
+        const double t1 = std::min(t0 + usPerPixel, static_cast<double>(w.end));
+        const double f0 = (t0 - static_cast<double>(sum.origin)) / bucket;
+        const double f1 = (t1 - static_cast<double>(sum.origin)) / bucket;
+        const auto b0 = std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::floor(f0)), 0);
+        const auto b1 = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::ceil(f1)), n);
+        weights.clear();
+        double busy = 0.0;
+        double idle = 0.0;
+        std::uint32_t started = 0;
+        for (auto b = b0; b < b1; ++b) {
+            const auto bi = static_cast<std::size_t>(b);
+            const double share
+                = std::min(f1, static_cast<double>(b + 1)) - std::max(f0, static_cast<double>(b));
+            if (share <= 0.0)
+                continue;
+            busy += static_cast<double>(sum.busy[bi]) * share;
+            idle += static_cast<double>(sum.idle[bi]) * share;
+            if (static_cast<double>(b) >= f0 && static_cast<double>(b) < f1)
+                started += sum.started[bi];
+            if (sum.dominant[bi] == PeSummary::kNoEntry)
+                continue;
+            const int entry = sum.dominant[bi];
+            const double us = static_cast<double>(sum.dominantUs[bi]) * share;
+            auto it = std::find_if(
+                weights.begin(), weights.end(), [&](const auto& x) { return x.first == entry; });
+            if (it == weights.end())
+                weights.emplace_back(entry, us);
+            else
+                it->second += us;
+        }
+        const double total = busy + idle;
+        if (total <= 0.0)
+            continue;
+        busyTotal += busy;
+        idleTotal += idle;
+        TimelineBlock block;
+        block.kind = TimelineBlockKind::Merged;
+        block.left = left + c;
+        block.right = block.left + 1;
+        block.activity = columns.idle();
+        double best = idle;
+        for (const auto& [entry, us] : weights) {
+            if (entry < columns.entryCount)
+                entryUs[static_cast<std::size_t>(entry)] += us;
+            if (us > best) {
+                best = us;
+                block.activity = entry;
+            }
+        }
+        block.dominantShare = static_cast<float>(best / total);
+        block.count = std::max<std::uint32_t>(started, 1);
+        block.executions = started;
+        block.begin = map.timeAt(block.left);
+        block.end = std::max(map.timeAt(block.left + 1), block.begin + 1);
+        row.blocks.push_back(block);
+    }
+    for (std::size_t entry = 0; entry < entryUs.size(); ++entry)
+        activityTime[entry] += static_cast<core::TimeUs>(std::llround(entryUs[entry]));
+    row.busyUs += static_cast<core::TimeUs>(std::llround(busyTotal));
+    row.idleUs += static_cast<core::TimeUs>(std::llround(idleTotal));
+    activityTime[static_cast<std::size_t>(columns.idle())]
+        += static_cast<core::TimeUs>(std::llround(idleTotal));
+}
+
 void buildRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map,
-    const core::analysis::ActivityColumns& columns, std::vector<core::TimeUs>& activityTime)
+    const core::analysis::ActivityColumns& columns, std::vector<core::TimeUs>& activityTime,
+    const TimelineSummaryCache* summaries)
 {
     if (row.pe < 0 || static_cast<std::size_t>(row.pe) >= trace.pes.size())
         return;
@@ -388,13 +474,23 @@ void buildRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map
     // Executions and idle intervals merged in time order (they never overlap in a valid log).
     const auto execs = p.executionsOverlapping(w.begin, w.end);
     const auto idles = p.idlesOverlapping(w.begin, w.end);
+    // Dense and zoomed far out (every pixel holds many intervals, several summary buckets):
+    // the PE's summary gives the same kind of picture without reading every interval.
+    std::shared_ptr<const PeSummary> summary;
+    if (summaries != nullptr && summaries->trace().get() == &trace
+        && execs.size() + idles.size() > kDenseItemsPerPixel * static_cast<std::size_t>(width)
+        && static_cast<double>(w.length()) / width
+            >= 4.0 * static_cast<double>(summaries->bucketWidth()))
+        summary = summaries->of(row.pe);
     row.blocks.reserve(std::min<std::size_t>(
         execs.size() + idles.size(), 4 * static_cast<std::size_t>(width) + 16));
+    if (summary)
+        addSummaryBlocks(*summary, map, columns, row, activityTime);
     RowBlocks blocks(static_cast<int>(std::lround(map.left)), map, row.blocks);
     const auto& ex = p.executions;
     const int idleColumn = columns.idle();
-    auto k = execs.first;
-    auto i = idles.first;
+    auto k = summary ? execs.last : execs.first;
+    auto i = summary ? idles.last : idles.first;
     while (k < execs.last || i < idles.last) {
         const bool takeIdle = k >= execs.last || (i < idles.last && p.idles.begin[i] < ex.begin[k]);
         if (takeIdle) {
@@ -778,7 +874,7 @@ TimelineGeometry buildTimelineGeometryForRows(const core::Trace& trace,
             if (g.rows[r].collapsed())
                 buildAggregateRow(trace, g.rows[r], g.map, g.columns, totals[t], layout.summaries);
             else
-                buildRow(trace, g.rows[r], g.map, g.columns, totals[t]);
+                buildRow(trace, g.rows[r], g.map, g.columns, totals[t], layout.summaries);
     };
     {
         std::vector<std::jthread> workers;

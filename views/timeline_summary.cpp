@@ -14,6 +14,7 @@ PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t
         (length + static_cast<core::TimeUs>(buckets) - 1) / static_cast<core::TimeUs>(buckets), 1);
     const auto n = static_cast<std::size_t>((length + s.bucket - 1) / s.bucket);
     s.busy.assign(n, 0.0F);
+    s.idle.assign(n, 0.0F);
     s.dominant.assign(n, PeSummary::kNoEntry);
     s.dominantUs.assign(n, 0.0F);
     s.started.assign(n, 0);
@@ -64,6 +65,23 @@ PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t
         }
     }
     finish(current);
+    for (std::size_t i = 0; i < pe.idles.size(); ++i) {
+        const auto b = std::max(pe.idles.begin[i], span.begin);
+        const auto e = std::min(pe.idles.end[i], span.end);
+        if (e <= b)
+            continue;
+        const auto first = static_cast<std::size_t>((b - s.origin) / s.bucket);
+        if (first >= n)
+            break;
+        const auto last = std::min(static_cast<std::size_t>((e - 1 - s.origin) / s.bucket), n - 1);
+        for (auto bucket = first; bucket <= last; ++bucket) {
+            const auto lo = std::max(b, s.origin + static_cast<core::TimeUs>(bucket) * s.bucket);
+            const auto hi
+                = std::min(e, s.origin + static_cast<core::TimeUs>(bucket + 1) * s.bucket);
+            if (hi > lo)
+                s.idle[bucket] += static_cast<float>(hi - lo);
+        }
+    }
     return s;
 }
 
@@ -113,6 +131,7 @@ std::shared_ptr<const PeSummary> TimelineSummaryCache::of(const std::vector<core
         } else {
             for (std::size_t b = 0; b < group->size() && b < one->size(); ++b) {
                 group->busy[b] += one->busy[b];
+                group->idle[b] += one->idle[b];
                 group->started[b] += one->started[b];
             }
         }

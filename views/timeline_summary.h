@@ -19,6 +19,7 @@ struct PeSummary {
     core::TimeUs origin = 0;
     core::TimeUs bucket = 1; // µs per bucket
     std::vector<float> busy; // µs
+    std::vector<float> idle; // µs
     std::vector<std::uint16_t> dominant; // entry; kNoEntry when nothing ran
     std::vector<float> dominantUs;
     std::vector<std::uint32_t> started;

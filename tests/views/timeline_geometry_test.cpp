@@ -497,6 +497,45 @@ TEST_CASE("zoomed far out a collapsed row reads coarse summaries and agrees with
     CHECK(fine.rows[0].busyUs == fineExact.rows[0].busyUs);
 }
 
+TEST_CASE("a dense row zoomed far out is drawn from the PE's summary like the exact row",
+    "[views][timeline]")
+{
+    // 100 ms of 10 µs slots: entry 1 runs 6 µs, then 4 µs idle; every 5th slot entry 2 runs 9 µs.
+    TraceMaker m(1);
+    for (core::TimeUs t = 0; t < 100'000; t += 10) {
+        const bool long2 = (t / 10) % 5 == 0;
+        const core::TimeUs run = long2 ? 9 : 6;
+        m.exec(0, t, t + run, long2 ? 2 : 1);
+        m.idle(0, t + run, t + 10);
+    }
+    const auto trace = m.done();
+    const TimelineSummaryCache summaries(trace);
+    QSize size;
+    auto layout = plotOf(200, size); // 500 µs per pixel, 100 intervals per pixel
+    const auto exact = buildTimelineGeometry(*trace, { 0 }, { 0, 100'000 }, size, layout);
+    layout.summaries = &summaries;
+    const auto coarse = buildTimelineGeometry(*trace, { 0 }, { 0, 100'000 }, size, layout);
+    const auto& e = exact.rows.at(0);
+    const auto& c = coarse.rows.at(0);
+    REQUIRE(c.blocks.size() == e.blocks.size());
+    std::size_t same = 0;
+    for (std::size_t i = 0; i < c.blocks.size(); ++i) {
+        CHECK(c.blocks[i].kind == TimelineBlockKind::Merged);
+        CHECK(c.blocks[i].left == e.blocks[i].left);
+        if (c.blocks[i].activity == e.blocks[i].activity)
+            ++same;
+    }
+    CHECK(same >= c.blocks.size() * 9 / 10);
+    CHECK(c.blocks[10].activity == 1); // entry 1 covers most of every pixel
+    CHECK(c.blocks[10].executions == Approx(50).margin(1));
+    CHECK(static_cast<double>(c.busyUs) == Approx(static_cast<double>(e.busyUs)).epsilon(0.01));
+    CHECK(static_cast<double>(c.idleUs) == Approx(static_cast<double>(e.idleUs)).epsilon(0.01));
+    // Zoomed in, the exact blocks (single executions) come back.
+    const auto fine = buildTimelineGeometry(*trace, { 0 }, { 1'000, 1'100 }, size, layout);
+    REQUIRE_FALSE(fine.rows.at(0).blocks.empty());
+    CHECK(fine.rows.at(0).blocks.front().kind != TimelineBlockKind::Merged);
+}
+
 TEST_CASE(
     "a whole real run draws at most one block per pixel column and row", "[views][timeline][real]")
 {
