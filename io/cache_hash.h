@@ -26,6 +26,8 @@ public:
 
     void update(const void* data, std::size_t size)
     {
+        if (size == 0)
+            return; // an empty vector's data() may be null
         const auto* p = static_cast<const unsigned char*>(data);
         m_total += size;
         if (m_pending > 0) {

@@ -439,6 +439,23 @@ TEST_CASE("a damaged, foreign or truncated index cache is reported and rebuilt",
             REQUIRE(result.cacheNote.find("rebuilt") != std::string::npos);
         }
     }
+    SECTION("a flipped bit anywhere in the file")
+    {
+        const auto good = readFile(file);
+        for (std::size_t i = 0; i < good.size(); i += 7) {
+            INFO("byte " << i << " of " << good.size());
+            auto bytes = good;
+            bytes[i] = static_cast<char>(bytes[i] ^ 0x04);
+            writeFile(file, bytes);
+            const auto result = loadCached(run, cache);
+            if (i >= 48 && i < 64) {
+                REQUIRE(result.fromCache); // reserved header bytes
+                continue;
+            }
+            REQUIRE_FALSE(result.fromCache);
+            REQUIRE(result.cacheNote.find("rebuilt") != std::string::npos);
+        }
+    }
     SECTION("truncated")
     {
         for (const auto keep : { std::uintmax_t { 0 }, std::uintmax_t { 10 },
