@@ -5,7 +5,6 @@
 #include "views/stacked_bar_chart.h"
 #include "views/stacked_bar_geometry.h"
 
-#include <QElapsedTimer>
 #include <QImage>
 
 #include <catch2/catch.hpp>
@@ -380,7 +379,9 @@ TEST_CASE("data that cannot be drawn gives an empty geometry", "[views][bars]")
     CHECK(buildStackedBars(categorical(3, { 1.0 }), QSize(40, 30)).empty());
 }
 
-TEST_CASE("1000 intervals x 200 entries build and paint well under 50 ms", "[views][bars][perf]")
+// Speed is measured by parallax-bench, not here: this checks the work stays bounded by pixels.
+TEST_CASE("1000 intervals x 200 entries draw at most one rectangle per pixel column and entry",
+    "[views][bars]")
 {
     StackedBarData data;
     data.axis = BarAxis::Time;
@@ -406,16 +407,14 @@ TEST_CASE("1000 intervals x 200 entries build and paint well under 50 ms", "[vie
     StackedBarChart chart(&palette);
     chart.resize(1600, 900);
     chart.setData(data, columns);
-    CHECK_FALSE(chart.renderImage(QSize(1600, 900)).isNull()); // warm up fonts and caches
-    QElapsedTimer timer;
-    timer.start();
     const auto g = buildStackedBars(data, QSize(1600, 900));
-    const auto buildMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-    timer.restart();
-    const QImage image = chart.renderImage(QSize(1600, 900)); // builds the frame and paints
-    const auto renderMs = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-    WARN("geometry " << buildMs << " ms, build + paint " << renderMs << " ms, " << g.segments.size()
-                     << " segments");
+    REQUIRE_FALSE(g.empty());
+    std::size_t rects = 0;
+    for (const auto& perSeries : g.seriesRects) {
+        CHECK(perSeries.size() <= static_cast<std::size_t>(g.plot.width()));
+        rects += perSeries.size();
+    }
+    CHECK(rects > 0);
+    const QImage image = chart.renderImage(QSize(1600, 900));
     CHECK_FALSE(image.isNull());
-    CHECK(renderMs < 50.0);
 }
