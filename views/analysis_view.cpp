@@ -44,6 +44,15 @@ QString viewTitle(ViewKind kind)
     return {};
 }
 
+bool AnalysisView::exportSvg(const QString& path, QSize size, QString* error)
+{
+    (void)path;
+    (void)size;
+    if (error != nullptr)
+        *error = QObject::tr("the %1 view exports PNG only").arg(viewTitle(m_kind));
+    return false;
+}
+
 bool AnalysisView::applyOptions(const std::map<QString, QString>& options, QString* error)
 {
     if (options.empty())
@@ -75,7 +84,9 @@ void addExportActions(QMenu& menu, AnalysisView& view)
 {
     if (!menu.isEmpty())
         menu.addSeparator();
-    menu.addAction(QObject::tr("Export Chart as PNG…"), &view, &AnalysisView::exportChartRequested);
+    menu.addAction(view.canExportSvg() ? QObject::tr("Export Chart as PNG or SVG…")
+                                       : QObject::tr("Export Chart as PNG…"),
+        &view, &AnalysisView::exportChartRequested);
     menu.addAction(QObject::tr("Export Data as CSV…"), &view, &AnalysisView::exportDataRequested);
 }
 

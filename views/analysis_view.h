@@ -51,6 +51,12 @@ public:
     [[nodiscard]] virtual bool busy() const = 0;
     // The chart (without the options bar) rendered at `size` (screen size when empty).
     [[nodiscard]] virtual QImage renderChart(QSize size = {}) = 0;
+    // Whether exportSvg() can write this view's chart as an SVG (vector) image.
+    [[nodiscard]] virtual bool canExportSvg() const { return false; }
+    // The chart (as renderChart draws it) as an SVG file at `size` (screen size when empty).
+    // False with *error when the view or the build has no SVG export or the file cannot be
+    // written.
+    virtual bool exportSvg(const QString& path, QSize size, QString* error);
     // The data behind the chart, CSV with a header row.
     [[nodiscard]] virtual QString csv() const = 0;
     // View options given by name as on the command line (`parallax-cli render`): "interval",

@@ -538,19 +538,9 @@ void TimelineView::showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs
     if (m_timeline->referenceTime())
         menu->addAction(tr("Clear the reference mark"), this,
             [this]() { m_timeline->setReferenceTime(std::nullopt); });
-    if (svgAvailable())
-        menu->addAction(tr("Export the visible timeline as SVG…"), this, [this]() {
-            const QString path = QFileDialog::getSaveFileName(
-                this, tr("Export SVG"), QStringLiteral("timeline.svg"), tr("SVG images (*.svg)"));
-            if (path.isEmpty())
-                return;
-            QString error;
-            if (!exportSvg(path, {}, &error))
-                QMessageBox::warning(
-                    this, tr("Export SVG"), tr("Cannot write %1: %2").arg(path, error));
-        });
     menu->addSeparator();
     addOpenRangeMenu(*menu, *this, m_timeline->window(), m_timeline->pes());
+    addExportActions(*menu, *this);
     menu->popup(globalPos);
 }
 

@@ -41,7 +41,8 @@ public:
     // The same picture as an SVG file: vector shapes (one rectangle per drawn block, text as
     // text). False, with *error, when the file cannot be written or the build has no SVG
     // support (svgAvailable()).
-    bool exportSvg(const QString& path, QSize size = {}, QString* error = nullptr);
+    bool exportSvg(const QString& path, QSize size, QString* error) override;
+    [[nodiscard]] bool canExportSvg() const override { return svgAvailable(); }
     [[nodiscard]] static bool svgAvailable();
     // pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes for the loaded PEs in the
     // window (kind exec, idle, pack or unpack), in PE order then time order — per PE the same

@@ -500,14 +500,25 @@ void MainWindow::exportChart()
         = QDir(dialogStartDirectory())
               .filePath(QString::fromStdString(m_trace->files.baseName) + QLatin1Char('-')
                   + views::viewKey(view->kind()) + QStringLiteral(".png"));
-    const auto path = QFileDialog::getSaveFileName(
-        this, tr("Export Chart"), suggested, tr("PNG images (*.png)"));
+    const QString png = tr("PNG images (*.png)");
+    const QString svg = tr("SVG vector images (*.svg)");
+    QString filter = png;
+    const auto path = QFileDialog::getSaveFileName(this, tr("Export Chart"), suggested,
+        view->canExportSvg() ? png + QStringLiteral(";;") + svg : png, &filter);
     if (path.isEmpty())
         return;
-    const auto image = view->renderChart(sizeDialog.size());
-    if (image.isNull() || !image.save(path, "PNG"))
+    QString error;
+    bool saved = false;
+    if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive) || filter == svg) {
+        saved = view->exportSvg(path, sizeDialog.size(), &error);
+    } else {
+        const auto image = view->renderChart(sizeDialog.size());
+        saved = !image.isNull() && image.save(path, "PNG");
+    }
+    if (!saved)
         QMessageBox::warning(this, tr("Export Chart"),
-            tr("Could not write %1. Check the folder and try again.").arg(path));
+            tr("Could not write %1. %2")
+                .arg(path, error.isEmpty() ? tr("Check the folder and try again.") : error));
     else
         statusBar()->showMessage(tr("Saved %1").arg(path), kStatusMessageMs);
 }

@@ -24,10 +24,11 @@ namespace {
 
 const char* const kHelp
     = "usage: parallax-cli render VIEW RUN -o OUT.png [--width W] [--height H] [options]\n\n"
-      "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG.\n"
+      "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
+      "the timeline, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline.\n\n"
       "options:\n"
-      "  -o, --output FILE  the PNG to write\n"
+      "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
       "  --range B:E, --pes LIST, --entries LIST   as for the analysis commands\n"
       "  view options as the matching command: --interval, --bins (time-profile, comm),\n"
@@ -152,9 +153,19 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
             QThread::msleep(2);
     } while (view->busy() && timer.elapsed() < 600'000);
     QCoreApplication::processEvents();
-    const QImage image
-        = view->renderChart(QSize(static_cast<int>(width), static_cast<int>(height)));
-    if (image.isNull() || !image.save(QString::fromStdString(*output), "PNG")) {
+    const QSize size(static_cast<int>(width), static_cast<int>(height));
+    const QString outputPath = QString::fromStdString(*output);
+    if (outputPath.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive)) {
+        QString why;
+        if (!view->exportSvg(outputPath, size, &why)) {
+            err << "parallax-cli render: could not write " << *output << ": " << why.toStdString()
+                << "\n";
+            return cli::kExitFatal;
+        }
+        return cli::kExitOk;
+    }
+    const QImage image = view->renderChart(size);
+    if (image.isNull() || !image.save(outputPath, "PNG")) {
         err << "parallax-cli render: could not write " << *output
             << " (check the folder exists and is writable)\n";
         return cli::kExitFatal;

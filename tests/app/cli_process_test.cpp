@@ -47,3 +47,36 @@ TEST_CASE("parallax-cli binary exits 2 on bad arguments and 0 on --help")
     CHECK(cliProcess({ "--help" }).exitCode == 0);
     CHECK(cliProcess({ "timeline", "--help" }).exitCode == 0);
 }
+
+#ifdef PARALLAX_WITH_RENDER
+TEST_CASE("parallax-cli render writes every view as PNG and the timeline as SVG too")
+{
+    TempDir dir;
+    const auto run
+        = (fs::path(PARALLAX_TEST_DATA_DIR) / ".." / ".." / "sample-logs" / "imbalance").string();
+    for (const std::string view :
+        { "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline" }) {
+        INFO(view);
+        const auto out = (dir.path() / (view + ".png")).string();
+        const auto r
+            = cliProcess({ "render", view, run, "-o", out, "--width", "800", "--height", "500" });
+        CHECK(r.exitCode == 0);
+        const auto bytes = readFile(out);
+        REQUIRE(bytes.size() > 8);
+        CHECK(bytes.substr(1, 3) == "PNG");
+        CHECK(bytes.size() > 10'000); // a chart, not a blank picture (those compress to ~2 kB)
+    }
+    const auto svgPath = (dir.path() / "timeline.svg").string();
+    const auto svg = cliProcess({ "render", "timeline", run, "-o", svgPath, "--pes", "3,9" });
+    CHECK(svg.exitCode == 0);
+    const auto text = readFile(svgPath);
+    CHECK(text.find("<svg") != std::string::npos);
+    CHECK(text.find("PE 3") != std::string::npos); // labels stay text
+    // The bar charts have no vector export: a clear error, not a PNG under an .svg name.
+    const auto noSvg
+        = cliProcess({ "render", "usage", run, "-o", (dir.path() / "usage.svg").string() });
+    CHECK(noSvg.exitCode == 1);
+    CHECK(noSvg.err.find("PNG only") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir.path() / "usage.svg"));
+}
+#endif
