@@ -67,6 +67,9 @@ void TimelineBarPainter::paintRaster(QPainter& painter, const TimelineRow& row, 
     m_outer.assign(span, 0);
     m_edge.assign(span, 0);
     m_inner.assign(span, 0);
+    const int h = bar.height();
+    m_fill.assign(span, h);
+    bool partial = false;
     const QRgb idle = qPremultiply(m_colours.idle.rgba());
     const QRgb edge = qPremultiply(m_colours.idleEdge.rgba());
     const auto columns = static_cast<int>(m_rgb.size());
@@ -83,9 +86,13 @@ void TimelineBarPainter::paintRaster(QPainter& painter, const TimelineRow& row, 
             std::fill(m_outer.begin() + l, m_outer.begin() + r, c);
             std::fill(m_edge.begin() + l, m_edge.begin() + r, c);
             std::fill(m_inner.begin() + l, m_inner.begin() + r, c);
+            if (b.kind == TimelineBlockKind::Merged) {
+                const int fill = blockHeight(b, h);
+                std::fill(m_fill.begin() + l, m_fill.begin() + r, fill);
+                partial = partial || fill < h;
+            }
         }
     }
-    const int h = bar.height();
     if (m_image.width() < static_cast<int>(span) || m_image.height() != h)
         m_image = QImage(std::max(static_cast<int>(span), m_image.width()), h,
             QImage::Format_ARGB32_Premultiplied);
@@ -96,8 +103,20 @@ void TimelineBarPainter::paintRaster(QPainter& painter, const TimelineRow& row, 
                                                              : m_outer;
         std::memcpy(m_image.scanLine(y), line.data(), span * sizeof(QRgb));
     }
+    // Merged pixels of executions are only as high as the share of time they were busy.
+    if (partial)
+        for (std::size_t x = 0; x < span; ++x)
+            for (int y = 0; y < h - m_fill[x]; ++y)
+                reinterpret_cast<QRgb*>(m_image.scanLine(y))[x] = 0;
     painter.drawImage(QRect(x0, bar.top(), static_cast<int>(span), h), m_image,
         QRect(0, 0, static_cast<int>(span), h));
+}
+
+int TimelineBarPainter::blockHeight(const TimelineBlock& block, int barHeight)
+{
+    if (block.kind != TimelineBlockKind::Merged && block.kind != TimelineBlockKind::Aggregate)
+        return barHeight;
+    return aggregateHeight(block, barHeight);
 }
 
 int TimelineBarPainter::aggregateHeight(const TimelineBlock& block, int barHeight)
@@ -168,9 +187,11 @@ void TimelineBarPainter::paintVector(QPainter& painter, const TimelineRow& row, 
         if (b.activity == idleColumn)
             m_idleRects.emplace_back(
                 b.left, row.bar.top() + band.top, b.right - b.left, band.bottom - band.top + 1);
-        else if (b.activity >= 0 && static_cast<std::size_t>(b.activity) < m_byActivity.size())
+        else if (b.activity >= 0 && static_cast<std::size_t>(b.activity) < m_byActivity.size()) {
+            const int height = blockHeight(b, row.bar.height());
             m_byActivity[static_cast<std::size_t>(b.activity)].emplace_back(
-                b.left, row.bar.top(), b.right - b.left, row.bar.height());
+                b.left, row.bar.top() + row.bar.height() - height, b.right - b.left, height);
+        }
     }
     painter.save();
     painter.setPen(Qt::NoPen);

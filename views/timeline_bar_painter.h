@@ -13,7 +13,9 @@ class QPainter;
 namespace parallax::views {
 
 // Draws the blocks of timeline rows: executions as full-height bars in their activity's
-// colour, idle as a paler, inset band with darker top and bottom edges.
+// colour, idle as a paler, inset band with darker top and bottom edges. A pixel column merging
+// executions narrower than a pixel is only as high as the share of its time they ran, so a PE
+// running 1 µs tasks every 100 µs (an SMP comm thread, say) does not look busy when zoomed out.
 //
 // On a raster device (the screen, PNG export) each bar is composed pixel column by pixel
 // column into a scanline image and blitted once per row, so a frame costs O(pixels) however
@@ -38,6 +40,9 @@ public:
     // as the PEs' utilization, in the dominant entry's colour.
     void paintRow(QPainter& painter, const TimelineRow& row, int idleColumn);
     [[nodiscard]] static int aggregateHeight(const TimelineBlock& block, int barHeight);
+    // Height of a block's bar: full for single executions; for a merged pixel of executions
+    // (and an aggregate) the share of the pixel's time they were busy, at least one pixel.
+    [[nodiscard]] static int blockHeight(const TimelineBlock& block, int barHeight);
 
 private:
     void paintRaster(QPainter& painter, const TimelineRow& row, int idleColumn);
@@ -51,6 +56,7 @@ private:
     std::vector<QRgb> m_outer; // idle shows the row behind it
     std::vector<QRgb> m_edge; // idle's darker edge lines
     std::vector<QRgb> m_inner; // idle's band
+    std::vector<int> m_fill; // per column: pixels from the bottom that are drawn
     std::vector<std::vector<QRect>> m_byActivity;
     std::vector<QRect> m_idleRects;
 };

@@ -241,6 +241,7 @@ private:
             m_executions = 0;
             m_wholeCount = 0;
             m_total = 0.0;
+            m_busy = 0.0;
             m_weights.clear();
         }
         ++m_count;
@@ -250,6 +251,8 @@ private:
                 m_firstExecution = item.index;
         }
         m_total += cover;
+        if (!item.idle)
+            m_busy += cover;
         auto it = std::find_if(m_weights.begin(), m_weights.end(),
             [&](const auto& w) { return w.first == item.activity; });
         if (it == m_weights.end())
@@ -324,6 +327,8 @@ private:
             [](const auto& x, const auto& y) { return x.second < y.second; });
         b.activity = best->first;
         b.dominantShare = m_total > 0.0 ? static_cast<float>(best->second / m_total) : 1.0F;
+        // Covers are in pixels: the executions' share of this pixel's time.
+        b.utilization = static_cast<float>(std::clamp(m_busy, 0.0, 1.0));
         b.begin = m_map.timeAt(m_left + pixel);
         b.end = std::max(m_map.timeAt(m_left + pixel + 1), b.begin + 1);
         m_out.push_back(b);
@@ -340,6 +345,7 @@ private:
     Item m_first {};
     std::optional<std::uint32_t> m_firstExecution;
     double m_total = 0.0;
+    double m_busy = 0.0; // pixels covered by executions
     std::vector<Part> m_parts; // the edges
     std::vector<std::pair<int, double>> m_weights; // activity -> covered pixels, first seen first
 };
@@ -443,6 +449,8 @@ void addSummaryBlocks(const PeSummary& sum, const TimeMapping& map,
             }
         }
         block.dominantShare = static_cast<float>(best / total);
+        block.utilization
+            = t1 > t0 ? static_cast<float>(std::clamp(busy / (t1 - t0), 0.0, 1.0)) : 0.0F;
         block.count = std::max<std::uint32_t>(started, 1);
         block.executions = started;
         block.begin = map.timeAt(block.left);

@@ -81,6 +81,7 @@ struct TimelineBlock {
     float dominantShare = 1.0F; // Merged: the dominant activity's share of the covered time
                                 // Aggregate: the dominant entry's share of the busy time
     float utilization = 1.0F; // Aggregate: busy time / (pixel time × PEs of the row)
+                              // Merged: the executions' share of the pixel's time
 };
 
 // A mark at one pixel column standing for `count` records starting at `index` (user events,

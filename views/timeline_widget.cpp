@@ -1348,11 +1348,14 @@ QString TimelineWidget::blockToolTip(const TimelineRow& row, const TimelineBlock
         const QString dominant
             = activityName(meta, g.columns, block.activity, false).toHtmlEscaped();
         return tr("<b>%1 intervals</b> in this pixel on PE %2 (%3 executions)<br>%4 – %5<br>"
-                  "mostly %6 (%7 % of the time)<br><i>zoom in to see them one by one</i>")
+                  "executing %6 % of this time; mostly %7 (%8 % of the covered time)<br>"
+                  "<i>zoom in to see them one by one</i>")
             .arg(block.count)
             .arg(row.pe)
             .arg(block.executions)
-            .arg(formatPreciseTime(block.begin), formatPreciseTime(block.end), dominant)
+            .arg(formatPreciseTime(block.begin), formatPreciseTime(block.end))
+            .arg(static_cast<double>(block.utilization) * 100.0, 0, 'f', 0)
+            .arg(dominant)
             .arg(static_cast<double>(block.dominantShare) * 100.0, 0, 'f', 0);
     }
     const auto k = static_cast<std::size_t>(block.index);

@@ -4,6 +4,7 @@
 
 #include "support/io_support.h"
 #include "support/test_support.h"
+#include "views/timeline_bar_painter.h"
 #include "views/timeline_geometry.h"
 #include "views/timeline_summary.h"
 
@@ -281,6 +282,35 @@ TEST_CASE("blocks narrower than a pixel share their pixel: dominant activity and
     CHECK(row->idleUs == 200);
     CHECK(g.activityTime[2] == 9);
     CHECK(g.activityTime[static_cast<std::size_t>(g.columns.idle())] == 200);
+}
+
+TEST_CASE("a merged pixel knows how much of its time its executions ran", "[views][timeline]")
+{
+    // 1000 µs over 100 px: 10 µs per pixel. Pixel 20: ten 1-µs executions (fully busy).
+    // Pixel 40: two 1-µs executions in 10 µs (20 % busy, like an SMP comm thread).
+    TraceMaker m(1);
+    for (int i = 0; i < 10; ++i)
+        m.exec(0, 200 + i, 201 + i, 2);
+    m.exec(0, 401, 402, 3);
+    m.exec(0, 405, 406, 3);
+    const auto trace = m.done();
+    QSize size;
+    const auto layout = plotOf(100, size);
+    const auto g = buildTimelineGeometry(*trace, { 0 }, { 0, 1000 }, size, layout);
+    const auto blocks = blocksOf(g, 0);
+    REQUIRE(blocks.size() == 2);
+    REQUIRE(blocks[0].kind == TimelineBlockKind::Merged);
+    REQUIRE(blocks[1].kind == TimelineBlockKind::Merged);
+    CHECK(blocks[0].utilization == Approx(1.0F));
+    CHECK(blocks[1].utilization == Approx(0.2F));
+    // Drawn as high as that share: full for the busy pixel, a fifth for the sparse one.
+    CHECK(TimelineBarPainter::blockHeight(blocks[0], 40) == 40);
+    CHECK(TimelineBarPainter::blockHeight(blocks[1], 40) == 8);
+    // A single execution is always full height.
+    TimelineBlock single;
+    single.kind = TimelineBlockKind::Execution;
+    single.utilization = 0.1F;
+    CHECK(TimelineBarPainter::blockHeight(single, 40) == 40);
 }
 
 TEST_CASE("adjacent blocks meet without gaps or overlaps, a partly covered pixel goes to the "
