@@ -137,9 +137,15 @@ SummaryGraphGeometry buildSummaryGraphGeometry(
     }
     if (!idleLine.isEmpty())
         g.idleLines.push_back(std::move(idleLine));
-    g.utilizationArea = g.utilizationLine;
-    g.utilizationArea << QPointF(g.buckets.back().right, plot.bottom())
-                      << QPointF(g.buckets.front().left, plot.bottom());
+    g.utilizationArea.reserve(static_cast<qsizetype>(g.buckets.size()));
+    const int bottom = static_cast<int>(std::lround(plot.bottom()));
+    for (const auto& b : g.buckets) {
+        const int left = static_cast<int>(std::lround(b.left));
+        const int right = static_cast<int>(std::lround(b.right));
+        const int top = static_cast<int>(std::lround(toY(plot, b.utilization)));
+        if (right > left && bottom > top)
+            g.utilizationArea.append(QRect(left, top, right - left, bottom - top));
+    }
 
     addTimeTicks(g, static_cast<double>(series.duration()), layout);
     addPercentTicks(g, layout);
