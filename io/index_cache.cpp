@@ -962,28 +962,42 @@ LoadResult loadRunCached(
         result.cacheNote = note;
         return result;
     }
+    // The write needs only the immutable trace and the key, so it can run later elsewhere.
+    LoadOptions keyOptions;
+    keyOptions.readLogs = options.readLogs;
+    keyOptions.readSummaries = options.readSummaries;
+    auto write = [directory, cachePath, trace = result.trace, keyOptions, start,
+                     maxBytes = cache.maxBytes, replacing = !note.empty()]() -> std::string {
+        std::string why;
+        bool tooRecent = false;
+        try {
+            why = writeCache(directory, cachePath, *trace, keyOptions, start, tooRecent);
+        } catch (const std::exception& e) {
+            why = e.what();
+        }
+        if (why.empty()) {
+            try {
+                pruneCache(directory, cachePath, maxBytes);
+            } catch (const std::exception&) {
+                // Pruning is housekeeping: a failure costs disk space, not correctness.
+            }
+            return {};
+        }
+        // A stale or damaged file must not stay behind to be tried again.
+        if (replacing)
+            ::unlink(cachePath.c_str());
+        return tooRecent ? std::string() : "index cache not written: " + why;
+    };
+    if (cache.deferWrite) {
+        cache.deferWrite(std::move(write));
+        result.cacheNote = note;
+        return result;
+    }
     if (options.progress)
         options.progress({ "writing index cache", 0, 0, 0, 0 });
-    std::string why;
-    bool tooRecent = false;
-    try {
-        why = writeCache(directory, cachePath, *result.trace, options, start, tooRecent);
-    } catch (const std::exception& e) {
-        why = e.what();
-    }
-    if (why.empty()) {
-        try {
-            pruneCache(directory, cachePath, cache.maxBytes);
-        } catch (const std::exception&) {
-            // Pruning is housekeeping: a failure costs disk space, not correctness.
-        }
-    } else {
-        // A stale or damaged file must not stay behind to be tried again.
-        if (!note.empty())
-            ::unlink(cachePath.c_str());
-        if (!tooRecent)
-            note += (note.empty() ? "" : "; ") + std::string("index cache not written: ") + why;
-    }
+    const auto written = write();
+    if (!written.empty())
+        note += (note.empty() ? "" : "; ") + written;
     result.cacheNote = note;
     return result;
 }

@@ -3,6 +3,7 @@
 #include "run_loader.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace parallax::io {
@@ -17,6 +18,11 @@ struct CacheOptions {
     // After writing, the least recently used cache files are removed until the directory holds
     // at most this many bytes of them (the file just written is always kept).
     std::uint64_t maxBytes = 8ULL << 30;
+    // When set, writing the cache after a full load is not done before loadRunCached returns:
+    // the write is handed over as a task (for the app: run it on a worker once the run is
+    // shown, so the first open is not slowed down by it). The task never throws; it returns
+    // the note the write would have added to LoadResult::cacheNote (empty when written).
+    std::function<void(std::function<std::string()> write)> deferWrite;
 };
 
 // The cache directory `options` names (see CacheOptions::directory); empty when none can be

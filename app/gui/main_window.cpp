@@ -377,16 +377,22 @@ void MainWindow::onLoadProgress(const QString& stage, quint64 bytesDone, quint64
 void MainWindow::onLoaded(core::TracePtr trace, double seconds)
 {
     const QString path = m_job ? m_job->path() : QString();
+    const bool fromCache = m_job && m_job->fromCache();
+    const QString cacheNote = m_job ? m_job->cacheNote() : QString();
     discardJob();
     showTrace(std::move(trace));
     if (!path.isEmpty()) {
         m_recent.add(path);
         recentRunsChanged();
     }
-    statusBar()->showMessage(tr("Opened %1 in %2 s")
-                                 .arg(QString::fromStdString(m_trace->files.baseName))
-                                 .arg(seconds, 0, 'f', 2),
-        kStatusMessageMs);
+    QString message = tr("Opened %1 in %2 s")
+                          .arg(QString::fromStdString(m_trace->files.baseName))
+                          .arg(seconds, 0, 'f', 2);
+    if (fromCache)
+        message += tr(" from the index cache");
+    if (!cacheNote.isEmpty())
+        message += QStringLiteral(" — ") + cacheNote;
+    statusBar()->showMessage(message, kStatusMessageMs);
     if (m_trace->report.total(core::Severity::Warning) > 0)
         showImportReport();
     emit loadFinished(LoadOutcome::Loaded);

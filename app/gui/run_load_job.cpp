@@ -6,8 +6,10 @@
 #include <QFile>
 #include <QThreadPool>
 #include <QTimer>
+#include <QtGlobal>
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 
 namespace parallax::app {
@@ -62,13 +64,26 @@ void RunLoadJob::start()
                 receiver, [receiver] { receiver->deliverProgress(); }, Qt::QueuedConnection);
         };
         // The index cache (io/index_cache.h): a reopened, unchanged run is not parsed again.
-        auto result = io::loadRunCached(path, options);
-        std::lock_guard lock(shared->mutex);
-        if (auto* receiver = shared->receiver) {
-            QMetaObject::invokeMethod(
-                receiver,
-                [receiver, result = std::move(result)] { receiver->deliverResult(result); },
-                Qt::QueuedConnection);
+        io::CacheOptions cache;
+        std::function<std::string()> writeCache;
+        cache.deferWrite = [&writeCache](std::function<std::string()> write) {
+            writeCache = std::move(write);
+        };
+        auto result = io::loadRunCached(path, options, cache);
+        {
+            std::lock_guard lock(shared->mutex);
+            if (auto* receiver = shared->receiver) {
+                QMetaObject::invokeMethod(
+                    receiver,
+                    [receiver, result = std::move(result)] { receiver->deliverResult(result); },
+                    Qt::QueuedConnection);
+            }
+        }
+        // The run is on its way to the window; now the cache for the next open.
+        if (writeCache && !shared->cancelRequested.load()) {
+            const auto note = writeCache();
+            if (!note.empty())
+                qWarning("parallax: %s", note.c_str());
         }
     });
 }
@@ -103,6 +118,8 @@ void RunLoadJob::deliverResult(const io::LoadResult& result)
 {
     m_finished = true;
     const double seconds = static_cast<double>(m_clock.elapsed()) / 1000.0;
+    m_fromCache = result.fromCache;
+    m_cacheNote = QString::fromStdString(result.cacheNote);
     if (result.trace)
         emit loaded(result.trace, seconds);
     else if (result.cancelled)

@@ -14,7 +14,9 @@ struct LoadResult;
 
 namespace parallax::app {
 
-// Loads one run with io::loadRun on a QThreadPool worker and reports back on the GUI thread.
+// Loads one run with io::loadRunCached on a QThreadPool worker and reports back on the GUI
+// thread. A full load's index cache is written by the same worker after the run was handed
+// over, so the first open is not slowed down by the write.
 //
 // The worker never touches this object: it writes progress into a shared state and posts at most
 // one queued call at a time, so updates coalesce; on the GUI side they are further throttled to
@@ -37,6 +39,10 @@ public:
 
     [[nodiscard]] const QString& path() const { return m_path; }
     [[nodiscard]] bool isFinished() const { return m_finished; }
+    // After `loaded`: whether the run came from the index cache, and why a cache was not used
+    // or was rebuilt (empty when nothing is worth saying).
+    [[nodiscard]] bool fromCache() const { return m_fromCache; }
+    [[nodiscard]] const QString& cacheNote() const { return m_cacheNote; }
 
 signals:
     // stage is io's text ("reading logs 12/64"); bytesTotal is 0 when unknown (no logs).
@@ -57,6 +63,8 @@ private:
     QElapsedTimer m_sinceProgress; // since the last progressChanged
     bool m_started = false;
     bool m_finished = false;
+    bool m_fromCache = false;
+    QString m_cacheNote;
 };
 
 } // namespace parallax::app

@@ -1,5 +1,6 @@
-// The app's run load job opens runs through the index cache: the first load writes it, the
-// second reads it (stage "reading index cache") and yields the same run.
+// The app's run load job opens runs through the index cache: the first load writes it (after
+// the run was handed over), the second reads it (stage "reading index cache") and yields the
+// same run.
 
 #include "app/gui/run_load_job.h"
 
@@ -7,6 +8,7 @@
 #include <QSignalSpy>
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QThreadPool>
 
 #include <catch2/catch.hpp>
 
@@ -51,6 +53,8 @@ TEST_CASE("the run load job writes the index cache, then reads it", "[gui][index
     const auto run = QStringLiteral(PARALLAX_SAMPLE_DIR "/imbalance");
     const auto first = loadWithJob(run);
     REQUIRE(first.trace != nullptr);
+    // The worker writes the cache after handing the run over.
+    QThreadPool::globalInstance()->waitForDone();
     const auto files = QDir(cache.path()).entryList({ QStringLiteral("*.pxindex") });
     REQUIRE(files.size() == 1);
     // A successful cache read marks the file as used (its modification time becomes now).
