@@ -26,6 +26,11 @@ enum class ViewKind {
     Timeline
 };
 
+// Every view, in menu order (View menu, Ctrl+1..7).
+inline constexpr ViewKind kAllViewKinds[]
+    = { ViewKind::Overview, ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Histogram,
+          ViewKind::Communication, ViewKind::Extrema, ViewKind::Timeline };
+
 // "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline" (the names
 // of `parallax-cli render VIEW`), and the human title.
 QString viewKey(ViewKind kind);

@@ -33,8 +33,7 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
 
 std::optional<ViewKind> viewKindFromKey(const QString& key)
 {
-    for (const auto kind : { ViewKind::Overview, ViewKind::UsageProfile, ViewKind::TimeProfile,
-             ViewKind::Histogram, ViewKind::Communication, ViewKind::Extrema, ViewKind::Timeline })
+    for (const auto kind : kAllViewKinds)
         if (viewKey(kind) == key)
             return kind;
     return std::nullopt;

@@ -180,11 +180,8 @@ void MainWindow::createActions()
         }
     });
 
-    const views::ViewKind kinds[] = { views::ViewKind::Overview, views::ViewKind::UsageProfile,
-        views::ViewKind::TimeProfile, views::ViewKind::Histogram, views::ViewKind::Communication,
-        views::ViewKind::Extrema, views::ViewKind::Timeline };
     int number = 1;
-    for (const auto kind : kinds) {
+    for (const auto kind : views::kAllViewKinds) {
         auto* action = new QAction(views::viewTitle(kind), this);
         action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + number++)));
         connect(action, &QAction::triggered, this, [this, kind]() { m_workspace->openView(kind); });

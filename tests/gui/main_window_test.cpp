@@ -183,10 +183,7 @@ TEST_CASE("every view renders a real chart and its data for a sample run", "[gui
     window.resize(1400, 900);
     window.show();
     REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
-    for (const auto kind :
-        { views::ViewKind::Overview, views::ViewKind::UsageProfile, views::ViewKind::TimeProfile,
-            views::ViewKind::Histogram, views::ViewKind::Communication, views::ViewKind::Extrema,
-            views::ViewKind::Timeline }) {
+    for (const auto kind : views::kAllViewKinds) {
         INFO(views::viewKey(kind).toStdString());
         auto* view = window.workspace()->openView(kind);
         if (view == nullptr)
@@ -210,10 +207,7 @@ TEST_CASE("a view destroyed while it computes neither crashes nor delivers its r
     REQUIRE(openAndWait(window, parallax::test::sharedDir() / "real-logs" / "gen-leanmd-smp")
         == LoadOutcome::Loaded);
     views::EntryPalette palette;
-    for (const auto kind :
-        { views::ViewKind::Overview, views::ViewKind::UsageProfile, views::ViewKind::TimeProfile,
-            views::ViewKind::Histogram, views::ViewKind::Communication, views::ViewKind::Extrema,
-            views::ViewKind::Timeline }) {
+    for (const auto kind : views::kAllViewKinds) {
         INFO(views::viewKey(kind).toStdString());
         auto* view = views::createView(kind, &palette);
         REQUIRE(view != nullptr);
@@ -348,10 +342,7 @@ TEST_CASE(
     window.importReportDock()->close();
     window.showImportReport();
     CHECK(window.importReportDock()->isVisible());
-    for (const auto kind :
-        { views::ViewKind::Overview, views::ViewKind::UsageProfile, views::ViewKind::TimeProfile,
-            views::ViewKind::Histogram, views::ViewKind::Communication, views::ViewKind::Extrema,
-            views::ViewKind::Timeline }) {
+    for (const auto kind : views::kAllViewKinds) {
         INFO(views::viewKey(kind).toStdString());
         auto* view = window.workspace()->openView(kind);
         REQUIRE(view != nullptr);
