@@ -33,6 +33,7 @@
 #include <QToolButton>
 
 #include <algorithm>
+#include <cmath>
 
 namespace parallax::app {
 
@@ -382,9 +383,11 @@ void MainWindow::onLoaded(core::TracePtr trace, double seconds)
         m_recent.add(path);
         recentRunsChanged();
     }
-    QString message = tr("Opened %1 in %2 s")
-                          .arg(QString::fromStdString(m_trace->files.baseName))
-                          .arg(seconds, 0, 'f', 2);
+    const QString took = seconds < 0.1
+        ? tr("%1 ms").arg(std::max(1, static_cast<int>(std::lround(seconds * 1000.0))))
+        : tr("%1 s").arg(seconds, 0, 'f', 2);
+    QString message
+        = tr("Opened %1 in %2").arg(QString::fromStdString(m_trace->files.baseName), took);
     if (fromCache)
         message += tr(" from the index cache");
     if (!cacheNote.isEmpty())
