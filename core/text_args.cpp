@@ -5,7 +5,10 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <limits>
+#include <utility>
 
 namespace parallax::core {
 
@@ -219,6 +222,70 @@ std::string formatDuration(TimeUs us)
         std::snprintf(buf, sizeof buf, "%.3g ms", v / 1e3);
     else
         std::snprintf(buf, sizeof buf, "%.4g s", v / 1e6);
+    return buf;
+}
+
+std::optional<std::uint64_t> parseByteSize(std::string_view text, std::string* error)
+{
+    // Messages are appended piecewise: GCC 12 warns (-Wrestrict) on chains of operator+.
+    auto fail = [&](std::string_view before, std::string_view what,
+                    std::string_view after) -> std::optional<std::uint64_t> {
+        if (error != nullptr) {
+            std::string message;
+            message.reserve(before.size() + what.size() + after.size());
+            message.append(before).append(what).append(after);
+            *error = std::move(message);
+        }
+        return std::nullopt;
+    };
+    std::size_t i = 0;
+    while (i < text.size()
+        && (std::isdigit(static_cast<unsigned char>(text[i])) != 0 || text[i] == '.'))
+        ++i;
+    const std::string number(text.substr(0, i));
+    std::string unit(text.substr(i));
+    for (auto& c : unit)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (number.empty() || number == ".")
+        return fail("'", text, "' is not a size (e.g. 512M, 4G)");
+    char* end = nullptr;
+    const double value = std::strtod(number.c_str(), &end);
+    if (end != number.c_str() + number.size())
+        return fail("'", text, "' is not a size (e.g. 512M, 4G)");
+    double scale = 1.0;
+    static constexpr std::pair<const char*, double> kUnits[]
+        = { { "", 1.0 }, { "B", 1.0 }, { "K", 1024.0 }, { "KB", 1024.0 }, { "KIB", 1024.0 },
+              { "M", 1048576.0 }, { "MB", 1048576.0 }, { "MIB", 1048576.0 }, { "G", 1073741824.0 },
+              { "GB", 1073741824.0 }, { "GIB", 1073741824.0 }, { "T", 1099511627776.0 },
+              { "TB", 1099511627776.0 }, { "TIB", 1099511627776.0 } };
+    bool known = false;
+    for (const auto& [name, factor] : kUnits)
+        if (unit == name) {
+            scale = factor;
+            known = true;
+        }
+    if (!known)
+        return fail("unknown size unit '", text.substr(i), "' (use K, M, G or T)");
+    const double bytes = value * scale;
+    if (!(bytes < 1.8e19))
+        return fail("'", text, "' is too large");
+    return static_cast<std::uint64_t>(bytes);
+}
+
+std::string formatBytes(std::uint64_t bytes)
+{
+    static constexpr const char* kNames[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+    double value = static_cast<double>(bytes);
+    std::size_t k = 0;
+    while (value >= 1024.0 && k + 1 < std::size(kNames)) {
+        value /= 1024.0;
+        ++k;
+    }
+    char buf[32];
+    if (k == 0)
+        std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(bytes));
+    else
+        std::snprintf(buf, sizeof buf, value < 10.0 ? "%.1f %s" : "%.0f %s", value, kNames[k]);
     return buf;
 }
 

@@ -2,6 +2,7 @@
 
 #include "types.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +30,13 @@ std::optional<std::vector<PeId>> parsePeList(
 
 // The inverse of parsePeList: `0-3,5,7-9` (compact ranges).
 std::string formatPeList(const std::vector<PeId>& pes);
+
+// A size in bytes with an optional binary unit: `512K`, `4G`, `1.5GiB`, `800MB` (K, M, G, T are
+// powers of 1024, with or without `B`/`iB`); a plain number is bytes.
+std::optional<std::uint64_t> parseByteSize(std::string_view text, std::string* error = nullptr);
+
+// Human-readable size: `512 B`, `3.2 MiB`, `1.5 GiB`.
+std::string formatBytes(std::uint64_t bytes);
 
 // Human-readable duration: `12 µs`, `3.25 ms`, `1.5 s`.
 std::string formatDuration(TimeUs us);

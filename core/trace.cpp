@@ -31,6 +31,10 @@ std::vector<PeId> Trace::validPes() const
         for (std::size_t i = 0; i < summaries.size(); ++i)
             if (summaries[i])
                 out.push_back(static_cast<PeId>(i));
+    } else if (logsOnDemand()) {
+        for (std::size_t i = 0; i < files.logPaths.size(); ++i)
+            if (!files.logPaths[i].empty())
+                out.push_back(static_cast<PeId>(i));
     } else {
         for (std::size_t i = 0; i < details.size(); ++i)
             if (details[i])

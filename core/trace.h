@@ -1,6 +1,7 @@
 #pragma once
 
 #include "import_report.h"
+#include "pe_detail_source.h"
 #include "pe_trace.h"
 #include "run_metadata.h"
 #include "summary_data.h"
@@ -35,6 +36,12 @@ public:
     std::vector<std::optional<PeSummary>> summaries; // index = PE
     std::vector<std::optional<PeSummaryDetail>> details; // index = PE
     ImportReport report;
+    // Set when the logs were left unread because their store (estimated at this many bytes)
+    // would exceed the load's memory budget: the analyses work from the summary files, and
+    // detailSource reads a PE's log when a view (the timeline) asks for it.
+    std::uint64_t deferredStoreBytes = 0;
+    std::shared_ptr<PeDetailSource> detailSource;
+    [[nodiscard]] bool logsOnDemand() const { return detailSource != nullptr; }
 
     [[nodiscard]] bool hasLogs() const;
     [[nodiscard]] bool hasSummaries() const;

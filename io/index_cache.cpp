@@ -3,6 +3,7 @@
 #include "cache_file.h"
 #include "cache_hash.h"
 #include "run_discovery.h"
+#include "store_estimate.h"
 
 #include <algorithm>
 #include <array>
@@ -912,6 +913,16 @@ LoadResult loadRunCached(
 {
     if (!cache.enabled)
         return loadRun(path, options);
+    // A run over the memory budget opens from its summaries (cheap to read); the cache holds
+    // whole stores only, which that run must not be given.
+    if (options.memoryBudget > 0 && options.readLogs) {
+        try {
+            if (const auto e = estimateRun(path); e && e->storeBytes > options.memoryBudget)
+                return loadRun(path, options);
+        } catch (const std::exception&) {
+            return loadRun(path, options);
+        }
+    }
     std::string directory;
     std::string cachePath;
     std::string stsPath;

@@ -4,9 +4,15 @@
 
 namespace parallax::io {
 
-PeDetailCache::PeDetailCache(core::TracePtr run, std::uint64_t capBytes)
-    : m_run(std::move(run))
+PeDetailCache::PeDetailCache(
+    core::RunMetadata metadata, std::vector<std::string> logPaths, std::uint64_t capBytes)
+    : m_metadata(std::move(metadata))
+    , m_logPaths(std::move(logPaths))
     , m_capBytes(capBytes)
+{ }
+
+PeDetailCache::PeDetailCache(const core::Trace& run, std::uint64_t capBytes)
+    : PeDetailCache(run.metadata, run.files.logPaths, capBytes)
 { }
 
 std::shared_ptr<const core::PeTrace> PeDetailCache::peek(core::PeId pe) const
@@ -25,7 +31,7 @@ std::shared_ptr<const core::PeTrace> PeDetailCache::get(core::PeId pe, core::Imp
             return it->second.detail;
         }
     }
-    const auto& paths = m_run->files.logPaths;
+    const auto& paths = m_logPaths;
     if (pe < 0 || static_cast<std::size_t>(pe) >= paths.size()
         || paths[static_cast<std::size_t>(pe)].empty())
         return nullptr;
@@ -33,7 +39,7 @@ std::shared_ptr<const core::PeTrace> PeDetailCache::get(core::PeId pe, core::Imp
     // Read outside the lock: other PEs stay available meanwhile.
     auto detail = std::make_shared<core::PeTrace>();
     core::ImportReport local;
-    readPeLog(paths[static_cast<std::size_t>(pe)], pe, m_run->metadata, *detail, local);
+    readPeLog(paths[static_cast<std::size_t>(pe)], pe, m_metadata, *detail, local);
     if (report != nullptr)
         report->merge(local);
     const std::uint64_t bytes = detail->memoryBytes() + sizeof(core::PeTrace);

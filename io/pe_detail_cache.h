@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace parallax::io {
 
@@ -16,13 +17,18 @@ namespace parallax::io {
 // the most recently used PEs up to a byte cap and forgets the least recently used beyond it;
 // a PE in use elsewhere stays alive through its shared_ptr. Thread-safe: views load from worker
 // threads. Two threads asking for the same PE may both read it; the first stored copy wins.
-class PeDetailCache {
+class PeDetailCache final : public core::PeDetailSource {
 public:
-    PeDetailCache(core::TracePtr run, std::uint64_t capBytes);
+    // Reads PE p from logPaths[p] with the run's metadata. Holds copies, not the run: a run
+    // may own its cache (Trace::detailSource) without an ownership cycle.
+    PeDetailCache(
+        core::RunMetadata metadata, std::vector<std::string> logPaths, std::uint64_t capBytes);
+    PeDetailCache(const core::Trace& run, std::uint64_t capBytes);
 
     // The PE's detail, read from its log if it is not held; null when the PE has no log. A
     // damaged log gives what could be read, with its problems in `report` when given.
-    std::shared_ptr<const core::PeTrace> get(core::PeId pe, core::ImportReport* report = nullptr);
+    std::shared_ptr<const core::PeTrace> get(
+        core::PeId pe, core::ImportReport* report = nullptr) override;
     // The PE's detail if it is held now (never reads).
     [[nodiscard]] std::shared_ptr<const core::PeTrace> peek(core::PeId pe) const;
 
@@ -40,7 +46,8 @@ private:
     };
     void evictOverCap(); // with m_mutex held
 
-    core::TracePtr m_run;
+    core::RunMetadata m_metadata;
+    std::vector<std::string> m_logPaths;
     std::uint64_t m_capBytes;
     mutable std::mutex m_mutex;
     std::unordered_map<core::PeId, Held> m_held;

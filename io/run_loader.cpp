@@ -4,7 +4,9 @@
 #include "core/pe_trace_builder.h"
 #include "line_reader.h"
 #include "log_line_parser.h"
+#include "pe_detail_cache.h"
 #include "run_discovery.h"
+#include "store_estimate.h"
 #include "sts_reader.h"
 #include "summary_reader.h"
 
@@ -210,9 +212,22 @@ LoadResult loadRun(const std::string& path, const LoadOptions& options)
         collectFiles(files, meta.processors, report);
         const auto processors = static_cast<std::size_t>(meta.processors);
 
+        // A run too big for the memory budget opens from its summaries; its logs are read one
+        // PE at a time when a view asks (Trace::detailSource).
+        bool readLogs = options.readLogs;
+        if (readLogs && options.memoryBudget > 0) {
+            const auto estimate = estimateStore(files);
+            if (estimate.storeBytes > options.memoryBudget) {
+                readLogs = false;
+                trace->deferredStoreBytes = estimate.storeBytes;
+                trace->detailSource = std::make_shared<PeDetailCache>(meta, files.logPaths,
+                    std::max<std::uint64_t>(options.memoryBudget / 4, std::uint64_t { 64 } << 20));
+            }
+        }
+
         // Per-PE logs, in parallel: workers take the next PE from a shared counter.
         std::vector<std::size_t> logPes;
-        if (options.readLogs)
+        if (readLogs)
             for (std::size_t p = 0; p < processors; ++p)
                 if (!files.logPaths[p].empty())
                     logPes.push_back(p);

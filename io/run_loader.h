@@ -22,6 +22,11 @@ struct LoadOptions {
     unsigned threads = 0;
     bool readLogs = true;
     bool readSummaries = true;
+    // Bytes the store of the logs may take (0: no limit). When the estimate made before reading
+    // them (io/store_estimate.h) is larger, the logs are left unread: the run opens from its
+    // summaries and Trace::detailSource reads single PEs on demand (holding at most a quarter
+    // of the budget, 64 MiB at least, of the most recently used ones).
+    std::uint64_t memoryBudget = 0;
     // Called from worker threads (throttled, at most every ~4 MB and once per file); the
     // receiver must be thread-safe. May be empty.
     std::function<void(const LoadProgress&)> progress;

@@ -40,6 +40,7 @@ int parseCommand(const std::string& command, const std::vector<std::string>& arg
 {
     valueOptions.insert("threads");
     valueOptions.insert("cache-dir");
+    valueOptions.insert("memory-budget");
     cl.parser = ArgParser(std::move(valueOptions), { "help", "no-cache" });
     if (!cl.parser.parse(args))
         return usageError(err, command, cl.parser.error());
@@ -57,6 +58,14 @@ int parseCommand(const std::string& command, const std::vector<std::string>& arg
     if (const int rc = readIntOption(command, cl, "threads", 0, 256, threads, err); rc != kExitOk)
         return rc;
     cl.threads = static_cast<unsigned>(threads);
+    if (const auto budget = cl.parser.value("memory-budget")) {
+        std::string error;
+        const auto bytes = core::parseByteSize(*budget, &error);
+        if (!bytes || *bytes == 0)
+            return usageError(
+                err, command, "--memory-budget: " + (error.empty() ? "must be above 0" : error));
+        cl.memoryBudget = *bytes;
+    }
     return kExitOk;
 }
 
@@ -64,6 +73,7 @@ core::TracePtr load(const CommandLine& cl, std::ostream& err, int& exitCode, dou
 {
     io::LoadOptions options;
     options.threads = cl.threads;
+    options.memoryBudget = cl.memoryBudget;
     const auto start = std::chrono::steady_clock::now();
     io::CacheOptions cache;
     cache.enabled = !cl.parser.flag("no-cache");
@@ -71,6 +81,11 @@ core::TracePtr load(const CommandLine& cl, std::ostream& err, int& exitCode, dou
     auto result = io::loadRunCached(cl.run, options, cache);
     if (!result.cacheNote.empty())
         err << "parallax-cli: note: " << result.cacheNote << "\n";
+    if (result.trace && result.trace->logsOnDemand())
+        err << "parallax-cli: note: the logs would need about "
+            << core::formatBytes(result.trace->deferredStoreBytes) << " in memory, more than "
+            << "--memory-budget " << core::formatBytes(cl.memoryBudget)
+            << ": results come from the summary files\n";
     if (seconds != nullptr)
         *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!result.trace) {

@@ -4,6 +4,7 @@
 #include "core/analysis/analysis_request.h"
 #include "core/trace.h"
 
+#include <cstdint>
 #include <iosfwd>
 #include <set>
 #include <string>
@@ -20,6 +21,7 @@ struct CommandLine {
     ArgParser parser { {}, {} };
     std::string run;
     unsigned threads = 0;
+    std::uint64_t memoryBudget = 0; // --memory-budget (0: no limit)
 };
 
 // Parses options, exactly one RUN and --help (prints `help`, returns -1). Returns 0 or the

@@ -41,6 +41,8 @@ common options:
   --no-cache                 parse the logs even when the index cache is up to date
   --cache-dir DIR            index cache directory (default: $PARALLAX_CACHE_DIR, else
                              $XDG_CACHE_HOME/parallax, else ~/.cache/parallax)
+  --memory-budget SIZE       when the logs' store would need more (e.g. 4G), open the run
+                             from its summary files instead (default: no limit)
   --help                     help for a command
 
 exit codes: 0 success, 1 the run could not be opened, 2 bad arguments
@@ -110,6 +112,8 @@ int runInfo(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     out << "projrc_end_us: " << m.projrcEndTime << "\n";
     out << "log_bytes: " << trace->files.logBytes << "\n";
     out << "store_bytes: " << trace->storeBytes() << "\n";
+    out << "logs_on_demand: " << (trace->logsOnDemand() ? "true" : "false") << "\n";
+    out << "deferred_store_bytes: " << trace->deferredStoreBytes << "\n";
     const auto events = trace->eventCount();
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.2f",

@@ -399,3 +399,32 @@ TEST_CASE("cli on the non-run real directories exits 1 instead of crashing")
         CHECK(run.err.find(".sts") != std::string::npos);
     }
 }
+
+TEST_CASE("cli --memory-budget opens a run too big for it from its summaries and says so")
+{
+    const auto run
+        = (fs::path(PARALLAX_TEST_DATA_DIR) / ".." / ".." / "sample-logs" / "imbalance").string();
+    auto value = [](const CliRun& r, const std::string& key) {
+        for (const auto& [k, v] : keyValues(r.out))
+            if (k == key)
+                return v;
+        return std::string();
+    };
+    const auto tight = runCliInProcess({ "info", run, "--memory-budget", "64K", "--no-cache" });
+    CHECK(tight.exitCode == 0);
+    CHECK(value(tight, "logs_on_demand") == "true");
+    CHECK(value(tight, "has_logs") == "false");
+    CHECK(tight.err.find("more than --memory-budget 64 KiB") != std::string::npos);
+    const auto roomy = runCliInProcess({ "info", run, "--memory-budget", "1G", "--no-cache" });
+    CHECK(value(roomy, "logs_on_demand") == "false");
+    CHECK(value(roomy, "events") == "36021");
+    // The planted PEs are found from the summaries alone.
+    const auto extrema = runCliInProcess({ "extrema", run, "--memory-budget", "64K", "--no-cache",
+        "--criterion", "least-idle", "--count", "2" });
+    CHECK(extrema.exitCode == 0);
+    CHECK(extrema.out.rfind("rank,pe,score\n1,3,", 0) == 0);
+    CHECK(extrema.out.find("\n2,9,") != std::string::npos);
+    const auto bad = runCliInProcess({ "info", run, "--memory-budget", "lots" });
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.err.find("--memory-budget") != std::string::npos);
+}

@@ -150,3 +150,23 @@ TEST_CASE("formatDuration picks a readable unit")
     CHECK(core::formatDuration(3250) == "3.25 ms");
     CHECK(core::formatDuration(1'500'000) == "1.5 s");
 }
+
+TEST_CASE("sizes take binary units and reject the rest")
+{
+    CHECK(core::parseByteSize("4096") == 4096U);
+    CHECK(core::parseByteSize("512K") == 512U * 1024U);
+    CHECK(core::parseByteSize("4G") == std::uint64_t { 4 } << 30);
+    CHECK(core::parseByteSize("1.5GiB") == std::uint64_t { 3 } << 29);
+    CHECK(core::parseByteSize("800mb") == std::uint64_t { 800 } << 20);
+    CHECK(core::parseByteSize("2T") == std::uint64_t { 2 } << 40);
+    std::string error;
+    CHECK_FALSE(core::parseByteSize("", &error));
+    CHECK_FALSE(core::parseByteSize("lots", &error));
+    CHECK_FALSE(core::parseByteSize("4X", &error));
+    CHECK(error.find("unit") != std::string::npos);
+    CHECK_FALSE(core::parseByteSize("-1G", &error));
+    CHECK_FALSE(core::parseByteSize("99999999999T", &error));
+    CHECK(core::formatBytes(512) == "512 B");
+    CHECK(core::formatBytes(std::uint64_t { 3 } << 29) == "1.5 GiB");
+    CHECK(core::formatBytes(std::uint64_t { 800 } << 20) == "800 MiB");
+}

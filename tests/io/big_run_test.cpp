@@ -1,6 +1,7 @@
 // Runs too big for the memory budget: the store estimate made before reading any log, and the
 // per-PE detail read on demand with a least-recently-used byte cap.
 
+#include "io/index_cache.h"
 #include "io/pe_detail_cache.h"
 #include "io/run_loader.h"
 #include "io/store_estimate.h"
@@ -64,7 +65,7 @@ TEST_CASE("a PE's detail read on demand equals the same PE of a full load", "[io
     const auto full = test::loadOk(kSamples / "imbalance");
     const auto light = test::loadOk(kSamples / "imbalance", withoutLogs());
     REQUIRE_FALSE(light->hasLogs());
-    io::PeDetailCache cache(light, std::uint64_t { 1 } << 30);
+    io::PeDetailCache cache(*light, std::uint64_t { 1 } << 30);
     CHECK(cache.peek(3) == nullptr);
     const auto pe3 = cache.get(3);
     REQUIRE(pe3 != nullptr);
@@ -85,11 +86,11 @@ TEST_CASE("a PE's detail read on demand equals the same PE of a full load", "[io
 TEST_CASE("the detail cache forgets the least recently used PEs beyond its cap", "[io][big]")
 {
     const auto light = test::loadOk(kSamples / "imbalance", withoutLogs());
-    io::PeDetailCache probe(light, std::uint64_t { 1 } << 30);
+    io::PeDetailCache probe(*light, std::uint64_t { 1 } << 30);
     probe.get(0);
     const auto one = probe.heldBytes(); // the PEs of this run are about the same size
     // Room for about two PEs.
-    io::PeDetailCache cache(light, one * 5 / 2);
+    io::PeDetailCache cache(*light, one * 5 / 2);
     cache.get(0);
     cache.get(1);
     cache.get(0); // 0 is now the most recent
@@ -104,7 +105,7 @@ TEST_CASE("the detail cache forgets the least recently used PEs beyond its cap",
     CHECK(again != nullptr);
     CHECK(cache.reads() == readsBefore + 1);
     // A PE bigger than the cap is still given (and held alone).
-    io::PeDetailCache tiny(light, 1);
+    io::PeDetailCache tiny(*light, 1);
     CHECK(tiny.get(4) != nullptr);
     CHECK(tiny.get(5) != nullptr);
     CHECK(tiny.heldPes() == 1);
@@ -114,7 +115,7 @@ TEST_CASE("the detail cache forgets the least recently used PEs beyond its cap",
 TEST_CASE("the detail cache serves several threads at once", "[io][big]")
 {
     const auto light = test::loadOk(kSamples / "imbalance", withoutLogs());
-    io::PeDetailCache cache(light, std::uint64_t { 1 } << 30);
+    io::PeDetailCache cache(*light, std::uint64_t { 1 } << 30);
     std::vector<std::shared_ptr<const core::PeTrace>> got(12);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)
@@ -134,9 +135,63 @@ TEST_CASE("the detail cache serves several threads at once", "[io][big]")
 TEST_CASE("a damaged log read on demand gives what could be read and says why", "[io][big]")
 {
     const auto light = test::loadOk(test::brokenCase("truncated-log"), withoutLogs());
-    io::PeDetailCache cache(light, std::uint64_t { 1 } << 30);
+    io::PeDetailCache cache(*light, std::uint64_t { 1 } << 30);
     core::ImportReport report;
     for (core::PeId pe = 0; pe < static_cast<core::PeId>(light->files.logPaths.size()); ++pe)
         cache.get(pe, &report);
     CHECK(report.total(core::Severity::Warning) > 0);
+}
+
+TEST_CASE(
+    "over the memory budget a run opens from its summaries with its logs on demand", "[io][big]")
+{
+    const auto full = test::loadOk(kSamples / "imbalance");
+    io::LoadOptions tight;
+    tight.memoryBudget = 64 * 1024; // the 36,000 records need about 0.8 MB
+    const auto light = test::loadOk(kSamples / "imbalance", tight);
+    REQUIRE(light->logsOnDemand());
+    CHECK_FALSE(light->hasLogs());
+    CHECK(light->hasSummaries());
+    CHECK(light->deferredStoreBytes > tight.memoryBudget);
+    CHECK(light->validPes() == full->validPes());
+    CHECK(light->storeBytes() < full->storeBytes() / 100);
+    const auto pe9 = light->detailSource->get(9);
+    REQUIRE(pe9 != nullptr);
+    CHECK(pe9->recordCount == full->pes[9].recordCount);
+    CHECK(pe9->executions.end == full->pes[9].executions.end);
+    // Within the budget nothing changes.
+    io::LoadOptions roomy;
+    roomy.memoryBudget = std::uint64_t { 1 } << 30;
+    const auto whole = test::loadOk(kSamples / "imbalance", roomy);
+    CHECK_FALSE(whole->logsOnDemand());
+    CHECK(whole->eventCount() == full->eventCount());
+}
+
+TEST_CASE(
+    "a run without summaries over the budget still lists its PEs for the timeline", "[io][big]")
+{
+    io::LoadOptions tight;
+    tight.memoryBudget = 1;
+    const auto light = test::loadOk(test::realLog("charm-synth-v7"), tight);
+    REQUIRE(light->logsOnDemand());
+    CHECK_FALSE(light->hasSummaries());
+    CHECK(light->validPes() == std::vector<core::PeId> { 0, 1, 2, 3 });
+    CHECK(light->detailSource->get(2) != nullptr);
+}
+
+TEST_CASE("the index cache is neither used nor written for a run over the budget", "[io][big]")
+{
+    test::TempDir cacheDir;
+    io::CacheOptions cache;
+    cache.directory = cacheDir.path().string();
+    const auto run = (kSamples / "imbalance").string();
+    // A whole store in the cache must not be handed to a run that has to stay small.
+    REQUIRE(io::loadRunCached(run, {}, cache).trace);
+    REQUIRE(io::loadRunCached(run, {}, cache).fromCache);
+    io::LoadOptions tight;
+    tight.memoryBudget = 64 * 1024;
+    const auto light = io::loadRunCached(run, tight, cache);
+    REQUIRE(light.trace);
+    CHECK_FALSE(light.fromCache);
+    CHECK(light.trace->logsOnDemand());
 }
