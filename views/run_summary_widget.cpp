@@ -356,7 +356,10 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
     setField(QStringLiteral("begin"), hasTime ? durationText(begin) : dash());
     setField(QStringLiteral("end"), hasTime ? durationText(end) : dash());
     setField(QStringLiteral("duration"), hasTime ? durationText(end - begin) : dash());
-    setField(QStringLiteral("events"), hasLogs ? countText(t.eventCount()) : tr("— (no logs)"));
+    setField(QStringLiteral("events"),
+        hasLogs                ? countText(t.eventCount())
+            : t.logsOnDemand() ? tr("— (logs read on demand)")
+                               : tr("— (no logs)"));
 
     // Files.
     const auto logs = presentCount(t.files.logPaths);
@@ -395,11 +398,23 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
 
     // Notice for runs that are missing a whole kind of file.
     QString noticeText;
-    if (!hasLogs && !hasSums)
+    if (!hasLogs && !hasSums && !t.logsOnDemand())
         noticeText = tr("Only the symbol table was found: there are no .log or .sum files next "
                         "to %1. Copy the run's NAME.N.log(.gz) or NAME.N.sum files into %2 and "
                         "open it again.")
                          .arg(QFileInfo(fromStd(t.files.stsPath)).fileName(), directory);
+    else if (t.logsOnDemand())
+        noticeText = hasSums
+            ? tr("The logs of this run would need about %1 in memory, more than the memory "
+                 "budget: the views are computed from the summary files, and the Timeline reads "
+                 "the PEs it shows from their logs when you open them. (Set "
+                 "PARALLAX_MEMORY_BUDGET, e.g. 16G, to change the budget.)")
+                  .arg(QString::fromStdString(core::formatBytes(t.deferredStoreBytes)))
+            : tr("The logs of this run would need about %1 in memory, more than the memory "
+                 "budget, and it has no summary files: only the Timeline can show it, reading "
+                 "the PEs it shows from their logs. (Set PARALLAX_MEMORY_BUDGET, e.g. 16G, to "
+                 "read every log.)")
+                  .arg(QString::fromStdString(core::formatBytes(t.deferredStoreBytes)));
     else if (!hasLogs)
         noticeText = tr("This run has summary files only (-tracemode summary): views that need "
                         "individual events stay empty.");

@@ -1,5 +1,6 @@
 #include "timeline_view.h"
 
+#include "async_computation.h"
 #include "core/text_args.h"
 #include "entry_palette.h"
 #include "options_bar.h"
@@ -45,6 +46,34 @@ std::string csvField(const std::string& s)
     return out;
 }
 
+// A copy of `run` (a run whose logs are read on demand) holding the detail of `pes`, read
+// through its detail source; the other PEs stay empty. Null when cancelled.
+core::TracePtr withDetail(const core::Trace& run, const std::vector<core::PeId>& pes,
+    const core::analysis::Progress& progress)
+{
+    auto t = std::make_shared<core::Trace>();
+    t->metadata = run.metadata;
+    t->files = run.files;
+    t->summaries = run.summaries;
+    t->details = run.details;
+    t->report = run.report;
+    t->deferredStoreBytes = run.deferredStoreBytes;
+    const auto processors
+        = static_cast<std::size_t>(std::max<core::PeId>(run.metadata.processors, 0));
+    t->pes.resize(processors);
+    for (std::size_t p = 0; p < processors; ++p)
+        t->pes[p].pe = static_cast<core::PeId>(p);
+    for (const auto pe : pes) {
+        if (progress.cancelled && progress.cancelled())
+            return nullptr;
+        if (pe < 0 || static_cast<std::size_t>(pe) >= processors || !run.detailSource)
+            continue;
+        if (const auto detail = run.detailSource->get(pe, &t->report))
+            t->pes[static_cast<std::size_t>(pe)] = *detail;
+    }
+    return t;
+}
+
 QToolButton* toolButton(const QString& text, const QString& tip, QWidget* parent)
 {
     auto* b = new QToolButton(parent);
@@ -61,6 +90,8 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
 {
     m_options = new OptionsBar(this);
     m_timeline = new TimelineWidget(palette, this);
+    m_detailComputation = new AsyncComputation(this);
+    connect(m_timeline, &TimelineWidget::pesChanged, this, &TimelineView::fetchDetail);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("timelineStatus"));
     m_status->setTextFormat(Qt::PlainText);
@@ -184,11 +215,45 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
         m_timeline, &TimelineWidget::contextMenuRequested, this, &TimelineView::showContextMenu);
 }
 
+bool TimelineView::busy() const
+{
+    return m_detailComputation->busy();
+}
+
+void TimelineView::fetchDetail()
+{
+    if (!m_trace || !m_trace->logsOnDemand())
+        return;
+    auto wanted = m_timeline->pes();
+    std::sort(wanted.begin(), wanted.end());
+    if (wanted == m_shownDetail)
+        return; // rows moved, nothing new to read
+    m_detailComputation->run<core::TracePtr>(
+        [run = m_trace, wanted](const core::analysis::Progress& progress) {
+            return withDetail(*run, wanted, progress);
+        },
+        [this, wanted](core::TracePtr detail) {
+            if (!detail)
+                return;
+            m_shown = std::move(detail);
+            m_shownDetail = wanted;
+            m_timeline->replaceTrace(m_shown);
+            updateStatus();
+            updateDetails();
+        });
+}
+
 void TimelineView::setTrace(core::TracePtr trace)
 {
     m_trace = std::move(trace);
+    m_detailComputation->cancel();
+    m_shownDetail.clear();
+    // A run read on demand starts as a copy without any PE's detail; fetchDetail() fills it.
+    m_shown = m_trace && m_trace->logsOnDemand()
+        ? withDetail(*m_trace, {}, core::analysis::Progress {})
+        : m_trace;
     m_options->setTrace(m_trace);
-    m_timeline->setTrace(m_trace);
+    m_timeline->setTrace(m_shown);
     if (m_trace) {
         const auto valid = m_trace->validPes();
         m_timeline->setPes({ valid.begin(),
@@ -420,7 +485,7 @@ void TimelineView::updateDetails()
         m_timeline->setHighlight(std::nullopt);
         return;
     }
-    m_details->showDetails(describeExecution(*m_trace, selected->pe, selected->execution),
+    m_details->showDetails(describeExecution(*m_shown, selected->pe, selected->execution),
         m_timeline->messagePath(), m_timeline->forwardLinks());
     m_details->show();
     applyHighlight();
@@ -433,7 +498,7 @@ void TimelineView::applyHighlight()
         m_timeline->setHighlight(std::nullopt);
         return;
     }
-    const auto details = describeExecution(*m_trace, selected->pe, selected->execution);
+    const auto details = describeExecution(*m_shown, selected->pe, selected->execution);
     TimelineWidget::Highlight highlight;
     highlight.entry = details.entry;
     if (m_details->highlightObject()->isChecked())
@@ -469,7 +534,7 @@ void TimelineView::showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs
         menu->addSeparator();
     }
     if (pe != core::kNoPe) {
-        const auto& p = m_trace->pes[static_cast<std::size_t>(pe)];
+        const auto& p = m_shown->pes[static_cast<std::size_t>(pe)];
         const auto& g = m_timeline->currentGeometry();
         const auto slack = static_cast<core::TimeUs>(g.map.usPerPixel() / 2.0);
         const auto r = p.executionsOverlapping(time - slack, time + slack + 1);
@@ -484,7 +549,7 @@ void TimelineView::showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs
                 const auto margin = std::max<core::TimeUs>(block.length() / 5, 2);
                 m_timeline->setWindow({ block.begin - margin, block.end + margin });
             });
-            const auto link = findMessageSource(*m_trace, pe, k);
+            const auto link = findMessageSource(*m_shown, pe, k);
             if (link.linked()
                 && std::find(loadedPes().begin(), loadedPes().end(), link.senderPe)
                     == loadedPes().end())
@@ -638,9 +703,9 @@ QString TimelineView::csv() const
     static const char* const kKinds[] = { "exec", "idle", "pack", "unpack" };
     std::vector<Row> rows;
     for (const auto pe : m_timeline->pes()) {
-        if (pe < 0 || static_cast<std::size_t>(pe) >= m_trace->pes.size())
+        if (pe < 0 || static_cast<std::size_t>(pe) >= m_shown->pes.size())
             continue;
-        const auto& p = m_trace->pes[static_cast<std::size_t>(pe)];
+        const auto& p = m_shown->pes[static_cast<std::size_t>(pe)];
         rows.clear();
         const auto execs = p.executionsOverlapping(window.begin, window.end);
         for (auto i = execs.first; i < execs.last; ++i)

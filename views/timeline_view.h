@@ -12,6 +12,7 @@ class QTimer;
 
 namespace parallax::views {
 
+class AsyncComputation;
 class OptionsBar;
 class TimelineDetailsPanel;
 
@@ -35,7 +36,8 @@ public:
     void setTrace(core::TracePtr trace) override;
     // Shows `range` (when not empty) and adds `pes` to the loaded rows.
     void setSelection(core::TimeRange range, std::vector<core::PeId> pes) override;
-    [[nodiscard]] bool busy() const override { return false; }
+    // True while PEs of a run whose logs are read on demand are being read.
+    [[nodiscard]] bool busy() const override;
     // The rows and window shown, with a title line and a legend.
     [[nodiscard]] QImage renderChart(QSize size = {}) override;
     // The same picture as an SVG file: vector shapes (one rectangle per drawn block, text as
@@ -90,7 +92,15 @@ private:
     void askForPeList(
         const QString& title, const std::function<bool(const QString&, QString*)>& apply);
 
+    // Runs whose logs are read on demand (core::Trace::logsOnDemand): reads the shown PEs off
+    // the GUI thread and hands the widget a copy of the run holding their detail.
+    void fetchDetail();
+
     core::TracePtr m_trace;
+    // What the widget draws: m_trace, or for a run read on demand its copy with the shown PEs.
+    core::TracePtr m_shown;
+    std::vector<core::PeId> m_shownDetail; // sorted PEs whose detail m_shown holds
+    AsyncComputation* m_detailComputation = nullptr;
     OptionsBar* m_options = nullptr;
     TimelineWidget* m_timeline = nullptr;
     TimelineDetailsPanel* m_details = nullptr;

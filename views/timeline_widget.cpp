@@ -123,6 +123,16 @@ void TimelineWidget::setTrace(core::TracePtr trace)
     emit referenceChanged();
 }
 
+void TimelineWidget::replaceTrace(core::TracePtr trace)
+{
+    m_trace = std::move(trace);
+    m_summaries = m_trace ? std::make_shared<TimelineSummaryCache>(m_trace) : nullptr;
+    if (m_selected)
+        relink(); // the sender's PE may have arrived
+    invalidate();
+    emit blockSelected();
+}
+
 void TimelineWidget::setPes(std::vector<core::PeId> pes)
 {
     m_pes = std::move(pes);
@@ -144,6 +154,7 @@ void TimelineWidget::setPes(std::vector<core::PeId> pes)
         relink(); // forward arrows go to the shown PEs
     }
     invalidate();
+    emit pesChanged();
     updateScrollBar();
 }
 

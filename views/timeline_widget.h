@@ -53,6 +53,9 @@ public:
 
     // A new run: no rows, the whole run in view.
     void setTrace(core::TracePtr trace);
+    // The same run with other PEs' detail in it (a run whose logs are read on demand): keeps
+    // the window, rows, groups, history and selection; only redraws.
+    void replaceTrace(core::TracePtr trace);
     [[nodiscard]] const core::TracePtr& trace() const { return m_trace; }
     // The rows, top to bottom (PEs without a log show an empty row).
     void setPes(std::vector<core::PeId> pes);
@@ -162,6 +165,7 @@ public:
 
 signals:
     void windowChanged(core::TimeRange window);
+    void pesChanged(); // setPes() was called
     void historyChanged(); // canGoBack() or canGoForward() may have changed
     void groupsChanged(); // a group was collapsed or expanded
     void referenceChanged();

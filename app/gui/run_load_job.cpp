@@ -2,6 +2,7 @@
 
 #include "io/index_cache.h"
 #include "io/run_loader.h"
+#include "memory_budget.h"
 
 #include <QFile>
 #include <QThreadPool>
@@ -47,8 +48,10 @@ void RunLoadJob::start()
     m_clock.start();
     auto shared = m_shared;
     const std::string path = QFile::encodeName(m_path).toStdString();
-    QThreadPool::globalInstance()->start([shared, path] {
+    const auto budget = memoryBudget();
+    QThreadPool::globalInstance()->start([shared, path, budget] {
         io::LoadOptions options;
+        options.memoryBudget = budget;
         options.cancelled = [shared] {
             return shared->cancelRequested.load();
         };

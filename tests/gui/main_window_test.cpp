@@ -372,3 +372,35 @@ TEST_CASE("cancelling a load keeps the open run and the window usable", "[gui]")
     REQUIRE(openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
     CHECK(window.trace()->files.baseName == "grainsize");
 }
+
+TEST_CASE("over the memory budget: the summary says so, Extrema finds the PEs, the click loads "
+          "its timeline from the log",
+    "[gui]")
+{
+    setenv("PARALLAX_MEMORY_BUDGET", "64K", 1);
+    MainWindow window(false);
+    window.resize(1400, 900);
+    window.show();
+    const auto outcome = openAndWait(window, kSamples / "imbalance");
+    unsetenv("PARALLAX_MEMORY_BUDGET");
+    REQUIRE(outcome == LoadOutcome::Loaded);
+    REQUIRE(window.trace()->logsOnDemand());
+    CHECK(window.runSummary()->isFieldVisible(QStringLiteral("notice")));
+    CHECK(window.runSummary()
+              ->fieldText(QStringLiteral("notice"))
+              .contains(QStringLiteral("memory budget")));
+    auto* extrema
+        = qobject_cast<views::ExtremaView*>(window.workspace()->openView(views::ViewKind::Extrema));
+    REQUIRE(extrema != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(!extrema->busy() && !extrema->extremePes().empty(), 20'000);
+    const auto top = extrema->extremePes().front();
+    CHECK((top == 3 || top == 9)); // found from the .sum files alone
+    const QRect bar = extrema->barRectForPe(top);
+    REQUIRE(bar.isValid());
+    QTest::mouseClick(
+        extrema->chart(), Qt::LeftButton, {}, extrema->chart()->mapFrom(extrema, bar.center()));
+    auto* timeline = window.workspace()->view(views::ViewKind::Timeline);
+    REQUIRE(timeline != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(!timeline->busy(), 20'000);
+    CHECK(timeline->csv().contains(QStringLiteral("\n%1,").arg(top)));
+}

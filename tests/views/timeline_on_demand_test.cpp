@@ -1,0 +1,70 @@
+// A run opened over its memory budget (io::LoadOptions::memoryBudget) has no events in memory:
+// the timeline reads the PEs it shows from their logs, off the GUI thread, and then shows
+// exactly what it shows for a run read in full.
+
+#include "io/run_loader.h"
+#include "support/io_support.h"
+#include "support/test_support.h"
+#include "views/entry_palette.h"
+#include "views/timeline_view.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <catch2/catch.hpp>
+
+using namespace parallax;
+using namespace parallax::views;
+
+namespace {
+
+const std::filesystem::path kImbalance = std::filesystem::path(PARALLAX_SAMPLE_DIR) / "imbalance";
+
+void waitIdle(const TimelineView& view)
+{
+    QElapsedTimer timer;
+    timer.start();
+    QCoreApplication::processEvents();
+    while (view.busy() && timer.elapsed() < 30'000)
+        QTest::qWait(5);
+    REQUIRE_FALSE(view.busy());
+    QCoreApplication::processEvents();
+}
+
+} // namespace
+
+TEST_CASE("a run read on demand shows the same timeline once its PEs are read", "[views][timeline]")
+{
+    const auto full = test::loadOk(kImbalance);
+    io::LoadOptions tight;
+    tight.memoryBudget = 64 * 1024;
+    const auto light = test::loadOk(kImbalance, tight);
+    REQUIRE(light->logsOnDemand());
+
+    EntryPalette palette;
+    TimelineView reference(&palette);
+    TimelineView onDemand(&palette);
+    for (auto* view : { &reference, &onDemand })
+        view->resize(1200, 600);
+    reference.setTrace(full);
+    onDemand.setTrace(light);
+    waitIdle(onDemand);
+    const core::TimeRange window { 20'000, 45'000 };
+    for (auto* view : { &reference, &onDemand }) {
+        view->setSelection(window, { 3, 9 });
+        view->setPes({ 9, 3 });
+    }
+    waitIdle(onDemand);
+    CHECK(onDemand.loadedPes() == std::vector<core::PeId> { 9, 3 });
+    const auto csv = onDemand.csv();
+    CHECK(csv == reference.csv());
+    CHECK(csv.count(QLatin1Char('\n')) > 100); // the executions of both PEs in the window
+    // The picture is the same too.
+    CHECK(onDemand.renderChart(QSize(900, 400)) == reference.renderChart(QSize(900, 400)));
+
+    // Another PE is read when it is added.
+    onDemand.addPes({ 4 });
+    reference.addPes({ 4 });
+    waitIdle(onDemand);
+    CHECK(onDemand.csv() == reference.csv());
+}
