@@ -82,8 +82,9 @@ void RunLoadJob::start()
                     Qt::QueuedConnection);
             }
         }
-        // The run is on its way to the window; now the cache for the next open.
-        if (writeCache && !shared->cancelRequested.load()) {
+        // The run is on its way to the window; now the cache for the next open. Not tied to
+        // the job: the window discards the job as soon as it has the run.
+        if (writeCache) {
             const auto note = writeCache();
             if (!note.empty())
                 qWarning("parallax: %s", note.c_str());

@@ -13,11 +13,14 @@
 
 #include <QApplication>
 #include <QContextMenuEvent>
+#include <QDir>
 #include <QDockWidget>
 #include <QLineEdit>
 #include <QMenu>
 #include <QSet>
 #include <QSignalSpy>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
 #include <QTimer>
@@ -403,4 +406,26 @@ TEST_CASE("over the memory budget: the summary says so, Extrema finds the PEs, t
     REQUIRE(timeline != nullptr);
     QTRY_VERIFY_WITH_TIMEOUT(!timeline->busy(), 20'000);
     CHECK(timeline->csv().contains(QStringLiteral("\n%1,").arg(top)));
+}
+
+TEST_CASE("the window's first open writes the index cache and the next open says it used it",
+    "[gui][index_cache]")
+{
+    QTemporaryDir cache;
+    REQUIRE(cache.isValid());
+    const char* previous = std::getenv("PARALLAX_CACHE_DIR");
+    const std::string saved = previous != nullptr ? previous : "";
+    setenv("PARALLAX_CACHE_DIR", cache.path().toLocal8Bit().constData(), 1);
+    MainWindow window(false);
+    window.show();
+    REQUIRE(openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
+    // The window drops the load job at once; the cache is written after that, on the worker.
+    QThreadPool::globalInstance()->waitForDone();
+    CHECK(QDir(cache.path()).entryList({ QStringLiteral("*.pxindex") }).size() == 1);
+    REQUIRE(openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
+    CHECK(window.statusBar()->currentMessage().contains(QStringLiteral("from the index cache")));
+    if (previous != nullptr)
+        setenv("PARALLAX_CACHE_DIR", saved.c_str(), 1);
+    else
+        unsetenv("PARALLAX_CACHE_DIR");
 }
