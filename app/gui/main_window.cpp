@@ -1,7 +1,9 @@
 #include "main_window.h"
 
+#include "core/text_args.h"
 #include "empty_state_widget.h"
 #include "export_dialog.h"
+#include "memory_budget.h"
 #include "run_load_job.h"
 #include "view_workspace.h"
 #include "views/entry_palette.h"
@@ -20,7 +22,9 @@
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -231,10 +235,43 @@ void MainWindow::createMenus()
     view->addAction(m_reportAction);
     view->addSeparator();
     view->addAction(m_fullScreenAction);
+    view->addSeparator();
+    view->addAction(tr("&Memory Budget…"), this, &MainWindow::editMemoryBudget);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_aboutAction);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::editMemoryBudget()
+{
+    const QString current = QString::fromStdString(core::formatBytes(memoryBudget()));
+    const QString source = QString::fromLatin1(memoryBudgetSource());
+    QString label = tr("Runs whose logs would need more memory than this open from their "
+                       "summary files, and the Timeline reads their PEs on demand.\n"
+                       "Now: %1 (%2). Sizes like 512M or 16G; empty for half the memory.")
+                        .arg(current,
+                            source == QStringLiteral("environment")
+                                ? tr("from PARALLAX_MEMORY_BUDGET, which wins over this setting")
+                                : source == QStringLiteral("setting") ? tr("your setting")
+                                                                      : tr("half the memory"));
+    for (;;) {
+        bool ok = false;
+        const QSettings settings;
+        const QString text = QInputDialog::getText(this, tr("Memory Budget"), label,
+            QLineEdit::Normal, settings.value(QStringLiteral("memoryBudget")).toString(), &ok);
+        if (!ok)
+            return;
+        QString error;
+        if (setMemoryBudgetSetting(text, &error)) {
+            statusBar()->showMessage(
+                tr("Memory budget: %1, for the runs opened from now on")
+                    .arg(QString::fromStdString(core::formatBytes(memoryBudget()))),
+                kStatusMessageMs);
+            return;
+        }
+        QMessageBox::warning(this, tr("Memory Budget"), error);
+    }
 }
 
 void MainWindow::createStatusBar()

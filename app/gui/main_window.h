@@ -63,6 +63,8 @@ public slots:
     void closeRun();
     void cancelLoad();
     void showImportReport();
+    // View → Memory Budget…: the size over which runs open from their summaries.
+    void editMemoryBudget();
     // Exports the current view's chart as PNG / its data as CSV (asks for a file).
     void exportChart();
     void exportData();

@@ -2,6 +2,7 @@
 
 #include "core/text_args.h"
 
+#include <QObject>
 #include <QSettings>
 #include <QString>
 
@@ -20,6 +21,37 @@ std::uint64_t parsed(const QString& text)
 }
 
 } // namespace
+
+const char* memoryBudgetSource()
+{
+    if (const char* env = std::getenv("PARALLAX_MEMORY_BUDGET"))
+        if (parsed(QString::fromLocal8Bit(env)) > 0)
+            return "environment";
+    const QSettings settings;
+    if (parsed(settings.value(QStringLiteral("memoryBudget")).toString()) > 0)
+        return "setting";
+    return "default";
+}
+
+bool setMemoryBudgetSetting(const QString& text, QString* error)
+{
+    QSettings settings;
+    const QString trimmed = text.trimmed();
+    if (trimmed.isEmpty()) {
+        settings.remove(QStringLiteral("memoryBudget"));
+        return true;
+    }
+    std::string why;
+    const auto bytes = core::parseByteSize(trimmed.toStdString(), &why);
+    if (!bytes || *bytes == 0) {
+        if (error != nullptr)
+            *error = why.empty() ? QObject::tr("the budget must be above 0")
+                                 : QString::fromStdString(why);
+        return false;
+    }
+    settings.setValue(QStringLiteral("memoryBudget"), trimmed);
+    return true;
+}
 
 std::uint64_t memoryBudget()
 {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QString>
+
 #include <cstdint>
 
 namespace parallax::app {
@@ -8,5 +10,12 @@ namespace parallax::app {
 // summaries and reads PEs on demand (io::LoadOptions::memoryBudget): $PARALLAX_MEMORY_BUDGET
 // (e.g. "8G"), else the setting "memoryBudget" (same syntax), else half of the physical memory.
 std::uint64_t memoryBudget();
+
+// Where memoryBudget() came from, for the settings dialog: "environment", "setting", "default".
+const char* memoryBudgetSource();
+
+// Stores the setting from what the user typed ("16G"; empty: back to the default). False with
+// a sentence in *error when the text is not a size or is zero.
+bool setMemoryBudgetSetting(const QString& text, QString* error);
 
 } // namespace parallax::app

@@ -1,6 +1,7 @@
 // The desktop app driven as a user would: open runs, fail on a bad one, keep working.
 
 #include "app/gui/main_window.h"
+#include "app/gui/memory_budget.h"
 #include "app/gui/view_workspace.h"
 #include "io/run_loader.h"
 #include "support/test_support.h"
@@ -428,4 +429,24 @@ TEST_CASE("the window's first open writes the index cache and the next open says
         setenv("PARALLAX_CACHE_DIR", saved.c_str(), 1);
     else
         unsetenv("PARALLAX_CACHE_DIR");
+}
+
+TEST_CASE("the memory budget setting takes sizes, rejects the rest, and yields to the environment",
+    "[gui]")
+{
+    QString error;
+    REQUIRE(app::setMemoryBudgetSetting(QStringLiteral("3G"), &error));
+    unsetenv("PARALLAX_MEMORY_BUDGET");
+    CHECK(app::memoryBudget() == std::uint64_t { 3 } << 30);
+    CHECK(std::string(app::memoryBudgetSource()) == "setting");
+    CHECK_FALSE(app::setMemoryBudgetSetting(QStringLiteral("lots"), &error));
+    CHECK_FALSE(error.isEmpty());
+    CHECK(app::memoryBudget() == std::uint64_t { 3 } << 30); // the bad text changed nothing
+    setenv("PARALLAX_MEMORY_BUDGET", "512M", 1);
+    CHECK(app::memoryBudget() == std::uint64_t { 512 } << 20);
+    CHECK(std::string(app::memoryBudgetSource()) == "environment");
+    unsetenv("PARALLAX_MEMORY_BUDGET");
+    REQUIRE(app::setMemoryBudgetSetting(QString(), &error)); // back to the default
+    CHECK(std::string(app::memoryBudgetSource()) == "default");
+    CHECK(app::memoryBudget() > std::uint64_t { 64 } << 20); // half of this machine's memory
 }
