@@ -16,6 +16,10 @@ BarChartView::BarChartView(ViewKind kind, EntryPalette* palette, QWidget* parent
 {
     m_options = new OptionsBar(this);
     m_chart = new StackedBarChart(palette, this);
+    // Focus goes to the chart, not to the first field of the options bar (a caret there would
+    // take the keys the analyst meant for the chart).
+    m_chart->setFocusPolicy(Qt::StrongFocus);
+    setFocusProxy(m_chart);
     m_computation = new AsyncComputation(this);
     m_toolbar = new QHBoxLayout();
     m_toolbar->setContentsMargins(0, 0, 6, 0);

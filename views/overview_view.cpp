@@ -677,6 +677,7 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
         = m_options->addChoice(tr("Colour &by"), { tr("Dominant activity"), tr("Utilization") });
     m_coloring->setObjectName(QStringLiteral("coloring"));
     m_chart = new OverviewChart(palette, this);
+    setFocusProxy(m_chart); // keys go to the chart, not to the options bar
     m_computation = new AsyncComputation(this);
     auto* top = new QHBoxLayout();
     top->setContentsMargins(0, 0, 6, 0);

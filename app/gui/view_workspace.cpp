@@ -71,8 +71,10 @@ views::AnalysisView* ViewWorkspace::openView(views::ViewKind kind, bool select)
         existing->setTrace(m_trace);
         emit viewsChanged();
     }
-    if (select)
+    if (select) {
         setCurrentWidget(existing);
+        existing->setFocus(Qt::OtherFocusReason); // the chart (focus proxy), ready for keys
+    }
     return existing;
 }
 

@@ -450,3 +450,17 @@ TEST_CASE("the memory budget setting takes sizes, rejects the rest, and yields t
     CHECK(std::string(app::memoryBudgetSource()) == "default");
     CHECK(app::memoryBudget() > std::uint64_t { 64 } << 20); // half of this machine's memory
 }
+
+TEST_CASE("an opened view has its chart focused, not a field of its options bar", "[gui]")
+{
+    ImbalanceWorkspace w;
+    for (const auto kind : views::kAllViewKinds) {
+        INFO(views::viewKey(kind).toStdString());
+        auto* view = w.workspace.openView(kind);
+        REQUIRE(view != nullptr);
+        QCoreApplication::processEvents();
+        REQUIRE(view->focusWidget() != nullptr);
+        CHECK(qobject_cast<QLineEdit*>(view->focusWidget()) == nullptr);
+        CHECK(view->focusWidget() == view->focusProxy());
+    }
+}
