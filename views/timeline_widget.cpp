@@ -1062,6 +1062,10 @@ void TimelineWidget::paintLinks(
         painter.drawRect(box);
     }
 
+    painter.save();
+    // Arrows from sends outside the window start at the plot's edge, not over the PE labels.
+    const QRectF plot(g.map.left, g.rowsArea.top(), g.map.width, g.rowsArea.height());
+    painter.setClipRect(plot, Qt::IntersectClip);
     painter.setRenderHint(QPainter::Antialiasing, true);
     const QFontMetrics fm(painter.font());
     // The path back (dark), then the messages the selected execution sent (blue).
@@ -1131,8 +1135,11 @@ void TimelineWidget::paintLinks(
         // Latency label halfway.
         const QString label = duration(beginTime - sendTime);
         const QPointF mid = path.pointAtPercent(0.5);
-        const QRectF box(mid.x() + 4, mid.y() - fm.height() / 2.0 - 1,
-            fm.horizontalAdvance(label) + 8, fm.height() + 2);
+        const double labelWidth = fm.horizontalAdvance(label) + 8;
+        // Kept inside the plot when half the arrow lies outside the window.
+        const double labelLeft = std::clamp(
+            mid.x() + 4, plot.left() + 4, std::max(plot.left() + 4, plot.right() - labelWidth - 4));
+        const QRectF box(labelLeft, mid.y() - fm.height() / 2.0 - 1, labelWidth, fm.height() + 2);
         painter.setBrush(withAlpha(style.background, 235));
         painter.setPen(QPen(withAlpha(colour, 120), 1));
         painter.drawRoundedRect(box, 3, 3);
@@ -1140,7 +1147,7 @@ void TimelineWidget::paintLinks(
         painter.drawText(box, Qt::AlignCenter, label);
         painter.setBrush(Qt::NoBrush);
     }
-    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.restore();
 }
 
 void TimelineWidget::paintLegend(
