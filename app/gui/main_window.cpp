@@ -1,6 +1,5 @@
 #include "main_window.h"
 
-#include "core/text_args.h"
 #include "empty_state_widget.h"
 #include "export_dialog.h"
 #include "memory_budget.h"
@@ -25,6 +24,7 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -245,28 +245,25 @@ void MainWindow::createMenus()
 
 void MainWindow::editMemoryBudget()
 {
-    const QString current = QString::fromStdString(core::formatBytes(memoryBudget()));
-    const QString source = QString::fromLatin1(memoryBudgetSource());
-    QString label = tr("Runs whose logs would need more memory than this open from their "
-                       "summary files, and the Timeline reads their PEs on demand.\n"
-                       "Now: %1 (%2). Sizes like 512M or 16G; empty for half the memory.")
-                        .arg(current,
-                            source == QStringLiteral("environment")
-                                ? tr("from PARALLAX_MEMORY_BUDGET, which wins over this setting")
-                                : source == QStringLiteral("setting") ? tr("your setting")
-                                                                      : tr("half the memory"));
+    const auto budget = currentMemoryBudget();
+    const QString origin = budget.source == MemoryBudget::Source::Environment
+        ? tr("from PARALLAX_MEMORY_BUDGET, which wins over this setting")
+        : budget.source == MemoryBudget::Source::Setting ? tr("your setting")
+                                                         : tr("half the memory");
+    const QString label = tr("Runs whose logs would need more memory than this open from their "
+                             "summary files, and the Timeline reads their PEs on demand.\n"
+                             "Now: %1 (%2). Sizes like 512M or 16G; empty for half the memory.")
+                              .arg(QLocale().formattedDataSize(qint64(budget.bytes)), origin);
     for (;;) {
         bool ok = false;
-        const QSettings settings;
         const QString text = QInputDialog::getText(this, tr("Memory Budget"), label,
-            QLineEdit::Normal, settings.value(QStringLiteral("memoryBudget")).toString(), &ok);
+            QLineEdit::Normal, QSettings().value(QStringLiteral("memoryBudget")).toString(), &ok);
         if (!ok)
             return;
         QString error;
         if (setMemoryBudgetSetting(text, &error)) {
-            statusBar()->showMessage(
-                tr("Memory budget: %1, for the runs opened from now on")
-                    .arg(QString::fromStdString(core::formatBytes(memoryBudget()))),
+            statusBar()->showMessage(tr("Memory budget: %1, for the runs opened from now on")
+                                         .arg(QLocale().formattedDataSize(qint64(memoryBudget()))),
                 kStatusMessageMs);
             return;
         }

@@ -13,6 +13,9 @@ namespace parallax::app {
 
 namespace {
 
+const QString kSettingKey = QStringLiteral("memoryBudget");
+
+// A typed size in bytes; 0 for empty or unreadable text.
 std::uint64_t parsed(const QString& text)
 {
     if (text.trimmed().isEmpty())
@@ -22,14 +25,36 @@ std::uint64_t parsed(const QString& text)
 
 } // namespace
 
-const char* memoryBudgetSource()
+MemoryBudget currentMemoryBudget()
 {
     if (const char* env = std::getenv("PARALLAX_MEMORY_BUDGET"))
-        if (parsed(QString::fromLocal8Bit(env)) > 0)
-            return "environment";
-    const QSettings settings;
-    if (parsed(settings.value(QStringLiteral("memoryBudget")).toString()) > 0)
+        if (const auto bytes = parsed(QString::fromLocal8Bit(env)); bytes > 0)
+            return { bytes, MemoryBudget::Source::Environment };
+    if (const auto bytes = parsed(QSettings().value(kSettingKey).toString()); bytes > 0)
+        return { bytes, MemoryBudget::Source::Setting };
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long pageSize = ::sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || pageSize <= 0)
+        return {}; // unknown: no limit
+    return { static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize) / 2,
+        MemoryBudget::Source::Default };
+}
+
+std::uint64_t memoryBudget()
+{
+    return currentMemoryBudget().bytes;
+}
+
+const char* memoryBudgetSource()
+{
+    switch (currentMemoryBudget().source) {
+    case MemoryBudget::Source::Environment:
+        return "environment";
+    case MemoryBudget::Source::Setting:
         return "setting";
+    case MemoryBudget::Source::Default:
+        break;
+    }
     return "default";
 }
 
@@ -38,7 +63,7 @@ bool setMemoryBudgetSetting(const QString& text, QString* error)
     QSettings settings;
     const QString trimmed = text.trimmed();
     if (trimmed.isEmpty()) {
-        settings.remove(QStringLiteral("memoryBudget"));
+        settings.remove(kSettingKey);
         return true;
     }
     std::string why;
@@ -49,24 +74,8 @@ bool setMemoryBudgetSetting(const QString& text, QString* error)
                                  : QString::fromStdString(why);
         return false;
     }
-    settings.setValue(QStringLiteral("memoryBudget"), trimmed);
+    settings.setValue(kSettingKey, trimmed);
     return true;
-}
-
-std::uint64_t memoryBudget()
-{
-    if (const char* env = std::getenv("PARALLAX_MEMORY_BUDGET"))
-        if (const auto bytes = parsed(QString::fromLocal8Bit(env)); bytes > 0)
-            return bytes;
-    const QSettings settings;
-    if (const auto bytes = parsed(settings.value(QStringLiteral("memoryBudget")).toString());
-        bytes > 0)
-        return bytes;
-    const long pages = ::sysconf(_SC_PHYS_PAGES);
-    const long pageSize = ::sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || pageSize <= 0)
-        return 0; // unknown: no limit
-    return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(pageSize) / 2;
 }
 
 } // namespace parallax::app
