@@ -404,17 +404,13 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
                         "open it again.")
                          .arg(QFileInfo(fromStd(t.files.stsPath)).fileName(), directory);
     else if (t.logsOnDemand())
-        noticeText = hasSums
-            ? tr("The logs of this run would need about %1 in memory, more than the memory "
-                 "budget: the views are computed from the summary files, and the Timeline reads "
-                 "the PEs it shows from their logs when you open them. (Set "
-                 "PARALLAX_MEMORY_BUDGET, e.g. 16G, to change the budget.)")
-                  .arg(QString::fromStdString(core::formatBytes(t.deferredStoreBytes)))
-            : tr("The logs of this run would need about %1 in memory, more than the memory "
-                 "budget, and it has no summary files: only the Timeline can show it, reading "
-                 "the PEs it shows from their logs. (Set PARALLAX_MEMORY_BUDGET, e.g. 16G, to "
-                 "read every log.)")
-                  .arg(QString::fromStdString(core::formatBytes(t.deferredStoreBytes)));
+        noticeText = tr("The logs of this run would need about %1 in memory, more than the memory "
+                        "budget: %2 (View → Memory Budget… changes the budget.)")
+                         .arg(locale.formattedDataSize(qint64(t.deferredStoreBytes)),
+                             hasSums ? tr("the views are computed from the summary files, and the "
+                                          "Timeline reads the PEs it shows from their logs.")
+                                     : tr("it has no summary files, so only the Timeline can show "
+                                          "it, reading the PEs it shows from their logs."));
     else if (!hasLogs)
         noticeText = tr("This run has summary files only (-tracemode summary): views that need "
                         "individual events stay empty.");
