@@ -26,6 +26,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 
 namespace {
 
@@ -58,6 +59,23 @@ int saveScreenshot(MainWindow& window, const QString& file)
         return 4;
     }
     return 0;
+}
+
+// Calls `then` once nothing computes any more: the summary graph and `view` (may be null),
+// polling every `intervalMs`.
+void whenIdle(MainWindow& window, const parallax::views::AnalysisView* view, int intervalMs,
+    std::function<void()> then)
+{
+    auto* poll = new QTimer(&window);
+    poll->setInterval(intervalMs);
+    QObject::connect(poll, &QTimer::timeout, &window, [&window, poll, view, then] {
+        if ((view != nullptr && view->busy()) || window.runSummary()->graphPending())
+            return;
+        poll->stop();
+        poll->deleteLater();
+        then();
+    });
+    poll->start();
 }
 
 QSize parseSize(const QString& text)
@@ -148,14 +166,8 @@ int main(int argc, char* argv[])
                     parallax::views::AnalysisView* view = nullptr;
                     if (viewKind && outcome == LoadOutcome::Loaded)
                         view = window.workspace()->openView(*viewKind);
-                    // Wait for the view's computation, then for the layout to settle.
-                    auto* poll = new QTimer(&window);
-                    poll->setInterval(50);
-                    QObject::connect(poll, &QTimer::timeout, &window, [&, poll, view, outcome] {
-                        if ((view != nullptr && view->busy())
-                            || window.runSummary()->graphPending())
-                            return;
-                        poll->stop();
+                    // Wait for the computations, then for the layout to settle.
+                    whenIdle(window, view, 50, [&, outcome] {
                         QTimer::singleShot(kSettleMs, &window, [&, outcome] {
                             const int saved = saveScreenshot(window, screenshot);
                             const int code = outcome == LoadOutcome::Loaded ? 0
@@ -164,7 +176,6 @@ int main(int argc, char* argv[])
                             app.exit(saved != 0 ? saved : code);
                         });
                     });
-                    poll->start();
                 });
             QTimer::singleShot(kScreenshotTimeoutMs, &window, [&] {
                 std::fprintf(stderr, "parallax: loading %s timed out\n", qPrintable(run));
@@ -178,18 +189,12 @@ int main(int argc, char* argv[])
             return 64;
         }
         QObject::connect(&window, &MainWindow::loadFinished, &window, [&](LoadOutcome outcome) {
-            auto* poll = new QTimer(&window);
-            poll->setInterval(1);
-            QObject::connect(poll, &QTimer::timeout, &window, [&, poll, outcome] {
-                if (window.runSummary()->graphPending())
-                    return;
-                poll->stop();
+            whenIdle(window, nullptr, 1, [&, outcome] {
                 window.repaint(); // the run as the user sees it, painted
                 std::fprintf(stderr, "parallax: ready after %lld ms\n",
                     static_cast<long long>(sinceStart.elapsed()));
                 app.exit(outcome == LoadOutcome::Loaded ? 0 : 1);
             });
-            poll->start();
         });
     }
     if (!run.isEmpty())
