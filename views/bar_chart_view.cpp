@@ -32,6 +32,10 @@ BarChartView::BarChartView(ViewKind kind, EntryPalette* palette, QWidget* parent
     layout->addWidget(m_chart, 1);
     connect(m_chart, &StackedBarChart::contextMenuRequested, this,
         [this](QPoint globalPos, int category) { showContextMenu(globalPos, category); });
+    connect(m_chart, &StackedBarChart::categoryClicked, this, [this](int category) {
+        if (const auto bar = pesOfBar(category); !bar.pes.empty())
+            emit timelineRequested(bar.pes, bar.range);
+    });
     connect(m_options, &OptionsBar::applied, this, [this]() {
         recompute();
         if (rememberShown())
@@ -39,9 +43,16 @@ BarChartView::BarChartView(ViewKind kind, EntryPalette* palette, QWidget* parent
     });
 }
 
-void BarChartView::showContextMenu(QPoint globalPos, int /*category*/)
+BarChartView::BarPes BarChartView::pesOfBar(int /*category*/) const
+{
+    return {};
+}
+
+void BarChartView::showContextMenu(QPoint globalPos, int category)
 {
     QMenu menu(this);
+    const auto bar = pesOfBar(category);
+    addOpenTimelineAction(menu, *this, bar.pes, bar.range);
     addExportActions(menu, *this);
     menu.exec(globalPos);
 }

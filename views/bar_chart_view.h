@@ -42,8 +42,16 @@ protected:
     virtual void clearResult() = 0;
 
     // The chart's context menu at `globalPos` over bar `category` (-1: none). The default offers
-    // the export actions; views add their own entries first and call addExportActions().
+    // "Open PE n in the Timeline" for a bar that stands for PEs, then the export actions; views
+    // with more entries override it and call addExportActions().
     virtual void showContextMenu(QPoint globalPos, int category);
+    // The PEs a bar stands for, and the range of the result shown: a click on the bar, or the
+    // context menu, opens them in the Timeline. None by default.
+    struct BarPes {
+        std::vector<core::PeId> pes;
+        core::TimeRange range;
+    };
+    [[nodiscard]] virtual BarPes pesOfBar(int category) const;
 
     // Puts a widget in the top row, right of the options bar.
     void addToolbarWidget(QWidget* widget);

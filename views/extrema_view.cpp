@@ -77,7 +77,6 @@ ExtremaView::ExtremaView(EntryPalette* palette, QWidget* parent)
 
     connect(m_criterion, &QComboBox::currentIndexChanged, this,
         [this]() { m_clusters->setEnabled(criterion() == ExtremaCriterion::Clustering); });
-    connect(m_chart, &StackedBarChart::categoryClicked, this, &ExtremaView::onCategoryClicked);
     connect(m_addAll, &QPushButton::clicked, this, [this]() {
         if (m_extrema && !m_extrema->extremes.empty())
             emit timelineRequested(m_extrema->extremes, m_range);
@@ -271,33 +270,19 @@ QRect ExtremaView::barRectForPe(core::PeId pe) const
     return r.isNull() ? QRect() : r.translated(m_chart->mapTo(this, QPoint(0, 0)));
 }
 
-std::vector<core::PeId> ExtremaView::pesOf(int category) const
+BarChartView::BarPes ExtremaView::pesOfBar(int category) const
 {
     if (!m_extrema || category < 0)
         return {};
     const auto& extremes = m_extrema->extremes;
     if (category == 2) // the outliers' average
-        return extremes;
+        return { extremes, m_range };
     if (category < kAveragedColumns)
         return {};
     const auto index = static_cast<std::size_t>(category - kAveragedColumns);
     if (index >= extremes.size())
         return {};
-    return { extremes[extremes.size() - 1 - index] }; // most extreme rightmost
-}
-
-void ExtremaView::onCategoryClicked(int category)
-{
-    if (const auto pes = pesOf(category); !pes.empty())
-        emit timelineRequested(pes, m_range);
-}
-
-void ExtremaView::showContextMenu(QPoint globalPos, int category)
-{
-    QMenu menu(this);
-    addOpenTimelineAction(menu, *this, pesOf(category), m_range);
-    addExportActions(menu, *this);
-    menu.exec(globalPos);
+    return { { extremes[extremes.size() - 1 - index] }, m_range }; // most extreme rightmost
 }
 
 QString ExtremaView::csv() const

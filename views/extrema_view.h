@@ -54,10 +54,8 @@ private:
     void recompute() override;
     void clearResult() override;
     void showExtrema(core::analysis::Extrema extrema);
-    void onCategoryClicked(int category);
-    void showContextMenu(QPoint globalPos, int category) override;
     // The PEs of a bar: one extreme PE, or all of them for the outliers' average.
-    [[nodiscard]] std::vector<core::PeId> pesOf(int category) const;
+    [[nodiscard]] BarPes pesOfBar(int category) const override;
     [[nodiscard]] QString scoreText(double score) const;
 
     QComboBox* m_criterion = nullptr;

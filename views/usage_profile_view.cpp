@@ -13,7 +13,6 @@ UsageProfileView::UsageProfileView(EntryPalette* palette, QWidget* parent)
     m_chart->setObjectName(QStringLiteral("usageChart"));
     m_chart->setHint(tr("Click a PE's bar to open its timeline"));
 
-    connect(m_chart, &StackedBarChart::categoryClicked, this, &UsageProfileView::onCategoryClicked);
     recompute();
 }
 
@@ -96,29 +95,14 @@ void UsageProfileView::showProfile(core::analysis::UsageProfile profile)
     m_chart->setData(std::move(chartData), p.columns);
 }
 
-std::vector<core::PeId> UsageProfileView::pesOf(int category) const
+BarChartView::BarPes UsageProfileView::pesOfBar(int category) const
 {
     if (!m_profile || category < 1)
         return {};
     const auto k = static_cast<std::size_t>(category - 1);
     if (k >= m_profile->pes.size())
         return {};
-    return { m_profile->pes[k] };
-}
-
-void UsageProfileView::onCategoryClicked(int category)
-{
-    if (const auto pes = pesOf(category); !pes.empty())
-        emit timelineRequested(pes, m_profile->range);
-}
-
-void UsageProfileView::showContextMenu(QPoint globalPos, int category)
-{
-    QMenu menu(this);
-    addOpenTimelineAction(
-        menu, *this, pesOf(category), m_profile ? m_profile->range : core::TimeRange {});
-    addExportActions(menu, *this);
-    menu.exec(globalPos);
+    return { { m_profile->pes[k] }, m_profile->range };
 }
 
 QRect UsageProfileView::barRectForPe(core::PeId pe) const

@@ -31,10 +31,8 @@ private:
     void recompute() override;
     void clearResult() override;
     void showProfile(core::analysis::UsageProfile profile);
-    void onCategoryClicked(int category);
-    void showContextMenu(QPoint globalPos, int category) override;
     // The PE of a bar (none for the average bar).
-    [[nodiscard]] std::vector<core::PeId> pesOf(int category) const;
+    [[nodiscard]] BarPes pesOfBar(int category) const override;
 
     std::optional<core::analysis::UsageProfile> m_profile;
 };
