@@ -3,6 +3,7 @@
 #include "cache_file.h"
 #include "cache_hash.h"
 #include "run_discovery.h"
+#include "run_parallel.h"
 #include "store_estimate.h"
 
 #include <algorithm>
@@ -18,7 +19,6 @@
 #include <mutex>
 #include <set>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 #include <utility>
 
@@ -564,22 +564,6 @@ std::string cacheFileFor(
         .string();
 }
 
-template <typename F> void parallelFor(unsigned threads, std::size_t n, F&& body)
-{
-    std::atomic<std::size_t> next { 0 };
-    auto worker = [&] {
-        for (auto k = next++; k < n; k = next++)
-            body(k);
-    };
-    threads = static_cast<unsigned>(std::min<std::size_t>(threads, n));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (auto& t : pool)
-        t.join();
-}
-
 enum class ReadOutcome { Loaded, Missing, Stale, Damaged, Cancelled };
 
 struct ReadAttempt {
@@ -695,16 +679,14 @@ ReadAttempt readCache(
             throw CacheFormatError("the section table does not match the run");
         trace->pes.resize(pes);
 
-        unsigned threads
-            = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
-        threads = std::clamp<unsigned>(threads, 1, 64);
+        const unsigned threads = loadThreads(options.threads);
         std::atomic<bool> stop { false };
         std::atomic<std::size_t> done { 0 };
         std::atomic<std::uint64_t> bytesDone { table[0].size + table[1].size };
         std::mutex errorMutex;
         std::string error;
         std::mutex progressMutex;
-        parallelFor(threads, pes, [&](std::size_t p) {
+        runParallel(threads, pes, [&](std::size_t p) {
             if (stop.load())
                 return;
             if (isCancelled()) {

@@ -6,15 +6,16 @@
 #include "log_line_parser.h"
 #include "pe_detail_cache.h"
 #include "run_discovery.h"
+#include "run_parallel.h"
 #include "store_estimate.h"
 #include "sts_reader.h"
 #include "summary_reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <filesystem>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace parallax::io {
@@ -32,40 +33,6 @@ bool looksBinary(std::string_view line)
         const auto u = static_cast<unsigned char>(c);
         return u == 0 || (u < 32 && c != '\t' && c != '\r');
     });
-}
-
-// Runs job(0..count-1) on `threads` workers that take the next index from a shared counter.
-// The first exception a job throws stops the workers and is rethrown here.
-template <typename Job> void runParallel(unsigned threads, std::size_t count, const Job& job)
-{
-    std::atomic<std::size_t> next { 0 };
-    std::exception_ptr failure;
-    std::mutex failureMutex;
-    auto worker = [&]() {
-        for (std::size_t k = next.fetch_add(1); k < count; k = next.fetch_add(1)) {
-            try {
-                job(k);
-            } catch (...) {
-                std::lock_guard lock(failureMutex);
-                if (!failure)
-                    failure = std::current_exception();
-                next = count;
-            }
-        }
-    };
-    threads
-        = static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(count, 1)));
-    if (threads <= 1) {
-        worker();
-    } else {
-        std::vector<std::thread> pool;
-        for (unsigned t = 0; t < threads; ++t)
-            pool.emplace_back(worker);
-        for (auto& t : pool)
-            t.join();
-    }
-    if (failure)
-        std::rethrow_exception(failure);
 }
 
 } // namespace
@@ -276,9 +243,7 @@ LoadResult loadRun(const std::string& path, const LoadOptions& options)
             ++filesDone;
             reportProgress(true);
         };
-        unsigned threads
-            = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
-        threads = std::clamp<unsigned>(threads, 1, 64);
+        const unsigned threads = loadThreads(options.threads);
         progress(
             { "reading logs 0/" + std::to_string(logPes.size()), 0, bytesTotal, 0, logPes.size() });
         runParallel(threads, logPes.size(), readLog);

@@ -1,12 +1,13 @@
 #include "baselines.h"
 
+#include "io/run_parallel.h"
+
 #include <zlib.h>
 #if defined(PARALLAX_BENCH_HAVE_LIBDEFLATE)
 #include <libdeflate.h>
 #endif
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -16,7 +17,6 @@
 #include <mutex>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -265,49 +265,33 @@ BaselineResult runBaseline(
     const std::vector<std::string>& files, BaselineKind kind, unsigned threads, bool populate)
 {
     std::vector<Tally> perFile(files.size());
-    std::atomic<std::size_t> next { 0 };
     std::mutex errorMutex;
     BaselineResult result;
-    auto worker = [&]() {
-        for (;;) {
-            const auto k = next.fetch_add(1);
-            if (k >= files.size())
-                return;
-            File f(files[k]);
-            struct stat st { };
-            bool ok = f.fd() >= 0 && ::fstat(f.fd(), &st) == 0;
-            if (ok) {
-                unsigned char magic[2] = { 0, 0 };
-                const bool gzip
-                    = ::pread(f.fd(), magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+    auto readFile = [&](std::size_t k) {
+        File f(files[k]);
+        struct stat st { };
+        bool ok = f.fd() >= 0 && ::fstat(f.fd(), &st) == 0;
+        if (ok) {
+            unsigned char magic[2] = { 0, 0 };
+            const bool gzip
+                = ::pread(f.fd(), magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 #if defined(PARALLAX_BENCH_HAVE_LIBDEFLATE)
-                if (gzip && kind == BaselineKind::LibdeflateInflate)
-                    ok = readGzipLibdeflate(
-                        f.fd(), static_cast<std::size_t>(st.st_size), perFile[k]);
-                else
+            if (gzip && kind == BaselineKind::LibdeflateInflate)
+                ok = readGzipLibdeflate(f.fd(), static_cast<std::size_t>(st.st_size), perFile[k]);
+            else
 #endif
-                    ok = gzip ? readGzip(f.fd(), kind, perFile[k])
-                              : readPlain(f.fd(), static_cast<std::size_t>(st.st_size), kind,
-                                  populate, perFile[k]);
-            }
-            if (!ok) {
-                std::lock_guard lock(errorMutex);
-                if (result.error.empty())
-                    result.error = files[k] + ": could not be read";
-            }
+                ok = gzip ? readGzip(f.fd(), kind, perFile[k])
+                          : readPlain(f.fd(), static_cast<std::size_t>(st.st_size), kind, populate,
+                              perFile[k]);
+        }
+        if (!ok) {
+            std::lock_guard lock(errorMutex);
+            if (result.error.empty())
+                result.error = files[k] + ": could not be read";
         }
     };
     const auto start = std::chrono::steady_clock::now();
-    threads = std::max(1U, threads);
-    if (threads == 1) {
-        worker();
-    } else {
-        std::vector<std::thread> pool;
-        for (unsigned i = 0; i < threads; ++i)
-            pool.emplace_back(worker);
-        for (auto& th : pool)
-            th.join();
-    }
+    io::runParallel(std::max(1U, threads), files.size(), readFile);
     result.seconds
         = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     for (const auto& t : perFile) {
