@@ -3,6 +3,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/memory_budget.h"
 #include "app/gui/view_workspace.h"
+#include "gui/scoped_env.h"
 #include "io/run_loader.h"
 #include "support/test_support.h"
 #include "views/entry_palette.h"
@@ -381,13 +382,13 @@ TEST_CASE("over the memory budget: the summary says so, Extrema finds the PEs, t
           "its timeline from the log",
     "[gui]")
 {
-    setenv("PARALLAX_MEMORY_BUDGET", "64K", 1);
     MainWindow window(false);
     window.resize(1400, 900);
     window.show();
-    const auto outcome = openAndWait(window, kSamples / "imbalance");
-    unsetenv("PARALLAX_MEMORY_BUDGET");
-    REQUIRE(outcome == LoadOutcome::Loaded);
+    {
+        const test::ScopedEnv budget("PARALLAX_MEMORY_BUDGET", "64K");
+        REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    }
     REQUIRE(window.trace()->logsOnDemand());
     CHECK(window.runSummary()->isFieldVisible(QStringLiteral("notice")));
     CHECK(window.runSummary()
@@ -414,9 +415,7 @@ TEST_CASE("the window's first open writes the index cache and the next open says
 {
     QTemporaryDir cache;
     REQUIRE(cache.isValid());
-    const char* previous = std::getenv("PARALLAX_CACHE_DIR");
-    const std::string saved = previous != nullptr ? previous : "";
-    setenv("PARALLAX_CACHE_DIR", cache.path().toLocal8Bit().constData(), 1);
+    const test::ScopedEnv cacheDir("PARALLAX_CACHE_DIR", cache.path().toStdString());
     MainWindow window(false);
     window.show();
     REQUIRE(openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
@@ -425,10 +424,6 @@ TEST_CASE("the window's first open writes the index cache and the next open says
     CHECK(QDir(cache.path()).entryList({ QStringLiteral("*.pxindex") }).size() == 1);
     REQUIRE(openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
     CHECK(window.statusBar()->currentMessage().contains(QStringLiteral("from the index cache")));
-    if (previous != nullptr)
-        setenv("PARALLAX_CACHE_DIR", saved.c_str(), 1);
-    else
-        unsetenv("PARALLAX_CACHE_DIR");
 }
 
 TEST_CASE("the memory budget setting takes sizes, rejects the rest, and yields to the environment",
@@ -436,16 +431,16 @@ TEST_CASE("the memory budget setting takes sizes, rejects the rest, and yields t
 {
     QString error;
     REQUIRE(app::setMemoryBudgetSetting(QStringLiteral("3G"), &error));
-    unsetenv("PARALLAX_MEMORY_BUDGET");
+    const test::ScopedEnv budget("PARALLAX_MEMORY_BUDGET", std::nullopt);
     CHECK(app::memoryBudget() == std::uint64_t { 3 } << 30);
     CHECK(std::string(app::memoryBudgetSource()) == "setting");
     CHECK_FALSE(app::setMemoryBudgetSetting(QStringLiteral("lots"), &error));
     CHECK_FALSE(error.isEmpty());
     CHECK(app::memoryBudget() == std::uint64_t { 3 } << 30); // the bad text changed nothing
-    setenv("PARALLAX_MEMORY_BUDGET", "512M", 1);
+    budget.set("512M");
     CHECK(app::memoryBudget() == std::uint64_t { 512 } << 20);
     CHECK(std::string(app::memoryBudgetSource()) == "environment");
-    unsetenv("PARALLAX_MEMORY_BUDGET");
+    budget.set(std::nullopt);
     REQUIRE(app::setMemoryBudgetSetting(QString(), &error)); // back to the default
     CHECK(std::string(app::memoryBudgetSource()) == "default");
     CHECK(app::memoryBudget() > std::uint64_t { 64 } << 20); // half of this machine's memory

@@ -3,6 +3,7 @@
 // same run.
 
 #include "app/gui/run_load_job.h"
+#include "gui/scoped_env.h"
 
 #include <QDir>
 #include <QSignalSpy>
@@ -46,9 +47,7 @@ TEST_CASE("the run load job writes the index cache, then reads it", "[gui][index
 {
     QTemporaryDir cache;
     REQUIRE(cache.isValid());
-    const char* previous = std::getenv("PARALLAX_CACHE_DIR");
-    const std::string saved = previous != nullptr ? previous : "";
-    setenv("PARALLAX_CACHE_DIR", cache.path().toLocal8Bit().constData(), 1);
+    const parallax::test::ScopedEnv cacheDir("PARALLAX_CACHE_DIR", cache.path().toStdString());
 
     const auto run = QStringLiteral(PARALLAX_SAMPLE_DIR "/imbalance");
     const auto first = loadWithJob(run);
@@ -69,9 +68,4 @@ TEST_CASE("the run load job writes the index cache, then reads it", "[gui][index
     REQUIRE_FALSE(second.stages.isEmpty());
     REQUIRE_FALSE(second.stages.contains(QStringLiteral("reading symbol table")));
     REQUIRE(std::filesystem::last_write_time(file) > old + std::chrono::minutes(30));
-
-    if (previous != nullptr)
-        setenv("PARALLAX_CACHE_DIR", saved.c_str(), 1);
-    else
-        unsetenv("PARALLAX_CACHE_DIR");
 }
