@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -80,6 +81,15 @@ inline std::vector<std::pair<std::string, std::string>> keyValues(const std::str
         else
             out.emplace_back(line.substr(0, colon), line.substr(colon + 2));
     }
+    return out;
+}
+
+// The same, by key (for looking values up).
+inline std::map<std::string, std::string> keyValueMap(const std::string& text)
+{
+    std::map<std::string, std::string> out;
+    for (auto& [k, v] : keyValues(text))
+        out[k] = std::move(v);
     return out;
 }
 

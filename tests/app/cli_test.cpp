@@ -90,9 +90,7 @@ TEST_CASE("cli info values of the tiny run")
     const auto run = runCliInProcess({ "info", tinyRun() });
     REQUIRE(run.exitCode == 0);
     CHECK(run.err.empty());
-    std::map<std::string, std::string> values;
-    for (const auto& [k, v] : keyValues(run.out))
-        values[k] = v;
+    auto values = keyValueMap(run.out);
     CHECK(values["version"] == "11.0");
     CHECK(values["pes"] == "2");
     CHECK(values["entries"] == "5");
@@ -108,15 +106,9 @@ TEST_CASE("cli info values of the tiny run")
 
 TEST_CASE("cli info of real runs shows the end time rule missing PEs and the summary flags")
 {
-    auto values = [](const CliRun& run) {
-        std::map<std::string, std::string> m;
-        for (const auto& [k, v] : keyValues(run.out))
-            m[k] = v;
-        return m;
-    };
     auto smp = runCliInProcess({ "info", realRun("gen-feat-smp") });
     REQUIRE(smp.exitCode == 0);
-    auto v = values(smp);
+    auto v = keyValueMap(smp.out);
     CHECK(v["version"] == "11.0");
     CHECK(v["pes"] == "6");
     CHECK(v["entries"] == "215");
@@ -127,7 +119,7 @@ TEST_CASE("cli info of real runs shows the end time rule missing PEs and the sum
 
     auto partial = runCliInProcess({ "info", realRun("gen-feat-binshrink-partial") });
     REQUIRE(partial.exitCode == 0);
-    v = values(partial);
+    v = keyValueMap(partial.out);
     CHECK(v["missing_pes"] == "5");
     CHECK(v["missing_files"] == "7");
     // The problems are listed on stderr with file names.
@@ -135,7 +127,7 @@ TEST_CASE("cli info of real runs shows the end time rule missing PEs and the sum
 
     auto v3 = runCliInProcess({ "info", realRun("projections-hello-v3") + "/hello.sts" });
     REQUIRE(v3.exitCode == 0);
-    v = values(v3);
+    v = keyValueMap(v3.out);
     CHECK(v["version"] == "3.0");
     CHECK(v["end_us"] == "30320");
 }
@@ -404,20 +396,14 @@ TEST_CASE("cli --memory-budget opens a run too big for it from its summaries and
 {
     const auto run
         = (fs::path(PARALLAX_TEST_DATA_DIR) / ".." / ".." / "sample-logs" / "imbalance").string();
-    auto value = [](const CliRun& r, const std::string& key) {
-        for (const auto& [k, v] : keyValues(r.out))
-            if (k == key)
-                return v;
-        return std::string();
-    };
     const auto tight = runCliInProcess({ "info", run, "--memory-budget", "64K", "--no-cache" });
     CHECK(tight.exitCode == 0);
-    CHECK(value(tight, "logs_on_demand") == "true");
-    CHECK(value(tight, "has_logs") == "false");
+    CHECK(keyValueMap(tight.out)["logs_on_demand"] == "true");
+    CHECK(keyValueMap(tight.out)["has_logs"] == "false");
     CHECK(tight.err.find("more than --memory-budget 64 KiB") != std::string::npos);
     const auto roomy = runCliInProcess({ "info", run, "--memory-budget", "1G", "--no-cache" });
-    CHECK(value(roomy, "logs_on_demand") == "false");
-    CHECK(value(roomy, "events") == "36021");
+    CHECK(keyValueMap(roomy.out)["logs_on_demand"] == "false");
+    CHECK(keyValueMap(roomy.out)["events"] == "36021");
     // The planted PEs are found from the summaries alone.
     const auto extrema = runCliInProcess({ "extrema", run, "--memory-budget", "64K", "--no-cache",
         "--criterion", "least-idle", "--count", "2" });
