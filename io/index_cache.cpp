@@ -808,6 +808,13 @@ std::string writeCache(const std::string& directory, const std::string& cachePat
     return {};
 }
 
+std::int64_t nowNs()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
 // Removes the least recently used cache files (and temporaries a crashed writer left behind
 // more than an hour ago) until at most `maxBytes` of them remain; `keep` stays in any case.
 void pruneCache(const std::string& directory, const std::string& keep, std::uint64_t maxBytes)
@@ -819,9 +826,7 @@ void pruneCache(const std::string& directory, const std::string& keep, std::uint
     };
     std::vector<Entry> files;
     std::error_code ec;
-    const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+    const auto now = nowNs();
     for (const auto& entry : fs::directory_iterator(directory, ec)) {
         const auto name = entry.path().filename().string();
         KeyEntry k;
@@ -850,13 +855,6 @@ void pruneCache(const std::string& directory, const std::string& keep, std::uint
         else
             total += f.size;
     }
-}
-
-std::int64_t nowNs()
-{
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(
-        std::chrono::system_clock::now().time_since_epoch())
-        .count();
 }
 
 } // namespace
