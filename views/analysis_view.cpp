@@ -1,5 +1,7 @@
 #include "analysis_view.h"
 
+#include <QMenu>
+
 namespace parallax::views {
 
 QString viewKey(ViewKind kind)

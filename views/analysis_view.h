@@ -4,12 +4,13 @@
 #include "core/types.h"
 
 #include <QImage>
-#include <QMenu>
 #include <QString>
 #include <QWidget>
 
 #include <map>
 #include <vector>
+
+class QMenu;
 
 namespace parallax::views {
 
