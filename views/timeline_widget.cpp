@@ -100,10 +100,15 @@ TimelineWidget::TimelineWidget(EntryPalette* palette, QWidget* parent)
         connect(palette, &EntryPalette::changed, this, qOverload<>(&QWidget::update));
 }
 
-void TimelineWidget::setTrace(core::TracePtr trace)
+void TimelineWidget::adoptTrace(core::TracePtr trace)
 {
     m_trace = std::move(trace);
     m_summaries = m_trace ? std::make_shared<TimelineSummaryCache>(m_trace) : nullptr;
+}
+
+void TimelineWidget::setTrace(core::TracePtr trace)
+{
+    adoptTrace(std::move(trace));
     m_pes.clear();
     m_groups.clear();
     m_highlight.reset();
@@ -125,8 +130,7 @@ void TimelineWidget::setTrace(core::TracePtr trace)
 
 void TimelineWidget::replaceTrace(core::TracePtr trace)
 {
-    m_trace = std::move(trace);
-    m_summaries = m_trace ? std::make_shared<TimelineSummaryCache>(m_trace) : nullptr;
+    adoptTrace(std::move(trace));
     if (m_selected)
         relink(); // the sender's PE may have arrived
     invalidate();
@@ -294,28 +298,27 @@ void TimelineWidget::applyWindow(core::TimeRange window, History history)
         emit historyChanged();
 }
 
-void TimelineWidget::back()
+void TimelineWidget::stepHistory(
+    std::vector<core::TimeRange>& from, std::vector<core::TimeRange>& to)
 {
-    if (m_back.empty())
+    if (from.empty())
         return;
-    const auto target = m_back.back();
-    m_back.pop_back();
-    m_forward.push_back(m_window);
+    const auto target = from.back();
+    from.pop_back();
+    to.push_back(m_window);
     m_gestureClock.invalidate();
     applyWindow(target, History::Skip);
     emit historyChanged();
 }
 
+void TimelineWidget::back()
+{
+    stepHistory(m_back, m_forward);
+}
+
 void TimelineWidget::forward()
 {
-    if (m_forward.empty())
-        return;
-    const auto target = m_forward.back();
-    m_forward.pop_back();
-    m_back.push_back(m_window);
-    m_gestureClock.invalidate();
-    applyWindow(target, History::Skip);
-    emit historyChanged();
+    stepHistory(m_forward, m_back);
 }
 
 void TimelineWidget::goToStart()

@@ -208,10 +208,14 @@ private:
         Skip, // walking the history
     };
     void applyWindow(core::TimeRange window, History history);
+    // back() and forward(): the window on top of `from` is shown, the current one goes to `to`.
+    void stepHistory(std::vector<core::TimeRange>& from, std::vector<core::TimeRange>& to);
     void zoomAt(double factor, double anchorX, History history);
     void panBy(double dx, History history);
     void updateScrollBar();
     void relink();
+    // Sets the trace and the summaries derived from it (setTrace and replaceTrace).
+    void adoptTrace(core::TracePtr trace);
     [[nodiscard]] std::optional<std::size_t> executionNear(
         core::PeId pe, core::TimeUs time, core::TimeUs slack) const;
     void paintRuler(QPainter& painter, const TimelineGeometry& g, const Style& style) const;
