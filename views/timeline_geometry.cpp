@@ -381,54 +381,60 @@ core::TimeUs clippedLength(core::TimeUs b, core::TimeUs e, core::TimeRange w)
     return std::max<core::TimeUs>(0, std::min(e, w.end) - std::max(b, w.begin));
 }
 
+// Walks the summary's buckets under pixel column `c` of `map`: visit(bucket, share, begins) per
+// bucket overlapping the column, `share` being the fraction of the bucket inside the column and
+// `begins` whether the bucket starts in it (its executions begun count there). Returns the
+// column's time span [t0, t1).
+template <typename Visit>
+std::pair<double, double> forBucketsInColumn(
+    const PeSummary& sum, const TimeMapping& map, double usPerPixel, int c, Visit&& visit)
+{
+    const double t0 = static_cast<double>(map.window.begin) + c * usPerPixel;
+    const double t1 = std::min(t0 + usPerPixel, static_cast<double>(map.window.end));
+    const double bucket = static_cast<double>(sum.bucket);
+    const double f0 = (t0 - static_cast<double>(sum.origin)) / bucket;
+    const double f1 = (t1 - static_cast<double>(sum.origin)) / bucket;
+    const auto b0 = std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::floor(f0)), 0);
+    const auto b1 = std::min<std::ptrdiff_t>(
+        static_cast<std::ptrdiff_t>(std::ceil(f1)), static_cast<std::ptrdiff_t>(sum.size()));
+    for (auto b = b0; b < b1; ++b) {
+        const double share
+            = std::min(f1, static_cast<double>(b + 1)) - std::max(f0, static_cast<double>(b));
+        if (share > 0.0)
+            visit(static_cast<std::size_t>(b), share,
+                static_cast<double>(b) >= f0 && static_cast<double>(b) < f1);
+    }
+    return { t0, t1 };
+}
+
 // A PE's row from its summary (dense rows zoomed far out): one Merged block per pixel column
 // with the dominant activity (the entry that ran longest, or idle) and the executions begun.
 void addSummaryBlocks(const PeSummary& sum, const TimeMapping& map,
     const core::analysis::ActivityColumns& columns, TimelineRow& row,
     std::vector<core::TimeUs>& activityTime)
 {
-    const auto w = map.window;
     const int width = std::max(static_cast<int>(std::ceil(map.width)), 1);
-    const double usPerPixel = static_cast<double>(w.length()) / map.width;
-    const double bucket = static_cast<double>(sum.bucket);
-    const auto n = static_cast<std::ptrdiff_t>(sum.size());
+    const double usPerPixel = static_cast<double>(map.window.length()) / map.width;
     const int left = static_cast<int>(std::lround(map.left));
     std::vector<std::pair<int, double>> weights;
     std::vector<double> entryUs(static_cast<std::size_t>(std::max(columns.entryCount, 0)), 0.0);
     double busyTotal = 0.0;
     double idleTotal = 0.0;
     for (int c = 0; c < width; ++c) {
-        const double t0 = static_cast<double>(w.begin) + c * usPerPixel;
-        const double t1 = std::min(t0 + usPerPixel, static_cast<double>(w.end));
-        const double f0 = (t0 - static_cast<double>(sum.origin)) / bucket;
-        const double f1 = (t1 - static_cast<double>(sum.origin)) / bucket;
-        const auto b0 = std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::floor(f0)), 0);
-        const auto b1 = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::ceil(f1)), n);
         weights.clear();
         double busy = 0.0;
         double idle = 0.0;
         std::uint32_t started = 0;
-        for (auto b = b0; b < b1; ++b) {
-            const auto bi = static_cast<std::size_t>(b);
-            const double share
-                = std::min(f1, static_cast<double>(b + 1)) - std::max(f0, static_cast<double>(b));
-            if (share <= 0.0)
-                continue;
-            busy += static_cast<double>(sum.busy[bi]) * share;
-            idle += static_cast<double>(sum.idle[bi]) * share;
-            if (static_cast<double>(b) >= f0 && static_cast<double>(b) < f1)
-                started += sum.started[bi];
-            if (sum.dominant[bi] == PeSummary::kNoEntry)
-                continue;
-            const int entry = sum.dominant[bi];
-            const double us = static_cast<double>(sum.dominantUs[bi]) * share;
-            auto it = std::find_if(
-                weights.begin(), weights.end(), [&](const auto& x) { return x.first == entry; });
-            if (it == weights.end())
-                weights.emplace_back(entry, us);
-            else
-                it->second += us;
-        }
+        const auto [t0, t1] = forBucketsInColumn(
+            sum, map, usPerPixel, c, [&](std::size_t bi, double share, bool begins) {
+                busy += static_cast<double>(sum.busy[bi]) * share;
+                idle += static_cast<double>(sum.idle[bi]) * share;
+                if (begins)
+                    started += sum.started[bi];
+                if (sum.dominant[bi] != PeSummary::kNoEntry)
+                    addWeight(weights, static_cast<int>(sum.dominant[bi]),
+                        static_cast<double>(sum.dominantUs[bi]) * share);
+            });
         const double total = busy + idle;
         if (total <= 0.0)
             continue;
@@ -629,24 +635,10 @@ void addSummary(const PeSummary& sum, const TimeMapping& map, int width, std::si
     std::vector<double>& busy, std::vector<double>& byEntry, std::vector<std::uint32_t>& started,
     double& busyUs, std::vector<double>& entryUs)
 {
-    const auto w = map.window;
-    const double usPerPixel = static_cast<double>(w.length()) / map.width;
-    const double bucket = static_cast<double>(sum.bucket);
-    const auto n = static_cast<std::ptrdiff_t>(sum.size());
+    const double usPerPixel = static_cast<double>(map.window.length()) / map.width;
     for (int c = 0; c < width; ++c) {
-        const double t0 = static_cast<double>(w.begin) + c * usPerPixel;
-        const double t1 = std::min(t0 + usPerPixel, static_cast<double>(w.end));
-        const double f0 = (t0 - static_cast<double>(sum.origin)) / bucket;
-        const double f1 = (t1 - static_cast<double>(sum.origin)) / bucket;
-        const auto b0 = std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::floor(f0)), 0);
-        const auto b1 = std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::ceil(f1)), n);
         const auto cc = static_cast<std::size_t>(c);
-        for (auto b = b0; b < b1; ++b) {
-            const auto bi = static_cast<std::size_t>(b);
-            const double share = std::min(f1, static_cast<double>(b + 1))
-                - std::max(f0, static_cast<double>(b)); // of the bucket inside the column
-            if (share <= 0.0)
-                continue;
+        forBucketsInColumn(sum, map, usPerPixel, c, [&](std::size_t bi, double share, bool begins) {
             const double us = static_cast<double>(sum.busy[bi]) * share;
             busyUs += us;
             busy[cc] += us / usPerPixel;
@@ -655,9 +647,9 @@ void addSummary(const PeSummary& sum, const TimeMapping& map, int width, std::si
                 byEntry[cc * entries + sum.dominant[bi]] += dominant / usPerPixel;
                 entryUs[sum.dominant[bi]] += dominant;
             }
-            if (static_cast<double>(b) >= f0 && static_cast<double>(b) < f1)
+            if (begins)
                 started[cc] += sum.started[bi];
-        }
+        });
     }
 }
 

@@ -37,12 +37,7 @@ PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t
             current = b;
         }
         s.busy[b] += static_cast<float>(us);
-        auto it = std::find_if(
-            weights.begin(), weights.end(), [&](const auto& w) { return w.first == entry; });
-        if (it == weights.end())
-            weights.emplace_back(entry, us);
-        else
-            it->second += us;
+        addWeight(weights, entry, us);
     };
     const auto& ex = pe.executions;
     for (std::size_t k = 0; k < ex.size(); ++k) {
@@ -138,13 +133,7 @@ std::shared_ptr<const PeSummary> TimelineSummaryCache::of(const std::vector<core
         for (std::size_t b = 0; b < weights.size() && b < one->size(); ++b) {
             if (one->dominant[b] == PeSummary::kNoEntry)
                 continue;
-            auto& w = weights[b];
-            auto it = std::find_if(
-                w.begin(), w.end(), [&](const auto& x) { return x.first == one->dominant[b]; });
-            if (it == w.end())
-                w.emplace_back(one->dominant[b], one->dominantUs[b]);
-            else
-                it->second += one->dominantUs[b];
+            addWeight(weights[b], one->dominant[b], one->dominantUs[b]);
         }
     }
     if (group) {

@@ -2,11 +2,13 @@
 
 #include "core/trace.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace parallax::views {
@@ -26,6 +28,19 @@ struct PeSummary {
     static constexpr std::uint16_t kNoEntry = 0xFFFF;
     [[nodiscard]] std::size_t size() const { return busy.size(); }
 };
+
+// Adds `amount` to `key`'s weight in a short list of (key, weight) pairs (the entries that ran in
+// a bucket or a pixel column: few, so a linear search).
+template <typename Key, typename Weight>
+void addWeight(std::vector<std::pair<Key, Weight>>& weights, Key key, Weight amount)
+{
+    const auto it = std::find_if(
+        weights.begin(), weights.end(), [&](const auto& w) { return w.first == key; });
+    if (it == weights.end())
+        weights.emplace_back(key, amount);
+    else
+        it->second += amount;
+}
 
 // Summarizes `pe` over `span` in `buckets` buckets of equal whole-µs width.
 PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t buckets);
