@@ -46,9 +46,12 @@ std::string csvField(const std::string& s)
     return out;
 }
 
-// A copy of `run` (a run whose logs are read on demand) holding the detail of `pes`, read
-// through its detail source; the other PEs stay empty. Null when cancelled.
+// A copy of `run` (a run whose logs are read on demand) holding the detail of `pes`; the other
+// PEs stay empty. The PEs in `had` (sorted) are taken from `previous`, the copy shown so far, the
+// others read through the run's detail source: a PE already shown is not read again (its log
+// may have left the source's cache). Null when cancelled.
 core::TracePtr withDetail(const core::Trace& run, const std::vector<core::PeId>& pes,
+    const core::Trace* previous, const std::vector<core::PeId>& had,
     const core::analysis::Progress& progress)
 {
     auto t = std::make_shared<core::Trace>();
@@ -68,7 +71,9 @@ core::TracePtr withDetail(const core::Trace& run, const std::vector<core::PeId>&
             return nullptr;
         if (pe < 0 || static_cast<std::size_t>(pe) >= processors || !run.detailSource)
             continue;
-        if (const auto detail = run.detailSource->get(pe, &t->report))
+        if (previous != nullptr && std::binary_search(had.begin(), had.end(), pe))
+            t->pes[static_cast<std::size_t>(pe)] = previous->pes[static_cast<std::size_t>(pe)];
+        else if (const auto detail = run.detailSource->get(pe, &t->report))
             t->pes[static_cast<std::size_t>(pe)] = *detail;
     }
     return t;
@@ -229,8 +234,9 @@ void TimelineView::fetchDetail()
     if (wanted == m_shownDetail)
         return; // rows moved, nothing new to read
     m_detailComputation->run<core::TracePtr>(
-        [run = m_trace, wanted](const core::analysis::Progress& progress) {
-            return withDetail(*run, wanted, progress);
+        [run = m_trace, wanted, previous = m_shown, had = m_shownDetail](
+            const core::analysis::Progress& progress) {
+            return withDetail(*run, wanted, previous.get(), had, progress);
         },
         [this, wanted](core::TracePtr detail) {
             if (!detail)
@@ -250,7 +256,7 @@ void TimelineView::setTrace(core::TracePtr trace)
     m_shownDetail.clear();
     // A run read on demand starts as a copy without any PE's detail; fetchDetail() fills it.
     m_shown = m_trace && m_trace->logsOnDemand()
-        ? withDetail(*m_trace, {}, core::analysis::Progress {})
+        ? withDetail(*m_trace, {}, nullptr, {}, core::analysis::Progress {})
         : m_trace;
     m_options->setTrace(m_trace);
     m_timeline->setTrace(m_shown);

@@ -2,6 +2,7 @@
 // the timeline reads the PEs it shows from their logs, off the GUI thread, and then shows
 // exactly what it shows for a run read in full.
 
+#include "io/pe_detail_cache.h"
 #include "io/run_loader.h"
 #include "support/io_support.h"
 #include "support/test_support.h"
@@ -67,4 +68,28 @@ TEST_CASE("a run read on demand shows the same timeline once its PEs are read", 
     reference.addPes({ 4 });
     waitIdle(onDemand);
     CHECK(onDemand.csv() == reference.csv());
+}
+
+TEST_CASE("rows changing read only the PEs not shown yet", "[views][timeline]")
+{
+    io::LoadOptions tight;
+    tight.memoryBudget = 64 * 1024;
+    auto run = std::make_shared<core::Trace>(*test::loadOk(kImbalance, tight));
+    REQUIRE(run->logsOnDemand());
+    // A cache holding only the PE read last: a PE asked for again would be read again.
+    const auto cache = std::make_shared<io::PeDetailCache>(*run, 1);
+    run->detailSource = cache;
+
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1200, 600);
+    view.setTrace(run);
+    waitIdle(view);
+    view.setPes({ 3, 9 });
+    waitIdle(view);
+    const auto reads = cache->reads();
+    view.addPes({ 4 });
+    waitIdle(view);
+    CHECK(cache->reads() == reads + 1); // PE 4; PEs 3 and 9 come from the rows shown before
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 3, 9, 4 });
 }
