@@ -4,6 +4,7 @@
 #include "core/text_args.h"
 #include "support/io_support.h"
 #include "support/test_support.h"
+#include "timeline_test_support.h"
 #include "views/entry_palette.h"
 #include "views/timeline_details.h"
 #include "views/timeline_details_panel.h"
@@ -93,10 +94,8 @@ TEST_CASE("PAPI counters show their change over the execution", "[views][timelin
 TEST_CASE("selecting a block opens the details panel, highlighting keeps its entry in colour",
     "[views][timeline][real]")
 {
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1300, 500);
-    view.show();
+    parallax::test::ShownTimeline shown(1300, 500);
+    auto& view = shown.view;
     view.setTrace(parallax::test::loadOk(parallax::test::realLog("pipit-pingpong-v11")));
     view.setSelection({ 81'900, 82'100 }, { 1, 0 });
     auto* w = view.timeline();
@@ -164,10 +163,8 @@ TEST_CASE("the arrows trace back several message hops, each from the execution t
     }
 
     // In the view: the spin box sets the hops, and the path's PEs are offered for loading.
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1300, 500);
-    view.show();
+    parallax::test::ShownTimeline shown(1300, 500);
+    auto& view = shown.view;
     view.setTrace(trace);
     view.setPes({ 1 });
     REQUIRE(view.timeline()->selectExecution(1, *start));
@@ -207,10 +204,8 @@ TEST_CASE("forward arrows: the executions a block's messages started on the show
     CHECK(findMessageTargets(*trace, 0, trace->pes[0].executions.size(), { 1 }).empty());
 
     // In the view the selected execution gets them as arrows, and the panel names them.
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1300, 500);
-    view.show();
+    parallax::test::ShownTimeline shown(1300, 500);
+    auto& view = shown.view;
     view.setTrace(trace);
     view.setPes({ 0, 1 });
     REQUIRE(view.timeline()->selectExecution(0, pair->second));

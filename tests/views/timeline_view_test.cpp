@@ -4,6 +4,7 @@
 
 #include "support/io_support.h"
 #include "support/test_support.h"
+#include "timeline_test_support.h"
 #include "views/entry_palette.h"
 #include "views/options_bar.h"
 #include "views/timeline_view.h"
@@ -53,10 +54,8 @@ int colourCount(const QImage& image)
 TEST_CASE("the timeline shows the first PEs until others are asked for, then adds them",
     "[views][timeline]")
 {
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1200, 500);
-    view.show();
+    parallax::test::ShownTimeline shown(1200, 500);
+    auto& view = shown.view;
     view.setTrace(sample("imbalance"));
     CHECK(view.loadedPes().size() == 12); // opened on its own: the first PEs
     CHECK(view.window().begin == 0);
@@ -101,10 +100,8 @@ TEST_CASE("the timeline shows the first PEs until others are asked for, then add
 TEST_CASE("wheel and keys zoom around the cursor, drags and arrows pan, F shows the whole run",
     "[views][timeline]")
 {
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1200, 400);
-    view.show();
+    parallax::test::ShownTimeline shown(1200, 400);
+    auto& view = shown.view;
     view.setTrace(sample("imbalance"));
     auto* w = view.timeline();
     w->setWindow({ 0, 100'000 });
@@ -172,10 +169,8 @@ TEST_CASE("wheel and keys zoom around the cursor, drags and arrows pan, F shows 
 TEST_CASE(
     "the zoom history goes back and forward, a wheel gesture being one step", "[views][timeline]")
 {
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1200, 400);
-    view.show();
+    parallax::test::ShownTimeline shown(1200, 400);
+    auto& view = shown.view;
     view.setTrace(sample("imbalance"));
     auto* w = view.timeline();
     auto* back = view.findChild<QToolButton*>(QStringLiteral("timelineBack"));
@@ -226,10 +221,8 @@ TEST_CASE(
 TEST_CASE("a click on the ruler sets a reference mark and the ruler then counts from it",
     "[views][timeline]")
 {
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1200, 400);
-    view.show();
+    parallax::test::ShownTimeline shown(1200, 400);
+    auto& view = shown.view;
     view.setTrace(sample("imbalance"));
     auto* w = view.timeline();
     w->setWindow({ 20'000, 30'000 });
@@ -269,10 +262,8 @@ TEST_CASE("clicking a block selects it and draws the arrow from its sender, load
           "on request",
     "[views][timeline][links]")
 {
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1200, 500);
-    view.show();
+    parallax::test::ShownTimeline shown(1200, 500);
+    auto& view = shown.view;
     // pipit-pingpong-v11 PE 1: "2 19 183 82012 10 0 160 ..." was created by PE 0 with event 10;
     // the execution lasts [82012, 82013).
     view.setTrace(parallax::test::loadOk(parallax::test::realLog("pipit-pingpong-v11")));
@@ -417,10 +408,8 @@ TEST_CASE("the timeline renders a non-blank multi-colour picture and exports CSV
 TEST_CASE("rows by PE list: add, remove and collapse, a bad list refused with a reason",
     "[views][timeline]")
 {
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1200, 500);
-    view.show();
+    parallax::test::ShownTimeline shown(1200, 500);
+    auto& view = shown.view;
     view.setTrace(sample("imbalance"));
     view.setPes({ 0, 1 });
     QString error;
@@ -476,10 +465,8 @@ TEST_CASE("rows by PE list: add, remove and collapse, a bad list refused with a 
 TEST_CASE("SMP: rows sorted by node, each node collapsed into one row and expanded again",
     "[views][timeline][real]")
 {
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1200, 600);
-    view.show();
+    parallax::test::ShownTimeline shown(1200, 600);
+    auto& view = shown.view;
     view.setTrace(parallax::test::loadOk(parallax::test::realLog("gen-leanmd-smp")));
     auto* w = view.timeline();
     view.setPes({ 0, 1, 2, 3, 4, 5 }); // SMPMODE 2 2: workers 0-3, comm threads 4 and 5
@@ -512,10 +499,8 @@ TEST_CASE("SMP: rows sorted by node, each node collapsed into one row and expand
 
 TEST_CASE("hovering a bracket, a user event or a send tick names it", "[views][timeline]")
 {
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1200, 400);
-    view.show();
+    parallax::test::ShownTimeline shown(1200, 400);
+    auto& view = shown.view;
     const auto trace = sample("imbalance");
     view.setTrace(trace);
     view.setPes({ 0 });
@@ -552,10 +537,8 @@ TEST_CASE("hovering a bracket, a user event or a send tick names it", "[views][t
 TEST_CASE(
     "the visible timeline exports to SVG as vector shapes with its labels", "[views][timeline]")
 {
-    EntryPalette palette;
-    TimelineView view(&palette);
-    view.resize(1200, 500);
-    view.show();
+    parallax::test::ShownTimeline shown(1200, 500);
+    auto& view = shown.view;
     view.setTrace(sample("imbalance"));
     view.setPes({ 0, 3 });
     view.setWindow({ 20'000, 23'000 });
