@@ -4,7 +4,6 @@
 #include "cache_hash.h"
 #include "run_discovery.h"
 #include "run_parallel.h"
-#include "store_estimate.h"
 
 #include <algorithm>
 #include <array>
@@ -17,6 +16,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -893,15 +893,19 @@ LoadResult loadRunCached(
 {
     if (!cache.enabled)
         return loadRun(path, options);
-    // A run over the memory budget opens from its summaries (cheap to read); the cache holds
-    // whole stores only, which that run must not be given.
+    const auto start = nowNs();
+    // With a memory budget the run is found (and its store estimated) once, here, and the
+    // load below goes on from there. A run over the budget opens from its summaries (cheap to
+    // read); the cache holds whole stores only, which that run must not be given.
+    std::optional<FoundRun> found;
     if (options.memoryBudget > 0 && options.readLogs) {
-        try {
-            if (const auto e = estimateRun(path); e && e->storeBytes > options.memoryBudget)
-                return loadRun(path, options);
-        } catch (const std::exception&) {
-            return loadRun(path, options);
-        }
+        if (options.progress)
+            options.progress({ "finding files", 0, 0, 0, 0 });
+        auto quiet = options; // a cache hit shows no stage of a load it did not make
+        quiet.progress = {};
+        found = findRun(path, quiet);
+        if (!found->trace || found->overBudget(options))
+            return loadFoundRun(std::move(*found), options);
     }
     std::string directory;
     std::string cachePath;
@@ -913,13 +917,19 @@ LoadResult loadRunCached(
             return loadRun(path, options);
         if (options.progress)
             options.progress({ "checking index cache", 0, 0, 0, 0 });
-        auto located = locateSymbolTable(path);
-        if (!located.ok)
-            return loadRun(path, options); // reports the same error
-        stsPath = located.files.stsPath;
-        cachePath = cacheFileFor(directory, located.files, options);
+        core::RunFiles locatedHere;
+        const core::RunFiles* located = found ? &found->trace->files : nullptr;
+        if (located == nullptr) {
+            auto discovered = locateSymbolTable(path);
+            if (!discovered.ok)
+                return loadRun(path, options); // reports the same error
+            locatedHere = std::move(discovered.files);
+            located = &locatedHere;
+        }
+        stsPath = located->stsPath;
+        cachePath = cacheFileFor(directory, *located, options);
 
-        auto attempt = readCache(cachePath, located.files, options);
+        auto attempt = readCache(cachePath, *located, options);
         switch (attempt.outcome) {
         case ReadOutcome::Loaded: {
             LoadResult result;
@@ -947,8 +957,7 @@ LoadResult loadRunCached(
         note = std::string("index cache not used (") + e.what() + ")";
     }
 
-    const auto start = nowNs();
-    auto result = loadRun(path, options);
+    auto result = found ? loadFoundRun(std::move(*found), options) : loadRun(path, options);
     if (!result.trace || cachePath.empty() || result.trace->files.stsPath != stsPath) {
         result.cacheNote = note;
         return result;

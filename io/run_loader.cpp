@@ -142,34 +142,29 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
     return !cancelled;
 }
 
-LoadResult loadRun(const std::string& path, const LoadOptions& options)
+FoundRun findRun(const std::string& path, const LoadOptions& options)
 {
-    LoadResult result;
+    FoundRun run;
+    run.path = path;
     try {
         auto trace = std::make_shared<core::Trace>();
         auto& report = trace->report;
-        auto progress = [&](LoadProgress p) {
-            if (options.progress)
-                options.progress(p);
-        };
-        auto isCancelled = [&]() {
-            return options.cancelled && options.cancelled();
-        };
-
-        progress({ "finding files", 0, 0, 0, 0 });
+        if (options.progress)
+            options.progress({ "finding files", 0, 0, 0, 0 });
         auto located = locateSymbolTable(path);
         if (!located.ok) {
-            result.error = located.error;
-            return result;
+            run.error = located.error;
+            return run;
         }
         trace->files = std::move(located.files);
         auto& files = trace->files;
 
-        progress({ "reading symbol table", 0, 0, 0, 0 });
+        if (options.progress)
+            options.progress({ "reading symbol table", 0, 0, 0, 0 });
         auto sts = readSts(files.stsPath, report);
         if (!sts.ok) {
-            result.error = sts.error;
-            return result;
+            run.error = sts.error;
+            return run;
         }
         trace->metadata = std::move(sts.metadata);
         auto& meta = trace->metadata;
@@ -177,19 +172,49 @@ LoadResult loadRun(const std::string& path, const LoadOptions& options)
             meta.projrcEndTime = readProjrcEndTime(files.projrcPath, report);
 
         collectFiles(files, meta.processors, report);
+        if (options.readLogs && options.memoryBudget > 0)
+            run.estimate = estimateStore(files);
+        run.trace = std::move(trace);
+    } catch (const std::exception& e) {
+        run.error = path + ": could not be loaded (" + e.what() + ")";
+    }
+    return run;
+}
+
+LoadResult loadRun(const std::string& path, const LoadOptions& options)
+{
+    return loadFoundRun(findRun(path, options), options);
+}
+
+LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
+{
+    LoadResult result;
+    if (!run.trace) {
+        result.error = std::move(run.error);
+        return result;
+    }
+    try {
+        auto trace = std::move(run.trace);
+        auto& report = trace->report;
+        auto& files = trace->files;
+        const auto& meta = trace->metadata;
+        auto progress = [&](LoadProgress p) {
+            if (options.progress)
+                options.progress(p);
+        };
+        auto isCancelled = [&]() {
+            return options.cancelled && options.cancelled();
+        };
         const auto processors = static_cast<std::size_t>(meta.processors);
 
         // A run too big for the memory budget opens from its summaries; its logs are read one
         // PE at a time when a view asks (Trace::detailSource).
         bool readLogs = options.readLogs;
-        if (readLogs && options.memoryBudget > 0) {
-            const auto estimate = estimateStore(files);
-            if (estimate.storeBytes > options.memoryBudget) {
-                readLogs = false;
-                trace->deferredStoreBytes = estimate.storeBytes;
-                trace->detailSource = std::make_shared<PeDetailCache>(meta, files.logPaths,
-                    std::max<std::uint64_t>(options.memoryBudget / 4, std::uint64_t { 64 } << 20));
-            }
+        if (readLogs && run.overBudget(options)) {
+            readLogs = false;
+            trace->deferredStoreBytes = run.estimate->storeBytes;
+            trace->detailSource = std::make_shared<PeDetailCache>(meta, files.logPaths,
+                std::max<std::uint64_t>(options.memoryBudget / 4, std::uint64_t { 64 } << 20));
         }
 
         // Per-PE logs, in parallel: workers take the next PE from a shared counter.
@@ -302,7 +327,7 @@ LoadResult loadRun(const std::string& path, const LoadOptions& options)
         progress({ "done", bytesDone.load(), bytesTotal, filesDone.load(), logPes.size() });
         result.trace = std::move(trace);
     } catch (const std::exception& e) {
-        result.error = path + ": could not be loaded (" + e.what() + ")";
+        result.error = run.path + ": could not be loaded (" + e.what() + ")";
         result.trace.reset();
     }
     return result;

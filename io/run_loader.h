@@ -1,10 +1,13 @@
 #pragma once
 
 #include "core/trace.h"
+#include "store_estimate.h"
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 
 namespace parallax::io {
@@ -46,6 +49,24 @@ struct LoadResult {
 // log (in parallel) and the summary files into an immutable Trace. Recoverable problems are
 // in trace->report. Never throws.
 LoadResult loadRun(const std::string& path, const LoadOptions& options = {});
+
+// The first steps of loadRun, for a caller that looks at the run before its logs are read
+// (loadRunCached: the memory budget and the cache key): the run's files found, its symbol
+// table read and, when `options` has a memory budget, the store estimated. Never throws.
+struct FoundRun {
+    std::string path; // as given
+    std::shared_ptr<core::Trace> trace; // files, metadata and their issues; null on error
+    std::string error;
+    std::optional<StoreEstimate> estimate; // when options.readLogs and options.memoryBudget
+    // The logs are left unread (see LoadOptions::memoryBudget).
+    [[nodiscard]] bool overBudget(const LoadOptions& options) const
+    {
+        return estimate && estimate->storeBytes > options.memoryBudget;
+    }
+};
+FoundRun findRun(const std::string& path, const LoadOptions& options = {});
+// The rest of loadRun (loadRun(path) is loadFoundRun(findRun(path))). Never throws.
+LoadResult loadFoundRun(FoundRun run, const LoadOptions& options = {});
 
 // Reads one PE's log into a PeTrace (used by loadRun; exposed for tests and benchmarks).
 // Returns false when cancelled.

@@ -1,8 +1,6 @@
 #include "store_estimate.h"
 
 #include "byte_source.h"
-#include "run_discovery.h"
-#include "sts_reader.h"
 
 #include <array>
 #include <filesystem>
@@ -82,19 +80,6 @@ StoreEstimate estimateStore(const core::RunFiles& files)
     e.records = static_cast<std::uint64_t>(static_cast<double>(e.logTextBytes) / e.bytesPerRecord);
     e.storeBytes = e.records * kStoreBytesPerRecord;
     return e;
-}
-
-std::optional<StoreEstimate> estimateRun(const std::string& path)
-{
-    auto located = locateSymbolTable(path);
-    if (!located.ok)
-        return std::nullopt;
-    core::ImportReport ignored; // the real load reports these problems
-    const auto sts = readSts(located.files.stsPath, ignored);
-    if (!sts.ok)
-        return std::nullopt;
-    collectFiles(located.files, sts.metadata.processors, ignored);
-    return estimateStore(located.files);
 }
 
 } // namespace parallax::io

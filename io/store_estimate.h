@@ -3,8 +3,6 @@
 #include "core/trace.h"
 
 #include <cstdint>
-#include <optional>
-#include <string>
 
 namespace parallax::io {
 
@@ -24,8 +22,5 @@ struct StoreEstimate {
 inline constexpr std::uint64_t kStoreBytesPerRecord = 24;
 
 StoreEstimate estimateStore(const core::RunFiles& files);
-// The same for a run given as the app takes it (directory, NAME.sts or NAME.sum.sts): finds
-// its files first (reads the .sts). Nullopt when the run cannot be located.
-std::optional<StoreEstimate> estimateRun(const std::string& path);
 
 } // namespace parallax::io
