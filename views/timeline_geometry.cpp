@@ -381,6 +381,23 @@ core::TimeUs clippedLength(core::TimeUs b, core::TimeUs e, core::TimeRange w)
     return std::max<core::TimeUs>(0, std::min(e, w.end) - std::max(b, w.begin));
 }
 
+// One tick per pixel column for the items (sorted by timeOf, so a binary search finds the
+// first) at a time in the window: the column's first item and how many share it.
+template <typename Items, typename TimeOf>
+void addTicks(
+    const Items& items, TimeOf timeOf, const TimeMapping& map, std::vector<TimelineTick>& ticks)
+{
+    auto it = std::lower_bound(items.begin(), items.end(), map.window.begin,
+        [&](const auto& item, core::TimeUs t) { return timeOf(item) < t; });
+    for (; it != items.end() && timeOf(*it) < map.window.end; ++it) {
+        const int x = static_cast<int>(std::floor(map.xOf(timeOf(*it))));
+        if (!ticks.empty() && ticks.back().x == x)
+            ++ticks.back().count;
+        else
+            ticks.push_back({ x, static_cast<std::uint32_t>(it - items.begin()), 1 });
+    }
+}
+
 // Walks the summary's buckets under pixel column `c` of `map`: visit(bucket, share, begins) per
 // bucket overlapping the column, `share` being the fraction of the bucket inside the column and
 // `begins` whether the bucket starts in it (its executions begun count there). Returns the
@@ -550,17 +567,9 @@ void buildRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map
     if (p.unpacksOverlapping(w.begin, w.end).size() <= readable)
         addRuns(p.unpacks, map, row.bar, markHeight, row.unpacks);
 
-    // User events: one tick per pixel column (sorted by time, so a binary search finds them).
-    const auto& events = p.userEvents;
-    auto first = std::lower_bound(events.begin(), events.end(), w.begin,
-        [](const core::UserEventPoint& e, core::TimeUs t) { return e.time < t; });
-    for (auto it = first; it != events.end() && it->time < w.end; ++it) {
-        const int x = static_cast<int>(std::floor(map.xOf(it->time)));
-        if (!row.userEvents.empty() && row.userEvents.back().x == x)
-            ++row.userEvents.back().count;
-        else
-            row.userEvents.push_back({ x, static_cast<std::uint32_t>(it - events.begin()), 1 });
-    }
+    // User events: one tick per pixel column.
+    addTicks(
+        p.userEvents, [](const core::UserEventPoint& e) { return e.time; }, map, row.userEvents);
     // Bracketed user events overlapping the window: those beginning in it, and those begun
     // before it and still open (sorted by begin only, so at most kBracketLookBack of the ones
     // before are checked). Overlapping ones share one span.
@@ -594,16 +603,8 @@ void buildRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map
         addBracket(b);
 
     // Notes (Charm++ <= 6.7): one tick per pixel column at their begin.
-    const auto& notes = p.notes;
-    auto nFirst = std::lower_bound(notes.begin(), notes.end(), w.begin,
-        [](const core::Note& n, core::TimeUs t) { return n.begin < t; });
-    for (auto it = nFirst; it != notes.end() && it->begin < w.end; ++it) {
-        const int x = static_cast<int>(std::floor(map.xOf(it->begin)));
-        if (!row.notes.empty() && row.notes.back().x == x)
-            ++row.notes.back().count;
-        else
-            row.notes.push_back({ x, static_cast<std::uint32_t>(it - notes.begin()), 1 });
-    }
+    addTicks(
+        p.notes, [](const core::Note& n) { return n.begin; }, map, row.notes);
 
     // Message sends as ticks under the bar, only while they can be told apart.
     const auto sends = p.sendsIn(w.begin, w.end);
