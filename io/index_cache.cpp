@@ -547,6 +547,13 @@ std::string hex16(std::uint64_t v)
     return s;
 }
 
+// The load options a cache file was written for, as its key section stores them.
+std::uint8_t optionFlags(const LoadOptions& options)
+{
+    return static_cast<std::uint8_t>(
+        (options.readLogs ? 1U : 0U) | (options.readSummaries ? 2U : 0U));
+}
+
 std::string keyString(const std::string& stsPath, const LoadOptions& options)
 {
     std::error_code ec;
@@ -638,9 +645,7 @@ ReadAttempt readCache(
                 e.mtimeNs = r.get<std::int64_t>();
             }
             r.finish();
-            const std::uint8_t expected
-                = (options.readLogs ? 1U : 0U) | (options.readSummaries ? 2U : 0U);
-            if (flags != expected) {
+            if (flags != optionFlags(options)) {
                 attempt.outcome = ReadOutcome::Stale;
                 attempt.why = "written for other load options";
                 return attempt;
@@ -769,7 +774,7 @@ std::string writeCache(const std::string& directory, const std::string& cachePat
 
         w.beginSection();
         w.str(trace.files.stsPath);
-        w.put<std::uint8_t>((options.readLogs ? 1U : 0U) | (options.readSummaries ? 2U : 0U));
+        w.put(optionFlags(options));
         w.put<std::uint64_t>(entries.size());
         for (const auto& e : entries) {
             w.str(e.path);
