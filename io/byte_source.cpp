@@ -249,15 +249,6 @@ private:
 
 } // namespace
 
-bool ByteSource::hasFastGzip()
-{
-#if defined(PARALLAX_HAVE_LIBDEFLATE)
-    return true;
-#else
-    return false;
-#endif
-}
-
 std::unique_ptr<ByteSource> ByteSource::open(
     const std::string& path, std::string& error, [[maybe_unused]] Gzip gzipDecoder)
 {

@@ -27,8 +27,6 @@ public:
     // Opens `path`; returns nullptr and sets `error` when the file cannot be opened.
     static std::unique_ptr<ByteSource> open(
         const std::string& path, std::string& error, Gzip gzip = Gzip::Fastest);
-    // True when Gzip::Fastest can use libdeflate in this build.
-    static bool hasFastGzip();
 
     // Reads up to `capacity` bytes. Returns the number read, 0 at the end of the data, or -1
     // on an error (see error()); bytes decoded before a gzip error were returned earlier.
