@@ -62,7 +62,6 @@ public:
     void flush();
     // Writes `size` bytes at `offset` (the header, once the sections are known).
     void writeAt(std::uint64_t offset, const void* data, std::size_t size);
-    [[nodiscard]] std::uint64_t position() const { return m_position; }
 
 private:
     static constexpr std::size_t kBufferSize = 1U << 20;
