@@ -359,10 +359,7 @@ int main(int argc, char** argv)
     const int loadRepeat = std::min(o.repeat, 3);
 
     // The run's log files, found the way the loader finds them.
-    io::LoadOptions discover;
-    discover.readLogs = false;
-    discover.readSummaries = false;
-    const auto found = io::loadRun(o.run, discover);
+    const auto found = io::findRun(o.run);
     if (!found.trace) {
         std::fprintf(stderr, "parallax-bench: %s\n", found.error.c_str());
         return 1;
