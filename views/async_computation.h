@@ -2,6 +2,7 @@
 
 #include "core/analysis/analysis_request.h"
 
+#include <QCoreApplication>
 #include <QMetaObject>
 #include <QObject>
 #include <QPointer>
@@ -48,21 +49,26 @@ public:
             progress.cancelled = [cancelled]() {
                 return cancelled->load();
             };
+            // The worker never dereferences `self`: it posts to the application object, which
+            // outlives every view, and the QPointer is checked on the GUI thread, where the
+            // computation (and its view) is destroyed. Posting to `self` itself raced with that
+            // destruction (a freed receiver when the view went between the check and the post).
             progress.report = [self, cancelled](double fraction) {
-                if (!cancelled->load() && self)
-                    QMetaObject::invokeMethod(
-                        self.data(),
-                        [self, fraction]() {
-                            if (AsyncComputation* target = self.data())
-                                emit target->progressChanged(fraction);
-                        },
-                        Qt::QueuedConnection);
+                if (cancelled->load())
+                    return;
+                QMetaObject::invokeMethod(
+                    QCoreApplication::instance(),
+                    [self, fraction]() {
+                        if (AsyncComputation* target = self.data())
+                            emit target->progressChanged(fraction);
+                    },
+                    Qt::QueuedConnection);
             };
             auto result = std::make_shared<Result>(work(progress));
-            if (cancelled->load() || !self)
+            if (cancelled->load())
                 return;
             QMetaObject::invokeMethod(
-                self.data(),
+                QCoreApplication::instance(),
                 [self, generation, result, done = std::move(done)]() {
                     AsyncComputation* target = self.data();
                     if (target == nullptr || generation != target->m_generation)
