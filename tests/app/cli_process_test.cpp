@@ -52,8 +52,7 @@ TEST_CASE("parallax-cli binary exits 2 on bad arguments and 0 on --help")
 TEST_CASE("parallax-cli render writes every view as PNG and the timeline as SVG too")
 {
     TempDir dir;
-    const auto run
-        = (fs::path(PARALLAX_TEST_DATA_DIR) / ".." / ".." / "sample-logs" / "imbalance").string();
+    const auto run = sampleRun("imbalance").string();
     for (const std::string view :
         { "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline" }) {
         INFO(view);

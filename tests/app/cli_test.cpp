@@ -394,8 +394,7 @@ TEST_CASE("cli on the non-run real directories exits 1 instead of crashing")
 
 TEST_CASE("cli --memory-budget opens a run too big for it from its summaries and says so")
 {
-    const auto run
-        = (fs::path(PARALLAX_TEST_DATA_DIR) / ".." / ".." / "sample-logs" / "imbalance").string();
+    const auto run = sampleRun("imbalance").string();
     const auto tight = runCliInProcess({ "info", run, "--memory-budget", "64K", "--no-cache" });
     CHECK(tight.exitCode == 0);
     CHECK(keyValueMap(tight.out)["logs_on_demand"] == "true");

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kSamples = fs::path(PARALLAX_TEST_DATA_DIR) / ".." / ".." / "sample-logs";
+const fs::path kSamples = PARALLAX_SAMPLE_DIR;
 
 io::LoadOptions withoutLogs()
 {

@@ -44,6 +44,14 @@ inline fs::path dataDir()
     return fs::path(PARALLAX_TEST_DATA_DIR);
 }
 
+// One of the sample runs the repository ships (sample-logs/NAME).
+inline fs::path sampleRun(std::string_view name)
+{
+    const auto path = fs::path(PARALLAX_SAMPLE_DIR) / std::string(name);
+    REQUIRE(fs::is_directory(path));
+    return path;
+}
+
 inline fs::path brokenCase(std::string_view name)
 {
     const auto path = dataDir() / "broken" / std::string(name);
