@@ -3,6 +3,7 @@
 // and drags, and reject bad options with a visible message.
 
 #include "io/run_loader.h"
+#include "support/qt_wait.h"
 #include "support/test_support.h"
 #include "views/comm_view.h"
 #include "views/entry_palette.h"
@@ -15,7 +16,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -65,15 +65,7 @@ struct Palette {
 // Waits until the view has no computation running (the result is then on screen).
 void waitForResult(AnalysisView& view)
 {
-    QElapsedTimer timer;
-    timer.start();
-    QCoreApplication::processEvents();
-    while (view.busy() && timer.elapsed() < 60'000) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        QTest::qWait(2);
-    }
-    REQUIRE_FALSE(view.busy());
-    QCoreApplication::processEvents();
+    test::waitUntil([&]() { return !view.busy(); }, 60'000);
 }
 
 void showAndWait(AnalysisView& view, const core::TracePtr& trace)

@@ -3,10 +3,10 @@
 
 #include "core/analysis/summary_profiles.h"
 #include "io/run_loader.h"
+#include "support/qt_wait.h"
 #include "views/run_summary_widget.h"
 #include "views/summary_graph_widget.h"
 
-#include <QElapsedTimer>
 #include <QTest>
 
 #include <catch2/catch.hpp>
@@ -32,12 +32,7 @@ core::TracePtr load(const std::filesystem::path& path, bool summaries = true)
 
 void waitForGraph(const RunSummaryWidget& summary)
 {
-    QElapsedTimer timer;
-    timer.start();
-    while (summary.graphPending() && timer.elapsed() < 30'000)
-        QTest::qWait(5);
-    REQUIRE_FALSE(summary.graphPending());
-    QCoreApplication::processEvents();
+    test::waitUntil([&]() { return !summary.graphPending(); });
 }
 
 } // namespace

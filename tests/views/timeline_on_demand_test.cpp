@@ -5,11 +5,11 @@
 #include "io/pe_detail_cache.h"
 #include "io/run_loader.h"
 #include "support/io_support.h"
+#include "support/qt_wait.h"
 #include "support/test_support.h"
 #include "views/entry_palette.h"
 #include "views/timeline_view.h"
 
-#include <QElapsedTimer>
 #include <QTest>
 
 #include <catch2/catch.hpp>
@@ -23,13 +23,7 @@ const std::filesystem::path kImbalance = std::filesystem::path(PARALLAX_SAMPLE_D
 
 void waitIdle(const TimelineView& view)
 {
-    QElapsedTimer timer;
-    timer.start();
-    QCoreApplication::processEvents();
-    while (view.busy() && timer.elapsed() < 30'000)
-        QTest::qWait(5);
-    REQUIRE_FALSE(view.busy());
-    QCoreApplication::processEvents();
+    test::waitUntil([&]() { return !view.busy(); });
 }
 
 } // namespace
