@@ -13,8 +13,8 @@
 
 #include "main_window.h"
 #include "view_workspace.h"
-#include "views/run_summary_widget.h"
-#include "views/view_factory.h"
+#include "views/common/view_factory.h"
+#include "views/summary/run_summary_widget.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -5,9 +5,9 @@
 #include "memory_budget.h"
 #include "run_load_job.h"
 #include "view_workspace.h"
-#include "views/entry_palette.h"
-#include "views/import_report_widget.h"
-#include "views/run_summary_widget.h"
+#include "views/common/entry_palette.h"
+#include "views/import_report/import_report_widget.h"
+#include "views/summary/run_summary_widget.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,6 +1,6 @@
 #include "view_workspace.h"
 
-#include "views/view_factory.h"
+#include "views/common/view_factory.h"
 
 #include <QMenu>
 #include <QTabBar>

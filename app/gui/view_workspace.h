@@ -1,7 +1,7 @@
 #pragma once
 
 #include "core/trace.h"
-#include "views/analysis_view.h"
+#include "views/common/analysis_view.h"
 
 #include <QTabWidget>
 

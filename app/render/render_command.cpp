@@ -3,8 +3,8 @@
 #include "app/cli/command_support.h"
 #include "app/cli/commands.h"
 #include "core/text_args.h"
-#include "views/entry_palette.h"
-#include "views/view_factory.h"
+#include "views/common/entry_palette.h"
+#include "views/common/view_factory.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -13,8 +13,8 @@
 
 #include "core/trace.h"
 #include "io/run_loader.h"
-#include "views/entry_palette.h"
-#include "views/timeline_widget.h"
+#include "views/common/entry_palette.h"
+#include "views/timeline/timeline_widget.h"
 
 #include <QApplication>
 #include <QImage>

@@ -6,12 +6,12 @@
 #include "gui/scoped_env.h"
 #include "io/run_loader.h"
 #include "support/test_support.h"
-#include "views/entry_palette.h"
-#include "views/extrema_view.h"
-#include "views/options_bar.h"
-#include "views/run_summary_widget.h"
-#include "views/stacked_bar_chart.h"
-#include "views/view_factory.h"
+#include "views/common/entry_palette.h"
+#include "views/common/options_bar.h"
+#include "views/common/stacked_bar_chart.h"
+#include "views/common/view_factory.h"
+#include "views/extrema/extrema_view.h"
+#include "views/summary/run_summary_widget.h"
 
 #include <QApplication>
 #include <QContextMenuEvent>

@@ -5,14 +5,14 @@
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
-#include "views/comm_view.h"
-#include "views/entry_palette.h"
-#include "views/extrema_view.h"
-#include "views/histogram_view.h"
-#include "views/options_bar.h"
-#include "views/stacked_bar_chart.h"
-#include "views/time_profile_view.h"
-#include "views/usage_profile_view.h"
+#include "views/comm/comm_view.h"
+#include "views/common/entry_palette.h"
+#include "views/common/options_bar.h"
+#include "views/common/stacked_bar_chart.h"
+#include "views/extrema/extrema_view.h"
+#include "views/histogram/histogram_view.h"
+#include "views/time_profile/time_profile_view.h"
+#include "views/usage_profile/usage_profile_view.h"
 
 #include <QCheckBox>
 #include <QComboBox>

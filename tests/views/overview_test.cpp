@@ -3,10 +3,10 @@
 // asks for that PE's timeline, a drag selects a range, CSV as parallax-cli.
 
 #include "support/io_support.h"
-#include "views/entry_palette.h"
-#include "views/options_bar.h"
-#include "views/overview_geometry.h"
-#include "views/overview_view.h"
+#include "views/common/entry_palette.h"
+#include "views/common/options_bar.h"
+#include "views/overview/overview_geometry.h"
+#include "views/overview/overview_view.h"
 
 #include <QMenu>
 #include <QSet>

@@ -4,8 +4,8 @@
 #include "core/analysis/summary_profiles.h"
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
-#include "views/run_summary_widget.h"
-#include "views/summary_graph_widget.h"
+#include "views/summary/run_summary_widget.h"
+#include "views/summary/summary_graph_widget.h"
 
 #include <QTest>
 

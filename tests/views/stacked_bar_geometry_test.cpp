@@ -1,9 +1,9 @@
 // The stacked bar chart's geometry, built without a window: stacks, ticks, labels, hit-testing
 // and the merging of more categories than pixels; and how fast the chart paints.
 
-#include "views/entry_palette.h"
-#include "views/stacked_bar_chart.h"
-#include "views/stacked_bar_geometry.h"
+#include "views/common/entry_palette.h"
+#include "views/common/stacked_bar_chart.h"
+#include "views/common/stacked_bar_geometry.h"
 
 #include <QImage>
 

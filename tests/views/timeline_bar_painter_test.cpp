@@ -3,8 +3,8 @@
 
 #include "support/io_support.h"
 #include "support/test_support.h"
-#include "views/timeline_bar_painter.h"
-#include "views/timeline_geometry.h"
+#include "views/timeline/timeline_bar_painter.h"
+#include "views/timeline/timeline_geometry.h"
 
 #include <QImage>
 #include <QPainter>

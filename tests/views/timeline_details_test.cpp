@@ -5,10 +5,10 @@
 #include "support/io_support.h"
 #include "support/test_support.h"
 #include "timeline_test_support.h"
-#include "views/entry_palette.h"
-#include "views/timeline_details.h"
-#include "views/timeline_details_panel.h"
-#include "views/timeline_view.h"
+#include "views/common/entry_palette.h"
+#include "views/timeline/timeline_details.h"
+#include "views/timeline/timeline_details_panel.h"
+#include "views/timeline/timeline_view.h"
 
 #include <QCheckBox>
 #include <QSpinBox>

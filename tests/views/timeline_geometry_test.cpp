@@ -4,9 +4,9 @@
 
 #include "support/io_support.h"
 #include "support/test_support.h"
-#include "views/timeline_bar_painter.h"
-#include "views/timeline_geometry.h"
-#include "views/timeline_summary.h"
+#include "views/timeline/timeline_bar_painter.h"
+#include "views/timeline/timeline_geometry.h"
+#include "views/timeline/timeline_summary.h"
 
 #include <catch2/catch.hpp>
 

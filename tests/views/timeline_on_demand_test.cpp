@@ -7,8 +7,8 @@
 #include "support/io_support.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
-#include "views/entry_palette.h"
-#include "views/timeline_view.h"
+#include "views/common/entry_palette.h"
+#include "views/timeline/timeline_view.h"
 
 #include <QTest>
 

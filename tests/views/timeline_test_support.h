@@ -2,8 +2,8 @@
 
 // The TimelineView tests' common set-up: a shown view of a given size with its own palette.
 
-#include "views/entry_palette.h"
-#include "views/timeline_view.h"
+#include "views/common/entry_palette.h"
+#include "views/timeline/timeline_view.h"
 
 namespace parallax::test {
 

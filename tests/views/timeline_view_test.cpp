@@ -5,9 +5,9 @@
 #include "support/io_support.h"
 #include "support/test_support.h"
 #include "timeline_test_support.h"
-#include "views/entry_palette.h"
-#include "views/options_bar.h"
-#include "views/timeline_view.h"
+#include "views/common/entry_palette.h"
+#include "views/common/options_bar.h"
+#include "views/timeline/timeline_view.h"
 
 #include <QFile>
 #include <QLineEdit>

@@ -1,0 +1,280 @@
+#include "views/comm/comm_view.h"
+
+#include "core/analysis/csv_export.h"
+#include "core/analysis/interval_grid.h"
+#include "core/text_args.h"
+#include "views/common/async_computation.h"
+#include "views/common/options_bar.h"
+#include "views/common/stacked_bar_chart.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenu>
+
+namespace parallax::views {
+
+namespace {
+
+using core::analysis::CommMetric;
+using core::analysis::kCommMetrics;
+
+bool isBytes(CommMetric m)
+{
+    return m == CommMetric::BytesSent || m == CommMetric::BytesRecv || m == CommMetric::ExtBytesRecv
+        || m == CommMetric::ExtNodeBytesRecv;
+}
+
+bool isSend(CommMetric m)
+{
+    return m == CommMetric::MsgsSent || m == CommMetric::BytesSent;
+}
+
+} // namespace
+
+QString CommView::metricLabel(CommMetric metric)
+{
+    switch (metric) {
+    case CommMetric::MsgsSent:
+        return tr("Messages sent");
+    case CommMetric::BytesSent:
+        return tr("Bytes sent");
+    case CommMetric::MsgsRecv:
+        return tr("Messages received");
+    case CommMetric::BytesRecv:
+        return tr("Bytes received");
+    case CommMetric::ExtMsgsRecv:
+        return tr("Messages received from other PEs");
+    case CommMetric::ExtBytesRecv:
+        return tr("Bytes received from other PEs");
+    case CommMetric::ExtNodeMsgsRecv:
+        return tr("Messages received from other nodes");
+    case CommMetric::ExtNodeBytesRecv:
+        return tr("Bytes received from other nodes");
+    }
+    return {};
+}
+
+CommView::CommView(EntryPalette* palette, QWidget* parent)
+    : BarChartView(ViewKind::Communication, palette, parent)
+{
+    QStringList labels;
+    for (int m = 0; m < kCommMetrics; ++m)
+        labels << metricLabel(static_cast<CommMetric>(m));
+    m_metric = m_options->addChoice(tr("&Metric"), labels);
+    m_metric->setObjectName(QStringLiteral("metric"));
+    m_interval = m_options->addField(tr("&Interval"), {},
+        [this](const QString& text) { return intervalFieldError(text, m_options); });
+    m_interval->setObjectName(QStringLiteral("interval"));
+    m_interval->setPlaceholderText(tr("auto"));
+    m_interval->setToolTip(tr("Interval size with a unit, e.g. 100us, 1ms (empty: use Bins)"));
+    m_bins = m_options->addField(tr("&Bins"), {}, [this](const QString& text) {
+        if (auto e = countFieldError(text, 1, kMaxIntervals, tr("Bins")))
+            return e;
+        if (!text.trimmed().isEmpty() && !m_interval->text().trimmed().isEmpty())
+            return std::optional<QString>(tr("Give an interval or a number of bins, not both"));
+        return std::optional<QString>();
+    });
+    m_bins->setObjectName(QStringLiteral("bins"));
+    m_bins->setPlaceholderText(QStringLiteral("1000"));
+    m_bins->setToolTip(tr("Number of intervals over the range (empty: 1000)"));
+
+    m_chart->setObjectName(QStringLiteral("commChart"));
+    m_chart->setHint(tr("Drag across the chart to zoom · right-click for more"));
+
+    connect(m_metric, &QComboBox::currentIndexChanged, this, [this]() {
+        if (!m_computation->busy())
+            rebuildChart();
+    });
+    connect(m_chart, &StackedBarChart::rangeSelected, this, &CommView::zoomTo);
+    recompute();
+}
+
+CommMetric CommView::metric() const
+{
+    return static_cast<CommMetric>(std::clamp(m_metric->currentIndex(), 0, kCommMetrics - 1));
+}
+
+void CommView::setMetric(CommMetric metric)
+{
+    m_metric->setCurrentIndex(static_cast<int>(metric));
+}
+
+bool CommView::applyOptions(const std::map<QString, QString>& options, QString* error)
+{
+    for (const auto& [name, value] : options) {
+        if (name == QStringLiteral("interval")) {
+            m_interval->setText(value);
+        } else if (name == QStringLiteral("bins")) {
+            m_bins->setText(value);
+        } else if (name == QStringLiteral("metric")) {
+            int index = -1;
+            QString wanted = value;
+            wanted.replace(QLatin1Char('-'), QLatin1Char('_'));
+            for (int m = 0; m < kCommMetrics; ++m)
+                if (wanted
+                    == QString::fromUtf8(
+                        core::analysis::commMetricName(static_cast<CommMetric>(m))))
+                    index = m;
+            if (index < 0) {
+                if (error != nullptr)
+                    *error = tr("--metric takes msgs_sent, bytes_sent, msgs_recv, bytes_recv, "
+                                "ext_msgs_recv, ext_bytes_recv, ext_node_msgs_recv or "
+                                "ext_node_bytes_recv, got '%1'")
+                                 .arg(value);
+                return false;
+            }
+            m_metric->setCurrentIndex(index);
+        } else {
+            return rejectOption(name, error);
+        }
+    }
+    return applyFields(error);
+}
+
+void CommView::clearResult()
+{
+    m_result.reset();
+    m_requestKey.clear();
+}
+
+void CommView::recompute()
+{
+    m_chart->setTitle(metricLabel(metric()));
+    if (!m_trace) {
+        m_computation->cancel();
+        m_result.reset();
+        m_chart->clearData(tr("No run loaded"));
+        return;
+    }
+    core::analysis::AnalysisRequest request;
+    request.range = m_options->range();
+    request.pes = m_options->pes();
+    core::analysis::CommOptions options;
+    if (!m_interval->text().trimmed().isEmpty())
+        options.intervalSize
+            = OptionsBar::parseTimeField(m_interval->text().trimmed(), nullptr).value_or(0);
+    else
+        options.bins = countFieldValue(m_bins->text(), 0);
+    const auto grid
+        = core::analysis::gridForRange(request.range, options.intervalSize, options.bins);
+    if (grid.count > kMaxIntervals) {
+        m_computation->cancel();
+        m_result.reset();
+        m_chart->clearData(tr("An interval of %1 gives %2 intervals over this range; at most %3 "
+                              "can be shown. Choose a longer interval.")
+                               .arg(formatTime(static_cast<double>(grid.size)),
+                                   QLocale().toString(static_cast<qlonglong>(grid.count)),
+                                   QLocale().toString(kMaxIntervals)));
+        return;
+    }
+    // All eight metrics come out of one computation: switching metrics only redraws.
+    const QString key = QStringLiteral("%1:%2:%3:%4:%5")
+                            .arg(request.range.begin)
+                            .arg(request.range.end)
+                            .arg(QString::fromStdString(core::formatPeList(request.pes)))
+                            .arg(options.intervalSize)
+                            .arg(options.bins);
+    if (key == m_requestKey && (m_result || m_computation->busy())) {
+        rebuildChart();
+        return;
+    }
+    m_requestKey = key;
+    const auto trace = m_trace;
+    m_computation->run<std::optional<core::analysis::CommunicationOverTime>>(
+        [trace, request, options](const core::analysis::Progress& progress) {
+            return core::analysis::computeCommunication(*trace, request, options, progress);
+        },
+        [this](std::optional<core::analysis::CommunicationOverTime> result) {
+            m_result = std::move(result);
+            rebuildChart();
+            emit computed();
+        });
+}
+
+void CommView::rebuildChart()
+{
+    const auto m = metric();
+    if (!m_result) {
+        m_chart->setTitle(metricLabel(m));
+        if (m_trace)
+            m_chart->clearData(tr("This run has no logs to count messages in"));
+        return;
+    }
+    const auto& r = *m_result;
+    const auto& grid = r.grid;
+    const auto width = static_cast<std::size_t>(r.columns.count());
+    const auto n = static_cast<std::size_t>(std::max<std::int64_t>(grid.count, 0));
+    const auto& values = r.values[static_cast<std::size_t>(m)];
+    std::vector<double> totals(width, 0.0);
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t c = 0; c < width; ++c) {
+            totals[c] += values[i * width + c];
+            sum += values[i * width + c];
+        }
+    const bool bytes = isBytes(m);
+    const QString totalText = bytes ? formatBarValue(sum, BarUnit::Bytes)
+                                    : tr("%1 messages").arg(formatBarValue(sum, BarUnit::Messages));
+    m_chart->setTitle(metricLabel(m),
+        tr("%1 · total %2 · %3 intervals of %4")
+            .arg(describeSelection(*m_trace, m_options->range(), m_options->pes()), totalText,
+                QLocale().toString(static_cast<qlonglong>(grid.count)),
+                formatTime(static_cast<double>(grid.size))));
+    m_chart->setLegendHeading(isSend(m) ? tr("Destination entry · share") : tr("Entry · share"));
+
+    StackedBarData chartData;
+    chartData.series = activitySeries(m_trace->metadata, r.columns, totals);
+    if (chartData.series.empty() || n == 0) {
+        m_chart->clearData(bytes ? tr("No bytes counted for this metric in this range")
+                                 : tr("No messages counted for this metric in this range"));
+        return;
+    }
+    chartData.axis = BarAxis::Time;
+    chartData.contiguous = true;
+    chartData.unit = bytes ? BarUnit::Bytes : BarUnit::Messages;
+    const QString interval = formatTime(static_cast<double>(grid.size));
+    chartData.yTitle = bytes ? tr("bytes per interval (%1)").arg(interval)
+                             : tr("messages per interval (%1)").arg(interval);
+    chartData.xTitle = tr("Time");
+    const auto series = chartData.series.size();
+    chartData.categories.resize(n);
+    chartData.values.assign(n * series, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto index = static_cast<std::int64_t>(i);
+        chartData.categories[i].span = core::TimeRange { grid.begin(index), grid.end(index) };
+        for (std::size_t s = 0; s < series; ++s)
+            chartData.values[i * series + s]
+                = values[i * width + static_cast<std::size_t>(chartData.series[s].activity)];
+    }
+    m_chart->setData(std::move(chartData), r.columns);
+}
+
+void CommView::showContextMenu(QPoint globalPos, int category)
+{
+    if (!m_trace)
+        return;
+    QMenu menu(this);
+    if (m_result && category >= 0 && category < m_result->grid.count) {
+        const core::TimeRange interval { m_result->grid.begin(category),
+            m_result->grid.end(category) };
+        menu.addAction(tr("Zoom to %1").arg(formatTimeSpan(interval)), this,
+            [this, interval]() { zoomTo(interval); });
+    }
+    QAction* back = menu.addAction(tr("Zoom out"), this, [this]() { zoomOut(); });
+    back->setEnabled(canZoomOut());
+    menu.addAction(tr("Show the whole run"), this, [this]() {
+        zoomTo({ 0, std::max<core::TimeUs>(m_trace->endTime(), 1) });
+    });
+    menu.addSeparator();
+    addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
+    addExportActions(menu, *this);
+    menu.exec(globalPos);
+}
+
+QString CommView::csv() const
+{
+    return QString::fromStdString(core::analysis::commCsv(m_result ? &*m_result : nullptr));
+}
+
+} // namespace parallax::views

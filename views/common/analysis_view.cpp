@@ -1,0 +1,95 @@
+#include "views/common/analysis_view.h"
+
+#include <QMenu>
+
+namespace parallax::views {
+
+QString viewKey(ViewKind kind)
+{
+    switch (kind) {
+    case ViewKind::Overview:
+        return QStringLiteral("overview");
+    case ViewKind::UsageProfile:
+        return QStringLiteral("usage");
+    case ViewKind::TimeProfile:
+        return QStringLiteral("time-profile");
+    case ViewKind::Histogram:
+        return QStringLiteral("histogram");
+    case ViewKind::Communication:
+        return QStringLiteral("comm");
+    case ViewKind::Extrema:
+        return QStringLiteral("extrema");
+    case ViewKind::Timeline:
+        return QStringLiteral("timeline");
+    }
+    return {};
+}
+
+QString viewTitle(ViewKind kind)
+{
+    switch (kind) {
+    case ViewKind::Overview:
+        return QObject::tr("Overview");
+    case ViewKind::UsageProfile:
+        return QObject::tr("Usage Profile");
+    case ViewKind::TimeProfile:
+        return QObject::tr("Time Profile");
+    case ViewKind::Histogram:
+        return QObject::tr("Histogram");
+    case ViewKind::Communication:
+        return QObject::tr("Communication over Time");
+    case ViewKind::Extrema:
+        return QObject::tr("Extrema");
+    case ViewKind::Timeline:
+        return QObject::tr("Timeline");
+    }
+    return {};
+}
+
+bool AnalysisView::exportSvg(const QString& path, QSize size, QString* error)
+{
+    (void)path;
+    (void)size;
+    if (error != nullptr)
+        *error = QObject::tr("the %1 view exports PNG only").arg(viewTitle(m_kind));
+    return false;
+}
+
+bool AnalysisView::applyOptions(const std::map<QString, QString>& options, QString* error)
+{
+    if (options.empty())
+        return true;
+    if (error != nullptr)
+        *error = QObject::tr("the %1 view has no option --%2")
+                     .arg(viewKey(m_kind), options.begin()->first);
+    return false;
+}
+
+AnalysisView::AnalysisView(ViewKind kind, EntryPalette* palette, QWidget* parent)
+    : QWidget(parent)
+    , m_kind(kind)
+    , m_palette(palette)
+{ }
+
+void addOpenTimelineAction(
+    QMenu& menu, AnalysisView& view, const std::vector<core::PeId>& pes, core::TimeRange range)
+{
+    if (pes.empty())
+        return;
+    const QString text = pes.size() == 1
+        ? QObject::tr("Open PE %1 in the Timeline").arg(pes.front())
+        : QObject::tr("Open these %1 PEs in the Timeline").arg(pes.size());
+    menu.addAction(text, &view, [&view, pes, range]() { emit view.timelineRequested(pes, range); });
+}
+
+void addExportActions(QMenu& menu, AnalysisView& view)
+{
+    if (!menu.isEmpty())
+        menu.addSeparator();
+    menu.addAction(view.canExportSvg() ? QObject::tr("Export Chart as PNG or SVG…")
+                                       : QObject::tr("Export Chart as PNG…"),
+        &view, &AnalysisView::exportChartRequested);
+    menu.addAction(QObject::tr("Export Data as CSV…"), &view, &AnalysisView::exportDataRequested);
+}
+
+} // namespace parallax::views

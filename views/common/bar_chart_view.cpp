@@ -1,0 +1,144 @@
+#include "views/common/bar_chart_view.h"
+
+#include "views/common/async_computation.h"
+#include "views/common/options_bar.h"
+#include "views/common/stacked_bar_chart.h"
+
+#include <QHBoxLayout>
+#include <QMenu>
+#include <QProgressBar>
+#include <QVBoxLayout>
+
+namespace parallax::views {
+
+BarChartView::BarChartView(ViewKind kind, EntryPalette* palette, QWidget* parent)
+    : AnalysisView(kind, palette, parent)
+{
+    m_options = new OptionsBar(this);
+    m_chart = new StackedBarChart(palette, this);
+    // Focus goes to the chart, not to the first field of the options bar (a caret there would
+    // take the keys the analyst meant for the chart).
+    m_chart->setFocusPolicy(Qt::StrongFocus);
+    setFocusProxy(m_chart);
+    m_computation = new AsyncComputation(this);
+    m_toolbar = new QHBoxLayout();
+    m_toolbar->setContentsMargins(0, 0, 6, 0);
+    m_toolbar->addWidget(m_options, 1);
+    m_toolbar->addWidget(makeBusyIndicator(m_computation, m_chart, this));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(m_toolbar);
+    layout->addWidget(m_chart, 1);
+    connect(m_chart, &StackedBarChart::contextMenuRequested, this,
+        [this](QPoint globalPos, int category) { showContextMenu(globalPos, category); });
+    connect(m_chart, &StackedBarChart::categoryClicked, this, [this](int category) {
+        if (const auto bar = pesOfBar(category); !bar.pes.empty())
+            emit timelineRequested(bar.pes, bar.range);
+    });
+    connect(m_options, &OptionsBar::applied, this, [this]() {
+        recompute();
+        if (rememberShown())
+            emit selectionChanged(m_options->range(), m_options->pes());
+    });
+}
+
+BarChartView::BarPes BarChartView::pesOfBar(int /*category*/) const
+{
+    return {};
+}
+
+void BarChartView::showContextMenu(QPoint globalPos, int category)
+{
+    QMenu menu(this);
+    const auto bar = pesOfBar(category);
+    addOpenTimelineAction(menu, *this, bar.pes, bar.range);
+    addExportActions(menu, *this);
+    menu.exec(globalPos);
+}
+
+void BarChartView::addToolbarWidget(QWidget* widget)
+{
+    m_toolbar->insertWidget(m_toolbar->count() - 1, widget); // before the busy indicator
+}
+
+bool BarChartView::rememberShown()
+{
+    return rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
+}
+
+void BarChartView::setTrace(core::TracePtr trace)
+{
+    m_trace = std::move(trace);
+    m_options->setTrace(m_trace);
+    rememberShown();
+    clearResult();
+    m_zoomHistory.clear();
+    recompute();
+}
+
+void BarChartView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
+{
+    if (range.empty() && m_trace)
+        range = { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) };
+    m_options->setRange(range);
+    m_options->setPes(pes);
+    rememberShown();
+    recompute();
+}
+
+bool BarChartView::busy() const
+{
+    return m_computation->busy();
+}
+
+QImage BarChartView::renderChart(QSize size)
+{
+    if (size.isEmpty())
+        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
+    return m_chart->renderImage(size);
+}
+
+void BarChartView::zoomTo(core::TimeRange range)
+{
+    if (range.empty())
+        return;
+    m_zoomHistory.push_back(m_options->range());
+    m_options->setRange(range);
+    afterZoom();
+}
+
+bool BarChartView::zoomOut()
+{
+    if (m_zoomHistory.empty())
+        return false;
+    m_options->setRange(m_zoomHistory.back());
+    m_zoomHistory.pop_back();
+    afterZoom();
+    return true;
+}
+
+void BarChartView::afterZoom()
+{
+    recompute();
+    rememberShown();
+    emit selectionChanged(m_options->range(), m_options->pes());
+}
+
+bool BarChartView::rejectOption(const QString& name, QString* error) const
+{
+    if (error != nullptr)
+        *error = tr("the %1 view has no option --%2").arg(viewKey(kind()), name);
+    return false;
+}
+
+bool BarChartView::applyFields(QString* error)
+{
+    if (m_options->apply())
+        return true;
+    if (error != nullptr)
+        *error = m_options->errorText();
+    return false;
+}
+
+} // namespace parallax::views

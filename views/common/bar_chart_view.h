@@ -1,0 +1,80 @@
+#pragma once
+
+#include "views/common/analysis_view.h"
+
+#include <vector>
+
+class QHBoxLayout;
+
+namespace parallax::views {
+
+class AsyncComputation;
+class OptionsBar;
+class StackedBarChart;
+
+// What the stacked-bar views (usage profile, time profile, histogram, communication,
+// Extrema) share: an options bar with a busy indicator above a StackedBarChart, one
+// AsyncComputation, the run and the selection shown, a zoom history for time-axis views, and
+// the common end of applyOptions(). Subclasses add their fields and compute in recompute().
+class BarChartView : public AnalysisView {
+    Q_OBJECT
+public:
+    BarChartView(ViewKind kind, EntryPalette* palette, QWidget* parent = nullptr);
+
+    void setTrace(core::TracePtr trace) override;
+    void setSelection(core::TimeRange range, std::vector<core::PeId> pes) override;
+    [[nodiscard]] bool busy() const override;
+    [[nodiscard]] QImage renderChart(QSize size = {}) override;
+
+    // Shows `range` (as a drag on a time axis does); zoomOut() returns to the previous one.
+    void zoomTo(core::TimeRange range);
+    bool zoomOut();
+    [[nodiscard]] bool canZoomOut() const { return !m_zoomHistory.empty(); }
+
+    // For tests and the app.
+    [[nodiscard]] StackedBarChart* chart() const { return m_chart; }
+    [[nodiscard]] OptionsBar* optionsBar() const { return m_options; }
+
+protected:
+    // Recomputes for the current run and options (cancelling a running computation).
+    virtual void recompute() = 0;
+    // Forgets the result of the previous run.
+    virtual void clearResult() = 0;
+
+    // The chart's context menu at `globalPos` over bar `category` (-1: none). The default offers
+    // "Open PE n in the Timeline" for a bar that stands for PEs, then the export actions; views
+    // with more entries override it and call addExportActions().
+    virtual void showContextMenu(QPoint globalPos, int category);
+    // The PEs a bar stands for, and the range of the result shown: a click on the bar, or the
+    // context menu, opens them in the Timeline. None by default.
+    struct BarPes {
+        std::vector<core::PeId> pes;
+        core::TimeRange range;
+    };
+    [[nodiscard]] virtual BarPes pesOfBar(int category) const;
+
+    // Puts a widget in the top row, right of the options bar.
+    void addToolbarWidget(QWidget* widget);
+    // applyOptions() helpers: the error for an option the view does not have, and the last
+    // step, which validates and applies every field.
+    bool rejectOption(const QString& name, QString* error) const;
+    bool applyFields(QString* error);
+
+    core::TracePtr m_trace;
+    OptionsBar* m_options = nullptr;
+    StackedBarChart* m_chart = nullptr;
+    AsyncComputation* m_computation = nullptr;
+
+private:
+    // Records the range and PEs now shown; true when they changed.
+    bool rememberShown();
+    void afterZoom();
+
+    QHBoxLayout* m_toolbar = nullptr;
+    // The selection last shown or reported, to report selectionChanged() only on changes.
+    core::TimeRange m_shownRange;
+    std::vector<core::PeId> m_shownPes;
+    std::vector<core::TimeRange> m_zoomHistory; // ranges shown before each zoom
+};
+
+} // namespace parallax::views

@@ -1,0 +1,903 @@
+#include "views/common/stacked_bar_chart.h"
+
+#include "core/text_args.h"
+#include "views/common/analysis_view.h"
+#include "views/common/async_computation.h"
+#include "views/common/entry_palette.h"
+#include "views/common/options_bar.h"
+
+#include <QColorDialog>
+#include <QContextMenuEvent>
+#include <QEvent>
+#include <QFontMetricsF>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QProgressBar>
+#include <QTimer>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace parallax::views {
+
+namespace {
+
+constexpr int kDragThreshold = 4; // pixels before a press becomes a drag
+constexpr int kBusyDelayMs = 150;
+constexpr int kMinLegendWidth = 460; // narrower charts have no legend
+
+QColor withAlpha(QColor c, int alpha)
+{
+    c.setAlpha(alpha);
+    return c;
+}
+
+// `c` faded towards `background` by `amount` (0..1).
+QColor faded(const QColor& c, const QColor& background, double amount)
+{
+    auto mix = [amount](int a, int b) {
+        return static_cast<int>(std::lround(a + (b - a) * amount));
+    };
+    return QColor(mix(c.red(), background.red()), mix(c.green(), background.green()),
+        mix(c.blue(), background.blue()));
+}
+
+QString percentOf(double part, double whole)
+{
+    if (!(whole > 0))
+        return {};
+    const double p = part * 100.0 / whole;
+    return QLocale().toString(p, 'f', p >= 10 ? 1 : 2) + QStringLiteral(" %");
+}
+
+} // namespace
+
+StackedBarChart::StackedBarChart(EntryPalette* palette, QWidget* parent)
+    : QWidget(parent)
+    , m_palette(palette)
+{
+    setMouseTracking(true);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    m_busyDelay = new QTimer(this);
+    m_busyDelay->setSingleShot(true);
+    m_busyDelay->setInterval(kBusyDelayMs);
+    connect(m_busyDelay, &QTimer::timeout, this, [this]() {
+        m_showBusy = m_busy;
+        update();
+    });
+    if (palette != nullptr)
+        connect(palette, &EntryPalette::changed, this, qOverload<>(&QWidget::update));
+}
+
+void StackedBarChart::setData(StackedBarData data, core::analysis::ActivityColumns columns)
+{
+    m_data = std::move(data);
+    m_columns = columns;
+    m_message.clear();
+    invalidate();
+}
+
+void StackedBarChart::clearData(const QString& message)
+{
+    m_data = {};
+    m_message = message;
+    invalidate();
+}
+
+void StackedBarChart::setTitle(const QString& title, const QString& subtitle)
+{
+    m_title = title;
+    m_subtitle = subtitle;
+    update();
+}
+
+void StackedBarChart::setLegendHeading(const QString& heading)
+{
+    m_legendHeading = heading;
+    invalidate();
+}
+
+void StackedBarChart::setHint(const QString& hint)
+{
+    m_hint = hint;
+    update();
+}
+
+void StackedBarChart::setBusy(bool busy)
+{
+    if (busy == m_busy)
+        return;
+    m_busy = busy;
+    if (busy) {
+        m_busyDelay->start();
+    } else {
+        m_busyDelay->stop();
+        m_showBusy = false;
+    }
+    update();
+}
+
+void StackedBarChart::invalidate()
+{
+    m_frame.reset();
+    m_hoverColumn.reset();
+    m_hoverSegment.reset();
+    m_hoverLegendRow.reset();
+    m_dragging = false;
+    update();
+}
+
+QSize StackedBarChart::sizeHint() const
+{
+    return { 900, 520 };
+}
+
+QSize StackedBarChart::minimumSizeHint() const
+{
+    return { 360, 240 };
+}
+
+StackedBarChart::Frame StackedBarChart::buildFrame(QSize size) const
+{
+    Frame f;
+    f.size = size;
+    const QFontMetricsF fm(font());
+    const double line = std::ceil(fm.height());
+    const double titleHeight = std::round(line * 2.0);
+    f.titleBox = QRectF(8.0, 0.0, std::max(0, size.width() - 16), titleHeight);
+
+    BarLayout layout;
+    layout.lineHeight = line;
+    layout.textWidth = [fm](const QString& s) {
+        return fm.horizontalAdvance(s);
+    };
+    layout.minYTickSpacing = line * 3.0;
+    layout.maxSeparatorGap = line * 2.5;
+    layout.labelGap = std::round(line * 0.8);
+    layout.maxBarWidth = line * 6.0;
+    layout.tickLength = 4.0;
+
+    auto items = legendItems(m_data);
+    double legendWidth = 0.0;
+    if (!items.empty() && size.width() >= kMinLegendWidth) {
+        const double upper = std::max(line * 8.0, std::min(line * 22.0, size.width() * 0.3));
+        legendWidth = std::clamp(legendPreferredWidth(items, fm), line * 8.0, upper);
+    }
+    layout.margins
+        = QMarginsF(8.0, titleHeight + 2.0, legendWidth > 0 ? legendWidth + 24.0 : 8.0, 6.0);
+    f.geometry = buildStackedBars(m_data, size, layout);
+    if (legendWidth > 0 && !f.geometry.empty()) {
+        const double top = f.geometry.plot.top();
+        const QRectF area(size.width() - legendWidth - 10.0, top, legendWidth,
+            std::max(0.0, size.height() - top - 8.0));
+        f.legend = layoutLegend(std::move(items), area, fm,
+            m_legendHeading.isEmpty() ? tr("Activity · share") : m_legendHeading);
+    }
+    return f;
+}
+
+const StackedBarChart::Frame& StackedBarChart::frame() const
+{
+    if (!m_frame || m_frame->size != size())
+        m_frame = buildFrame(size());
+    return *m_frame;
+}
+
+const StackedBarGeometry& StackedBarChart::geometry() const
+{
+    return frame().geometry;
+}
+
+const LegendLayout& StackedBarChart::legend() const
+{
+    return frame().legend;
+}
+
+QRect StackedBarChart::barRect(std::size_t category) const
+{
+    const auto& g = geometry();
+    const auto column = columnOfCategory(g, category);
+    if (!column)
+        return {};
+    const auto& c = g.columns[*column];
+    if (c.bar.height() > 0)
+        return c.bar;
+    return QRect(c.bar.left(), g.plot.top() + g.plot.height() - 1, c.bar.width(), 1);
+}
+
+QColor StackedBarChart::seriesColor(std::size_t series) const
+{
+    if (series >= m_data.series.size())
+        return Qt::gray;
+    const auto& s = m_data.series[series];
+    if (s.color)
+        return QColor::fromRgb(*s.color);
+    if (m_palette)
+        return m_palette->color(m_columns, s.activity);
+    return Qt::gray;
+}
+
+QColor StackedBarChart::seriesHatch(std::size_t series) const
+{
+    if (series >= m_data.series.size())
+        return {};
+    const auto& s = m_data.series[series];
+    if (s.color || s.activity != m_columns.overhead())
+        return {};
+    return seriesColor(series).lighter(190);
+}
+
+StackedBarChart::Style StackedBarChart::screenStyle() const
+{
+    const QPalette pal = palette();
+    Style s;
+    s.background = pal.color(QPalette::Base);
+    s.text = pal.color(QPalette::WindowText);
+    s.muted = faded(s.text, s.background, 0.4);
+    s.grid = faded(s.text, s.background, 0.88);
+    return s;
+}
+
+StackedBarChart::Style StackedBarChart::exportStyle()
+{
+    return { QColor(Qt::white), QColor(0x1f, 0x1f, 0x1f), QColor(0x5f, 0x5f, 0x5f),
+        QColor(0xe9, 0xe9, 0xe9) };
+}
+
+QImage StackedBarChart::renderImage(QSize size) const
+{
+    if (size.isEmpty())
+        size = QSize(1200, 700);
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    const int dpm = static_cast<int>(std::lround(logicalDpiX() / 0.0254));
+    image.setDotsPerMeterX(dpm);
+    image.setDotsPerMeterY(dpm);
+    image.fill(Qt::white);
+    QPainter painter(&image);
+    painter.setFont(font());
+    if (m_frame && m_frame->size == size) {
+        paintFrame(painter, *m_frame, exportStyle(), false);
+    } else {
+        const Frame f = buildFrame(size);
+        paintFrame(painter, f, exportStyle(), false);
+    }
+    return image;
+}
+
+void StackedBarChart::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    paintFrame(painter, frame(), screenStyle(), true);
+}
+
+void StackedBarChart::paintFrame(
+    QPainter& painter, const Frame& f, const Style& style, bool onScreen) const
+{
+    const QFontMetricsF fm(painter.font());
+    painter.fillRect(QRect(QPoint(0, 0), f.size), style.background);
+
+    // Title line: bold title, muted subtitle, on screen a hint at the right.
+    {
+        painter.save();
+        QFont titleFont = painter.font();
+        titleFont.setBold(true);
+        titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
+        painter.setFont(titleFont);
+        const QFontMetricsF tfm(titleFont);
+        painter.setPen(style.text);
+        const double titleWidth
+            = std::min(tfm.horizontalAdvance(m_title) + 1.0, f.titleBox.width());
+        painter.drawText(
+            QRectF(f.titleBox.left(), f.titleBox.top(), titleWidth, f.titleBox.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, tfm.elidedText(m_title, Qt::ElideRight, titleWidth));
+        painter.restore();
+        double hintWidth = 0.0;
+        if (onScreen && !m_hint.isEmpty() && hasData()) {
+            hintWidth = std::min(fm.horizontalAdvance(m_hint) + 1.0, f.titleBox.width() * 0.4);
+            painter.setPen(style.muted);
+            painter.drawText(QRectF(f.titleBox.right() - hintWidth, f.titleBox.top(), hintWidth,
+                                 f.titleBox.height()),
+                Qt::AlignRight | Qt::AlignVCenter,
+                fm.elidedText(m_hint, Qt::ElideRight, hintWidth));
+        }
+        const double subLeft = f.titleBox.left() + titleWidth + fm.height() * 0.8;
+        const double subWidth = f.titleBox.right() - hintWidth - fm.height() - subLeft;
+        if (!m_subtitle.isEmpty() && subWidth > fm.height() * 3) {
+            painter.setPen(style.muted);
+            painter.drawText(QRectF(subLeft, f.titleBox.top(), subWidth, f.titleBox.height()),
+                Qt::AlignLeft | Qt::AlignVCenter,
+                fm.elidedText(m_subtitle, Qt::ElideRight, subWidth));
+        }
+    }
+
+    const auto& g = f.geometry;
+    if (g.empty()) {
+        QString text = m_message;
+        if (onScreen && m_busy)
+            text = tr("Computing…");
+        else if (text.isEmpty())
+            text = hasData() ? tr("Too small to draw") : tr("No data");
+        QFont big = painter.font();
+        big.setPointSizeF(big.pointSizeF() * 1.1);
+        painter.save();
+        painter.setFont(big);
+        painter.setPen(style.muted);
+        const QRectF area(16.0, f.titleBox.bottom(), f.size.width() - 32.0,
+            f.size.height() - f.titleBox.bottom() - 16.0);
+        painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, text);
+        painter.restore();
+        return;
+    }
+
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    const int baseline = g.plot.top() + g.plot.height();
+    // Horizontal grid at the y ticks (not at 0: that is the axis).
+    painter.setPen(QPen(style.grid, 1.0));
+    for (const auto& tick : g.yTicks) {
+        const int y = static_cast<int>(std::lround(tick.position));
+        if (y >= baseline)
+            continue;
+        painter.drawLine(g.plot.left(), y, g.plot.left() + g.plot.width() - 1, y);
+    }
+
+    // Bars, one fill call per series (grouped by colour). A hovered legend row fades the rest.
+    std::vector<bool> emphasised;
+    if (onScreen && m_hoverLegendRow && *m_hoverLegendRow < f.legend.rows.size()) {
+        emphasised.assign(m_data.series.size(), false);
+        const auto& item = f.legend.rows[*m_hoverLegendRow].item;
+        if (item.others)
+            for (auto s : item.hidden)
+                emphasised[s] = true;
+        else
+            emphasised[item.series] = true;
+    }
+    painter.setPen(Qt::NoPen);
+    for (std::size_t s = 0; s < g.seriesRects.size(); ++s) {
+        const auto& rects = g.seriesRects[s];
+        if (rects.empty())
+            continue;
+        QColor color = seriesColor(s);
+        if (!emphasised.empty() && !emphasised[s])
+            color = faded(color, style.background, 0.8);
+        painter.setBrush(color);
+        painter.drawRects(rects.data(), static_cast<int>(rects.size()));
+        QColor hatch = seriesHatch(s);
+        if (hatch.isValid()) {
+            if (!emphasised.empty() && !emphasised[s])
+                hatch = faded(hatch, style.background, 0.8);
+            painter.setBrush(QBrush(hatch, Qt::BDiagPattern));
+            painter.drawRects(rects.data(), static_cast<int>(rects.size()));
+        }
+    }
+    // Free-standing bars get a thin outline, so a light top (idle) still reads as a bar.
+    if (!m_data.contiguous && !g.merged) {
+        painter.setPen(QPen(withAlpha(style.text, 70), 1.0));
+        painter.setBrush(Qt::NoBrush);
+        for (const auto& c : g.columns)
+            if (c.bar.height() > 0)
+                painter.drawRect(c.bar.adjusted(0, 0, -1, -1));
+    }
+    // Separators between groups of columns (averages | PEs, bins | overflow).
+    painter.setPen(QPen(style.muted, 1.0, Qt::DashLine));
+    for (const int x : g.separators)
+        painter.drawLine(x, g.plot.top(), x, baseline + 3);
+
+    paintAxes(painter, f, style);
+    paintLegend(
+        painter, f.legend, fm, [this](std::size_t s) { return seriesColor(s); },
+        [this](std::size_t s) { return seriesHatch(s); }, style.text, style.muted,
+        onScreen ? m_hoverLegendRow : std::nullopt);
+    if (onScreen)
+        paintOverlays(painter, f, style);
+}
+
+void StackedBarChart::paintAxes(QPainter& painter, const Frame& f, const Style& style) const
+{
+    const auto& g = f.geometry;
+    const QFontMetricsF fm(painter.font());
+    const int baseline = g.plot.top() + g.plot.height();
+    const double tick = 4.0;
+    painter.setPen(QPen(faded(style.text, style.background, 0.45), 1.0));
+    painter.drawLine(g.plot.left(), baseline, g.plot.left() + g.plot.width() - 1, baseline);
+
+    painter.setPen(style.muted);
+    for (const auto& t : g.yTicks) {
+        const QRectF box(0.0, t.position - fm.height() / 2.0, g.yLabelRight, fm.height());
+        painter.drawText(box, Qt::AlignRight | Qt::AlignVCenter, t.label);
+    }
+    for (const auto& t : g.xTicks) {
+        const auto x = static_cast<int>(std::lround(t.position));
+        painter.setPen(QPen(faded(style.text, style.background, 0.45), 1.0));
+        painter.drawLine(x, baseline, x, baseline + static_cast<int>(tick));
+        const double w = fm.horizontalAdvance(t.label);
+        const double left
+            = std::clamp(t.position - w / 2.0, 8.0, std::max(8.0, f.size.width() - w - 1.0));
+        painter.setPen(style.muted);
+        painter.drawText(QRectF(left, g.xLabelTop, w + 1.0, fm.height()), Qt::AlignCenter, t.label);
+    }
+    painter.setPen(style.text);
+    if (!g.xTitle.isEmpty())
+        painter.drawText(QRectF(g.plot.left(), g.xTitleBaseline - fm.height() / 2.0, g.plot.width(),
+                             fm.height()),
+            Qt::AlignCenter, g.xTitle);
+    if (!g.yTitle.isEmpty()) {
+        painter.save();
+        painter.translate(g.yTitleCenterX, g.plot.top() + g.plot.height() / 2.0);
+        painter.rotate(-90.0);
+        const double length = g.plot.height();
+        painter.drawText(QRectF(-length / 2.0, -fm.height() / 2.0, length, fm.height()),
+            Qt::AlignCenter, fm.elidedText(g.yTitle, Qt::ElideRight, length));
+        painter.restore();
+    }
+}
+
+void StackedBarChart::paintOverlays(QPainter& painter, const Frame& f, const Style& style) const
+{
+    const auto& g = f.geometry;
+    if (m_hoverColumn && *m_hoverColumn < g.columns.size() && !m_dragging) {
+        const auto& c = g.columns[*m_hoverColumn];
+        // A light band above the bar marks the whole slot; the bar and segment get outlines.
+        const QRect above(c.bar.left(), g.plot.top(), c.bar.width(), c.bar.top() - g.plot.top());
+        if (above.height() > 0)
+            painter.fillRect(above, withAlpha(style.text, 14));
+        painter.setBrush(Qt::NoBrush);
+        if (c.bar.height() > 0) {
+            painter.setPen(QPen(withAlpha(style.text, 150), 1.0));
+            painter.drawRect(c.bar.adjusted(0, 0, -1, -1));
+        }
+        if (m_hoverSegment && *m_hoverSegment < g.segments.size()) {
+            const QRect r = g.segments[*m_hoverSegment].rect;
+            painter.setPen(QPen(style.background, 1.0));
+            painter.drawRect(r.adjusted(1, 1, -2, -2));
+            painter.setPen(QPen(style.text, 2.0));
+            painter.drawRect(QRectF(r).adjusted(0.0, 0.0, -1.0, -1.0));
+        }
+    }
+    if (m_dragging && m_pressPos) {
+        const int x0 = std::clamp(m_pressPos->x(), g.plot.left(), g.plot.left() + g.plot.width());
+        const int x1 = m_dragX;
+        const QRect band(std::min(x0, x1), g.plot.top(), std::abs(x1 - x0), g.plot.height());
+        const QColor highlight = palette().color(QPalette::Highlight);
+        painter.fillRect(band, withAlpha(highlight, 50));
+        painter.setPen(QPen(highlight, 1.0));
+        painter.drawLine(band.left(), band.top(), band.left(), band.bottom());
+        painter.drawLine(band.right(), band.top(), band.right(), band.bottom());
+        const auto t0 = timeAtX(g, band.left());
+        const auto t1 = timeAtX(g, band.left() + band.width());
+        const QString label = formatTimeSpan({ t0, t1 });
+        const QFontMetricsF fm(painter.font());
+        const double w = fm.horizontalAdvance(label) + 10.0;
+        const QRectF box(std::clamp(band.center().x() - w / 2.0, 0.0, f.size.width() - w),
+            g.plot.top() + 4.0, w, fm.height() + 4.0);
+        painter.fillRect(box, withAlpha(style.background, 230));
+        painter.setPen(style.text);
+        painter.drawText(box, Qt::AlignCenter, label);
+    }
+    if (m_showBusy && hasData()) {
+        painter.fillRect(g.plot, withAlpha(style.background, 150));
+        const QFontMetricsF fm(painter.font());
+        const QString text = tr("Computing…");
+        const double w = fm.horizontalAdvance(text) + 24.0;
+        const QRectF box(g.plot.center().x() - w / 2.0, g.plot.top() + 12.0, w, fm.height() + 10.0);
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setPen(QPen(withAlpha(style.text, 60), 1.0));
+        painter.setBrush(style.background);
+        painter.drawRoundedRect(box, 6, 6);
+        painter.setPen(style.text);
+        painter.drawText(box, Qt::AlignCenter, text);
+    }
+}
+
+QString StackedBarChart::categoryHeading(const BarColumn& column, std::size_t category) const
+{
+    const auto& cats = m_data.categories;
+    if (column.categoryCount() > 1) {
+        const auto& first = cats[column.firstCategory];
+        const auto& last = cats[column.lastCategory - 1];
+        const auto count = QLocale().toString(static_cast<qulonglong>(column.categoryCount()));
+        if (first.span && last.span)
+            return tr("%1 (%2 intervals, averaged)")
+                .arg(formatTimeSpan({ first.span->begin, last.span->end }), count);
+        return tr("%1 … %2 (%3 columns, averaged)").arg(first.label, last.label, count);
+    }
+    const auto& c = cats[category];
+    if (!c.title.isEmpty())
+        return c.title;
+    if (c.span)
+        return formatTimeSpan(*c.span);
+    return c.label;
+}
+
+QString StackedBarChart::toolTipAt(QPoint pos) const
+{
+    const auto& g = geometry();
+    const auto hit = hitTestBars(g, pos.x(), pos.y());
+    if (!hit)
+        return {};
+    const auto& column = g.columns[hit->column];
+    const std::size_t n = m_data.series.size();
+    const double count = static_cast<double>(column.categoryCount());
+    auto mean = [&](const std::vector<double>& v, std::size_t s) {
+        double sum = 0.0;
+        for (std::size_t c = column.firstCategory; c < column.lastCategory; ++c)
+            sum += v[c * n + s];
+        return sum / count;
+    };
+    auto nameOf = [&](std::size_t s) {
+        const auto& series = m_data.series[s];
+        return (series.fullName.isEmpty() ? series.name : series.fullName).toHtmlEscaped();
+    };
+    auto swatch = [&](std::size_t s) {
+        return QStringLiteral("<span style=\"color:%1\">&#9632;</span> ")
+            .arg(seriesColor(s).name());
+    };
+    QStringList lines;
+    lines
+        << QStringLiteral("<b>%1</b>").arg(categoryHeading(column, hit->category).toHtmlEscaped());
+    const auto& category = m_data.categories[hit->category];
+    if (column.categoryCount() == 1 && !category.note.isEmpty())
+        lines << category.note.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    if (hit->series) {
+        const auto s = *hit->series;
+        const double v = mean(m_data.values, s);
+        QString line = swatch(s)
+            + QStringLiteral("<b>%1</b><br>%2").arg(nameOf(s), formatBarValue(v, m_data.unit));
+        if (column.total > 0)
+            line += tr(" &nbsp;(%1 of the bar)").arg(percentOf(v, column.total));
+        lines << line;
+        if (!m_data.secondary.empty())
+            lines << QStringLiteral("%1: %2").arg(m_data.secondaryLabel.toHtmlEscaped(),
+                formatBarValue(mean(m_data.secondary, s), m_data.secondaryUnit));
+    } else {
+        // Not on a segment: the largest activities of the bar.
+        std::vector<std::pair<double, std::size_t>> parts;
+        for (std::size_t s = 0; s < n; ++s) {
+            const double v = mean(m_data.values, s);
+            if (v > 0)
+                parts.emplace_back(v, s);
+        }
+        std::sort(parts.begin(), parts.end(), [](auto a, auto b) { return a.first > b.first; });
+        const std::size_t shown = std::min<std::size_t>(parts.size(), 6);
+        for (std::size_t k = 0; k < shown; ++k)
+            lines << swatch(parts[k].second)
+                    + QStringLiteral("%1: %2").arg(
+                        nameOf(parts[k].second), formatBarValue(parts[k].first, m_data.unit));
+        if (parts.size() > shown)
+            lines << tr("… %1 more").arg(parts.size() - shown);
+    }
+    lines << tr("Bar total: %1").arg(formatBarValue(column.total, m_data.unit));
+    return QStringLiteral("<html>%1</html>").arg(lines.join(QStringLiteral("<br>")));
+}
+
+void StackedBarChart::updateHover(QPoint pos, QPoint globalPos)
+{
+    const auto& f = frame();
+    const auto hit = hitTestBars(f.geometry, pos.x(), pos.y());
+    std::optional<std::size_t> column;
+    std::optional<std::size_t> segment;
+    if (hit) {
+        column = hit->column;
+        segment = hit->segment;
+    }
+    const auto legendRow = f.legend.rowAt(pos);
+    if (column != m_hoverColumn || segment != m_hoverSegment || legendRow != m_hoverLegendRow) {
+        m_hoverColumn = column;
+        m_hoverSegment = segment;
+        m_hoverLegendRow = legendRow;
+        update();
+    }
+    if (legendRow) {
+        const auto& item = f.legend.rows[*legendRow].item;
+        QString tip = item.toolTip;
+        if (item.entry >= 0 && m_palette)
+            tip += tr("\nClick to change the colour");
+        setCursor(item.entry >= 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
+        QToolTip::showText(globalPos, tip, this);
+        return;
+    }
+    setCursor(m_data.axis == BarAxis::Time && f.geometry.plot.contains(pos) ? Qt::CrossCursor
+                                                                            : Qt::ArrowCursor);
+    const QString tip = hit ? toolTipAt(pos) : QString();
+    if (tip.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(globalPos, tip, this);
+}
+
+void StackedBarChart::mousePressEvent(QMouseEvent* event)
+{
+    if (event->button() == Qt::LeftButton) {
+        m_pressPos = event->position().toPoint();
+        m_dragging = false;
+    }
+    QWidget::mousePressEvent(event);
+}
+
+void StackedBarChart::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    const auto& g = geometry();
+    if (m_pressPos && (event->buttons() & Qt::LeftButton) && m_data.axis == BarAxis::Time
+        && g.plot.adjusted(0, 0, 1, 1).contains(*m_pressPos)) {
+        if (m_dragging || std::abs(pos.x() - m_pressPos->x()) > kDragThreshold) {
+            m_dragging = true;
+            m_dragX = std::clamp(pos.x(), g.plot.left(), g.plot.left() + g.plot.width());
+            QToolTip::hideText();
+            update();
+            return;
+        }
+    }
+    updateHover(pos, event->globalPosition().toPoint());
+}
+
+void StackedBarChart::mouseReleaseEvent(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton || !m_pressPos) {
+        QWidget::mouseReleaseEvent(event);
+        return;
+    }
+    const QPoint press = *m_pressPos;
+    m_pressPos.reset();
+    const auto& f = frame();
+    if (m_dragging) {
+        m_dragging = false;
+        const int x0 = std::clamp(
+            press.x(), f.geometry.plot.left(), f.geometry.plot.left() + f.geometry.plot.width());
+        const auto t0 = timeAtX(f.geometry, std::min(x0, m_dragX));
+        const auto t1 = timeAtX(f.geometry, std::max(x0, m_dragX));
+        update();
+        if (t1 > t0)
+            emit rangeSelected({ t0, t1 });
+        return;
+    }
+    if (const auto row = f.legend.rowAt(press)) {
+        const LegendItem item = f.legend.rows[*row].item;
+        editColor(item);
+        return;
+    }
+    if (const auto hit = hitTestBars(f.geometry, press.x(), press.y()))
+        emit categoryClicked(static_cast<int>(hit->category));
+}
+
+void StackedBarChart::leaveEvent(QEvent* event)
+{
+    QWidget::leaveEvent(event);
+    m_hoverColumn.reset();
+    m_hoverSegment.reset();
+    m_hoverLegendRow.reset();
+    QToolTip::hideText();
+    update();
+}
+
+void StackedBarChart::contextMenuEvent(QContextMenuEvent* event)
+{
+    const auto hit = hitTestBars(geometry(), event->pos().x(), event->pos().y());
+    emit contextMenuRequested(event->globalPos(), hit ? static_cast<int>(hit->category) : -1);
+}
+
+void StackedBarChart::editColor(const LegendItem& item)
+{
+    if (item.entry < 0 || !m_palette || item.others)
+        return;
+    const QColor current = seriesColor(item.series);
+    const QColor chosen = QColorDialog::getColor(current, this, tr("Colour of %1").arg(item.label));
+    if (chosen.isValid())
+        m_palette->setEntryColor(item.entry, chosen);
+}
+
+void StackedBarChart::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    m_frame.reset();
+    m_hoverColumn.reset();
+    m_hoverSegment.reset();
+    m_hoverLegendRow.reset();
+}
+
+void StackedBarChart::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange
+        || event->type() == QEvent::PaletteChange)
+        invalidate();
+}
+
+// Helpers shared by the bar-chart views.
+
+QString activityName(const core::RunMetadata& metadata,
+    const core::analysis::ActivityColumns& columns, int column, bool full)
+{
+    if (columns.isEntry(column)) {
+        QString entry = QString::fromStdString(metadata.entryName(column));
+        const QString chare = QString::fromStdString(metadata.chareNameOfEntry(column));
+        if (!full) {
+            entry.remove(QStringLiteral(" impl_msg"));
+            entry.replace(QStringLiteral("(void)"), QStringLiteral("()"));
+            if (entry.endsWith(QStringLiteral("()")))
+                entry.chop(2);
+        }
+        return chare.isEmpty() ? entry : chare + QStringLiteral("::") + entry;
+    }
+    if (column == columns.overhead())
+        return StackedBarChart::tr("Overhead");
+    if (column == columns.idle())
+        return StackedBarChart::tr("Idle");
+    if (column == columns.pack())
+        return StackedBarChart::tr("Pack");
+    if (column == columns.unpack())
+        return StackedBarChart::tr("Unpack");
+    return QString::number(column);
+}
+
+std::vector<StackedBarSeries> activitySeries(const core::RunMetadata& metadata,
+    const core::analysis::ActivityColumns& columns, const std::vector<double>& totals)
+{
+    auto total = [&](int c) {
+        return c >= 0 && static_cast<std::size_t>(c) < totals.size()
+            ? totals[static_cast<std::size_t>(c)]
+            : 0.0;
+    };
+    std::vector<int> entries;
+    for (int c = 0; c < columns.entryCount; ++c)
+        if (total(c) > 0)
+            entries.push_back(c);
+    std::stable_sort(
+        entries.begin(), entries.end(), [&](int a, int b) { return total(a) > total(b); });
+    std::vector<StackedBarSeries> series;
+    for (const int c : entries) {
+        StackedBarSeries s;
+        s.activity = c;
+        s.entry = c;
+        s.name = activityName(metadata, columns, c, false);
+        s.fullName
+            = activityName(metadata, columns, c, true) + StackedBarChart::tr(" (entry %1)").arg(c);
+        series.push_back(std::move(s));
+    }
+    for (const int c : { columns.pack(), columns.unpack(), columns.overhead(), columns.idle() }) {
+        if (!(total(c) > 0))
+            continue;
+        StackedBarSeries s;
+        s.activity = c;
+        s.name = activityName(metadata, columns, c, false);
+        series.push_back(std::move(s));
+    }
+    return series;
+}
+
+QString describeSelection(
+    const core::Trace& trace, core::TimeRange range, const std::vector<core::PeId>& selected)
+{
+    const auto pes = selected.empty() ? trace.validPes() : selected;
+    QString who;
+    if (pes.empty())
+        who = StackedBarChart::tr("no PEs");
+    else if (pes.size() == 1)
+        who = StackedBarChart::tr("PE %1").arg(pes.front());
+    else
+        who = StackedBarChart::tr("%1 PEs (%2)")
+                  .arg(QLocale().toString(static_cast<qulonglong>(pes.size())),
+                      QString::fromStdString(core::formatPeList(pes)));
+    return StackedBarChart::tr("%1 · %2 (%3)")
+        .arg(who, formatTimeSpan(range), formatTime(static_cast<double>(range.length())));
+}
+
+bool rememberSelection(core::TimeRange& range, std::vector<core::PeId>& pes,
+    core::TimeRange newRange, const std::vector<core::PeId>& newPes)
+{
+    const bool changed
+        = newRange.begin != range.begin || newRange.end != range.end || newPes != pes;
+    range = newRange;
+    pes = newPes;
+    return changed;
+}
+
+std::optional<QString> countFieldError(
+    const QString& text, long long minimum, long long maximum, const QString& what)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty())
+        return std::nullopt;
+    bool ok = false;
+    const long long v = t.toLongLong(&ok);
+    if (!ok || v < minimum || v > maximum)
+        return StackedBarChart::tr("%1: '%2' is not a whole number from %3 to %4")
+            .arg(what, t, QLocale().toString(minimum), QLocale().toString(maximum));
+    return std::nullopt;
+}
+
+long long countFieldValue(const QString& text, long long fallback)
+{
+    bool ok = false;
+    const long long v = text.trimmed().toLongLong(&ok);
+    return ok ? v : fallback;
+}
+
+std::optional<core::TimeRange> typedRange(const OptionsBar* options)
+{
+    const auto* begin = options->findChild<QLineEdit*>(QStringLiteral("rangeBegin"));
+    const auto* end = options->findChild<QLineEdit*>(QStringLiteral("rangeEnd"));
+    if (begin == nullptr || end == nullptr)
+        return options->range();
+    const auto b = OptionsBar::parseTimeField(begin->text(), nullptr);
+    const auto e = OptionsBar::parseTimeField(end->text(), nullptr);
+    if (!b || !e || *e <= *b)
+        return std::nullopt;
+    return core::TimeRange { *b, *e };
+}
+
+void addOpenRangeMenu(
+    QMenu& menu, AnalysisView& view, core::TimeRange range, const std::vector<core::PeId>& pes)
+{
+    QMenu* open = menu.addMenu(StackedBarChart::tr("Open %1 in").arg(formatTimeSpan(range)));
+    for (const auto target :
+        { ViewKind::Timeline, ViewKind::Histogram, ViewKind::Communication, ViewKind::Extrema,
+            ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Overview }) {
+        if (target == view.kind())
+            continue;
+        QAction* action = open->addAction(viewTitle(target));
+        QPointer<AnalysisView> guard(&view);
+        QObject::connect(action, &QAction::triggered, &view, [guard, target, range, pes]() {
+            if (guard)
+                emit guard->openRangeRequested(target, range, pes);
+        });
+    }
+}
+
+std::optional<QString> intervalFieldError(const QString& text, const OptionsBar* options)
+{
+    if (text.trimmed().isEmpty())
+        return std::nullopt;
+    QString why;
+    const auto size = OptionsBar::parseTimeField(text.trimmed(), &why);
+    if (!size)
+        return StackedBarChart::tr("Interval: %1").arg(why);
+    if (*size <= 0)
+        return StackedBarChart::tr("Interval: must be longer than 0");
+    if (const auto range = typedRange(options)) {
+        const auto count = (range->length() + *size - 1) / *size;
+        if (count > kMaxIntervals)
+            return StackedBarChart::tr("Interval: %1 gives %2 intervals over %3; at most %4 — "
+                                       "choose a longer interval")
+                .arg(formatTime(static_cast<double>(*size)),
+                    QLocale().toString(static_cast<qlonglong>(count)),
+                    formatTime(static_cast<double>(range->length())),
+                    QLocale().toString(kMaxIntervals));
+    }
+    return std::nullopt;
+}
+
+QProgressBar* makeBusyIndicator(
+    AsyncComputation* computation, StackedBarChart* chart, QWidget* parent)
+{
+    auto* bar = new QProgressBar(parent);
+    bar->setObjectName(QStringLiteral("busyIndicator"));
+    bar->setTextVisible(false);
+    bar->setRange(0, 0);
+    bar->setFixedWidth(80);
+    bar->setMaximumHeight(10);
+    bar->setToolTip(StackedBarChart::tr("Computing…"));
+    // Keep the row's height when hidden, so the options do not jump.
+    QSizePolicy policy = bar->sizePolicy();
+    policy.setRetainSizeWhenHidden(true);
+    bar->setSizePolicy(policy);
+    bar->hide();
+    QObject::connect(computation, &AsyncComputation::busyChanged, bar, [bar, chart](bool busy) {
+        bar->setRange(0, 0);
+        bar->setVisible(busy);
+        if (chart != nullptr)
+            chart->setBusy(busy);
+    });
+    QObject::connect(computation, &AsyncComputation::progressChanged, bar, [bar](double fraction) {
+        bar->setRange(0, 1000);
+        bar->setValue(static_cast<int>(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000.0)));
+    });
+    return bar;
+}
+
+} // namespace parallax::views

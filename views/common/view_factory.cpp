@@ -1,0 +1,42 @@
+#include "views/common/view_factory.h"
+
+#include "views/comm/comm_view.h"
+#include "views/extrema/extrema_view.h"
+#include "views/histogram/histogram_view.h"
+#include "views/overview/overview_view.h"
+#include "views/time_profile/time_profile_view.h"
+#include "views/timeline/timeline_view.h"
+#include "views/usage_profile/usage_profile_view.h"
+
+namespace parallax::views {
+
+AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
+{
+    switch (kind) {
+    case ViewKind::UsageProfile:
+        return new UsageProfileView(palette, parent);
+    case ViewKind::TimeProfile:
+        return new TimeProfileView(palette, parent);
+    case ViewKind::Histogram:
+        return new HistogramView(palette, parent);
+    case ViewKind::Communication:
+        return new CommView(palette, parent);
+    case ViewKind::Extrema:
+        return new ExtremaView(palette, parent);
+    case ViewKind::Overview:
+        return new OverviewView(palette, parent);
+    case ViewKind::Timeline:
+        return new TimelineView(palette, parent);
+    }
+    return nullptr;
+}
+
+std::optional<ViewKind> viewKindFromKey(const QString& key)
+{
+    for (const auto kind : kAllViewKinds)
+        if (viewKey(kind) == key)
+            return kind;
+    return std::nullopt;
+}
+
+} // namespace parallax::views

@@ -1,0 +1,187 @@
+#include "views/time_profile/time_profile_view.h"
+
+#include "core/analysis/csv_export.h"
+#include "core/analysis/interval_grid.h"
+#include "views/common/async_computation.h"
+#include "views/common/options_bar.h"
+#include "views/common/stacked_bar_chart.h"
+
+#include <QLineEdit>
+#include <QLocale>
+#include <QMenu>
+
+namespace parallax::views {
+
+TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
+    : BarChartView(ViewKind::TimeProfile, palette, parent)
+{
+    m_interval = m_options->addField(tr("&Interval"), {},
+        [this](const QString& text) { return intervalFieldError(text, m_options); });
+    m_interval->setObjectName(QStringLiteral("interval"));
+    m_interval->setPlaceholderText(tr("auto"));
+    m_interval->setToolTip(tr("Interval size with a unit, e.g. 100us, 1ms (empty: use Bins)"));
+    m_bins = m_options->addField(tr("&Bins"), {}, [this](const QString& text) {
+        if (auto e = countFieldError(text, 1, kMaxIntervals, tr("Bins")))
+            return e;
+        if (!text.trimmed().isEmpty() && !m_interval->text().trimmed().isEmpty())
+            return std::optional<QString>(tr("Give an interval or a number of bins, not both"));
+        return std::optional<QString>();
+    });
+    m_bins->setObjectName(QStringLiteral("bins"));
+    m_bins->setPlaceholderText(QStringLiteral("1000"));
+    m_bins->setToolTip(tr("Number of intervals over the range (empty: 1000)"));
+
+    m_chart->setObjectName(QStringLiteral("timeProfileChart"));
+    m_chart->setHint(tr("Drag across the chart to zoom · right-click for more"));
+
+    connect(m_chart, &StackedBarChart::rangeSelected, this, &TimeProfileView::zoomTo);
+    recompute();
+}
+
+bool TimeProfileView::applyOptions(const std::map<QString, QString>& options, QString* error)
+{
+    for (const auto& [name, value] : options) {
+        if (name == QStringLiteral("interval")) {
+            m_interval->setText(value);
+        } else if (name == QStringLiteral("bins")) {
+            m_bins->setText(value);
+        } else {
+            return rejectOption(name, error);
+        }
+    }
+    return applyFields(error);
+}
+
+void TimeProfileView::clearResult()
+{
+    m_profile.reset();
+}
+
+void TimeProfileView::recompute()
+{
+    m_chart->setTitle(tr("Time profile"));
+    if (!m_trace) {
+        m_computation->cancel();
+        m_profile.reset();
+        m_chart->clearData(tr("No run loaded"));
+        return;
+    }
+    core::analysis::AnalysisRequest request;
+    request.range = m_options->range();
+    request.pes = m_options->pes();
+    core::analysis::TimeProfileOptions options;
+    if (!m_interval->text().trimmed().isEmpty())
+        options.intervalSize
+            = OptionsBar::parseTimeField(m_interval->text().trimmed(), nullptr).value_or(0);
+    else
+        options.bins = countFieldValue(m_bins->text(), 0);
+    const auto grid
+        = core::analysis::gridForRange(request.range, options.intervalSize, options.bins);
+    if (grid.count > kMaxIntervals) {
+        m_computation->cancel();
+        m_profile.reset();
+        m_chart->clearData(tr("An interval of %1 gives %2 intervals over this range; at most %3 "
+                              "can be shown. Choose a longer interval.")
+                               .arg(formatTime(static_cast<double>(grid.size)),
+                                   QLocale().toString(static_cast<qlonglong>(grid.count)),
+                                   QLocale().toString(kMaxIntervals)));
+        return;
+    }
+    const auto trace = m_trace;
+    m_computation->run<std::optional<core::analysis::TimeProfile>>(
+        [trace, request, options](const core::analysis::Progress& progress) {
+            return core::analysis::computeTimeProfile(*trace, request, options, progress);
+        },
+        [this](std::optional<core::analysis::TimeProfile> profile) {
+            if (profile) {
+                const auto peCount = profile->peCount;
+                showProfile(std::move(*profile), peCount);
+            } else {
+                m_profile.reset();
+                m_chart->clearData(tr("This run has neither logs nor summaries to profile"));
+            }
+            emit computed();
+        });
+}
+
+void TimeProfileView::showProfile(core::analysis::TimeProfile profile, std::size_t peCount)
+{
+    m_profile = std::move(profile);
+    const auto& p = *m_profile;
+    const auto& grid = p.grid;
+    QString subtitle = describeSelection(*m_trace, m_options->range(), m_options->pes());
+    subtitle += tr(" · %1 intervals of %2")
+                    .arg(QLocale().toString(static_cast<qlonglong>(grid.count)),
+                        formatTime(static_cast<double>(grid.size)));
+    m_chart->setTitle(tr("Time profile"), subtitle);
+    if (peCount == 0 || grid.count <= 0) {
+        m_chart->clearData(tr("None of the selected PEs has data"));
+        return;
+    }
+    const auto width = static_cast<std::size_t>(p.columns.count());
+    std::vector<double> totals(width, 0.0);
+    for (std::int64_t i = 0; i < grid.count; ++i)
+        for (std::size_t c = 0; c < width; ++c)
+            totals[c] += p.at(i, static_cast<int>(c));
+
+    StackedBarData chartData;
+    chartData.series = activitySeries(m_trace->metadata, p.columns, totals);
+    if (chartData.series.empty()) {
+        m_chart->clearData(tr("Nothing was recorded in this range"));
+        return;
+    }
+    chartData.axis = BarAxis::Time;
+    chartData.contiguous = true;
+    chartData.unit = BarUnit::Percent;
+    chartData.yMaximum = 100.0;
+    chartData.yTitle
+        = peCount == 1 ? tr("% of the PE's time") : tr("% of processor time (%1 PEs)").arg(peCount);
+    chartData.xTitle = tr("Time");
+    chartData.secondaryLabel = tr("Processor time");
+    chartData.secondaryUnit = BarUnit::Time;
+    const auto n = static_cast<std::size_t>(grid.count);
+    const auto series = chartData.series.size();
+    chartData.categories.resize(n);
+    chartData.values.assign(n * series, 0.0);
+    chartData.secondary.assign(n * series, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto interval = static_cast<std::int64_t>(i);
+        chartData.categories[i].span = core::TimeRange { grid.begin(interval), grid.end(interval) };
+        for (std::size_t s = 0; s < series; ++s) {
+            const int column = chartData.series[s].activity;
+            chartData.values[i * series + s] = p.percent(interval, column);
+            chartData.secondary[i * series + s] = p.at(interval, column);
+        }
+    }
+    m_chart->setData(std::move(chartData), p.columns);
+}
+
+void TimeProfileView::showContextMenu(QPoint globalPos, int category)
+{
+    if (!m_trace)
+        return;
+    QMenu menu(this);
+    if (m_profile && category >= 0 && category < m_profile->grid.count) {
+        const core::TimeRange interval { m_profile->grid.begin(category),
+            m_profile->grid.end(category) };
+        menu.addAction(tr("Zoom to %1").arg(formatTimeSpan(interval)), this,
+            [this, interval]() { zoomTo(interval); });
+    }
+    QAction* back = menu.addAction(tr("Zoom out"), this, [this]() { zoomOut(); });
+    back->setEnabled(canZoomOut());
+    menu.addAction(tr("Show the whole run"), this, [this]() {
+        zoomTo({ 0, std::max<core::TimeUs>(m_trace->endTime(), 1) });
+    });
+    menu.addSeparator();
+    addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
+    addExportActions(menu, *this);
+    menu.exec(globalPos);
+}
+
+QString TimeProfileView::csv() const
+{
+    return QString::fromStdString(
+        core::analysis::timeProfileCsv(m_profile ? &*m_profile : nullptr));
+}
+
+} // namespace parallax::views

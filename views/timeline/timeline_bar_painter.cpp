@@ -1,0 +1,218 @@
+#include "views/timeline/timeline_bar_painter.h"
+
+#include <QPaintEngine>
+#include <QPainter>
+
+#include <algorithm>
+#include <cstring>
+
+namespace parallax::views {
+
+TimelineBarPainter::TimelineBarPainter(Colours colours, Mode mode)
+    : m_colours(std::move(colours))
+    , m_mode(mode)
+{
+    m_rgb.reserve(m_colours.activity.size());
+    for (const auto& c : m_colours.activity)
+        m_rgb.push_back(qPremultiply(c.rgba()));
+    m_byActivity.resize(m_colours.activity.size());
+}
+
+int TimelineBarPainter::idleInset(int barHeight)
+{
+    return std::max(1, barHeight / 5);
+}
+
+namespace {
+
+// The idle band of a bar `h` pixels high: its first and last line (its edges; the same line
+// when the bar is too thin for more).
+struct IdleBand {
+    int top;
+    int bottom;
+};
+
+IdleBand idleBand(int h)
+{
+    const int inset = TimelineBarPainter::idleInset(h);
+    return { std::min(inset, h - 1), std::clamp(h - 1 - inset, std::min(inset, h - 1), h - 1) };
+}
+
+} // namespace
+
+void TimelineBarPainter::paintRow(QPainter& painter, const TimelineRow& row, int idleColumn)
+{
+    if (row.blocks.empty() || row.bar.width() <= 0 || row.bar.height() <= 0)
+        return;
+    const auto* engine = painter.paintEngine();
+    const bool raster = m_mode == Mode::Auto
+        ? engine != nullptr && engine->type() == QPaintEngine::Raster
+        : m_mode == Mode::Raster;
+    if (row.collapsed())
+        paintAggregate(painter, row, raster);
+    else if (raster)
+        paintRaster(painter, row, idleColumn);
+    else
+        paintVector(painter, row, idleColumn);
+}
+
+void TimelineBarPainter::paintRaster(QPainter& painter, const TimelineRow& row, int idleColumn)
+{
+    const QRect& bar = row.bar;
+    const int x0 = std::max(row.blocks.front().left, bar.left());
+    const int x1 = std::min(row.blocks.back().right, bar.left() + bar.width());
+    if (x1 <= x0)
+        return;
+    const auto span = static_cast<std::size_t>(x1 - x0);
+    m_outer.assign(span, 0);
+    m_edge.assign(span, 0);
+    m_inner.assign(span, 0);
+    const int h = bar.height();
+    m_fill.assign(span, h);
+    bool partial = false;
+    const QRgb idle = qPremultiply(m_colours.idle.rgba());
+    const QRgb edge = qPremultiply(m_colours.idleEdge.rgba());
+    const auto columns = static_cast<int>(m_rgb.size());
+    for (const auto& b : row.blocks) {
+        const int l = std::max(b.left, x0) - x0;
+        const int r = std::min(b.right, x1) - x0;
+        if (r <= l)
+            continue;
+        if (b.activity == idleColumn) {
+            std::fill(m_edge.begin() + l, m_edge.begin() + r, edge);
+            std::fill(m_inner.begin() + l, m_inner.begin() + r, idle);
+        } else if (b.activity >= 0 && b.activity < columns) {
+            const QRgb c = m_rgb[static_cast<std::size_t>(b.activity)];
+            std::fill(m_outer.begin() + l, m_outer.begin() + r, c);
+            std::fill(m_edge.begin() + l, m_edge.begin() + r, c);
+            std::fill(m_inner.begin() + l, m_inner.begin() + r, c);
+            if (b.kind == TimelineBlockKind::Merged) {
+                const int fill = blockHeight(b, h);
+                std::fill(m_fill.begin() + l, m_fill.begin() + r, fill);
+                partial = partial || fill < h;
+            }
+        }
+    }
+    if (m_image.width() < static_cast<int>(span) || m_image.height() != h)
+        m_image = QImage(std::max(static_cast<int>(span), m_image.width()), h,
+            QImage::Format_ARGB32_Premultiplied);
+    const auto band = idleBand(h);
+    for (int y = 0; y < h; ++y) {
+        const auto& line = y == band.top || y == band.bottom ? m_edge
+            : (y > band.top && y < band.bottom)              ? m_inner
+                                                             : m_outer;
+        std::memcpy(m_image.scanLine(y), line.data(), span * sizeof(QRgb));
+    }
+    // Merged pixels of executions are only as high as the share of time they were busy.
+    if (partial)
+        for (std::size_t x = 0; x < span; ++x)
+            for (int y = 0; y < h - m_fill[x]; ++y)
+                reinterpret_cast<QRgb*>(m_image.scanLine(y))[x] = 0;
+    painter.drawImage(QRect(x0, bar.top(), static_cast<int>(span), h), m_image,
+        QRect(0, 0, static_cast<int>(span), h));
+}
+
+int TimelineBarPainter::blockHeight(const TimelineBlock& block, int barHeight)
+{
+    if (block.kind != TimelineBlockKind::Merged && block.kind != TimelineBlockKind::Aggregate)
+        return barHeight;
+    return aggregateHeight(block, barHeight);
+}
+
+int TimelineBarPainter::aggregateHeight(const TimelineBlock& block, int barHeight)
+{
+    if (!(block.utilization > 0.0F))
+        return 0;
+    return std::clamp(
+        static_cast<int>(std::lround(static_cast<double>(block.utilization) * barHeight)), 1,
+        barHeight);
+}
+
+void TimelineBarPainter::paintAggregate(QPainter& painter, const TimelineRow& row, bool raster)
+{
+    const QRect& bar = row.bar;
+    const int h = bar.height();
+    const auto columns = static_cast<int>(m_rgb.size());
+    if (raster) {
+        const int x0 = std::max(row.blocks.front().left, bar.left());
+        const int x1 = std::min(row.blocks.back().right, bar.left() + bar.width());
+        if (x1 <= x0)
+            return;
+        const int span = x1 - x0;
+        if (m_image.width() < span || m_image.height() != h)
+            m_image
+                = QImage(std::max(span, m_image.width()), h, QImage::Format_ARGB32_Premultiplied);
+        for (int y = 0; y < h; ++y)
+            std::memset(m_image.scanLine(y), 0, static_cast<std::size_t>(span) * sizeof(QRgb));
+        for (const auto& b : row.blocks) {
+            if (b.activity < 0 || b.activity >= columns)
+                continue;
+            const QRgb c = m_rgb[static_cast<std::size_t>(b.activity)];
+            const int height = aggregateHeight(b, h);
+            for (int x = std::max(b.left, x0); x < std::min(b.right, x1); ++x)
+                for (int y = h - height; y < h; ++y)
+                    reinterpret_cast<QRgb*>(m_image.scanLine(y))[x - x0] = c;
+        }
+        painter.drawImage(QRect(x0, bar.top(), span, h), m_image, QRect(0, 0, span, h));
+        return;
+    }
+    for (auto& v : m_byActivity)
+        v.clear();
+    for (const auto& b : row.blocks) {
+        if (b.activity < 0 || b.activity >= columns)
+            continue;
+        const int height = aggregateHeight(b, h);
+        if (height > 0)
+            m_byActivity[static_cast<std::size_t>(b.activity)].emplace_back(
+                b.left, bar.top() + h - height, b.right - b.left, height);
+    }
+    painter.save();
+    painter.setPen(Qt::NoPen);
+    for (std::size_t a = 0; a < m_byActivity.size(); ++a) {
+        if (m_byActivity[a].empty())
+            continue;
+        painter.setBrush(m_colours.activity[a]);
+        painter.drawRects(m_byActivity[a].data(), static_cast<int>(m_byActivity[a].size()));
+    }
+    painter.restore();
+}
+
+void TimelineBarPainter::paintVector(QPainter& painter, const TimelineRow& row, int idleColumn)
+{
+    for (auto& v : m_byActivity)
+        v.clear();
+    m_idleRects.clear();
+    const auto band = idleBand(row.bar.height());
+    for (const auto& b : row.blocks) {
+        if (b.activity == idleColumn)
+            m_idleRects.emplace_back(
+                b.left, row.bar.top() + band.top, b.right - b.left, band.bottom - band.top + 1);
+        else if (b.activity >= 0 && static_cast<std::size_t>(b.activity) < m_byActivity.size()) {
+            const int height = blockHeight(b, row.bar.height());
+            m_byActivity[static_cast<std::size_t>(b.activity)].emplace_back(
+                b.left, row.bar.top() + row.bar.height() - height, b.right - b.left, height);
+        }
+    }
+    painter.save();
+    painter.setPen(Qt::NoPen);
+    if (!m_idleRects.empty()) {
+        painter.setBrush(m_colours.idle);
+        painter.drawRects(m_idleRects.data(), static_cast<int>(m_idleRects.size()));
+        // Thin darker edges top and bottom so idle reads as "waiting", not as a block.
+        painter.setBrush(m_colours.idleEdge);
+        for (const auto& r : m_idleRects) {
+            painter.drawRect(QRect(r.left(), r.top(), r.width(), 1));
+            painter.drawRect(QRect(r.left(), r.bottom(), r.width(), 1));
+        }
+    }
+    for (std::size_t a = 0; a < m_byActivity.size(); ++a) {
+        const auto& rects = m_byActivity[a];
+        if (rects.empty())
+            continue;
+        painter.setBrush(m_colours.activity[a]);
+        painter.drawRects(rects.data(), static_cast<int>(rects.size()));
+    }
+    painter.restore();
+}
+
+} // namespace parallax::views

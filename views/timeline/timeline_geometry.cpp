@@ -1,0 +1,1056 @@
+#include "views/timeline/timeline_geometry.h"
+
+#include "views/timeline/timeline_summary.h"
+
+#include <QLocale>
+#include <QObject>
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+namespace parallax::views {
+
+// ---------------------------------------------------------------------------------------------
+// Time mapping and axis
+
+double TimeMapping::xOf(core::TimeUs time) const
+{
+    const auto length = static_cast<double>(std::max<core::TimeUs>(window.length(), 1));
+    return left + static_cast<double>(time - window.begin) * width / length;
+}
+
+core::TimeUs TimeMapping::timeAt(double x) const
+{
+    const auto length = static_cast<double>(std::max<core::TimeUs>(window.length(), 1));
+    return window.begin
+        + static_cast<core::TimeUs>(std::llround((x - left) * length / std::max(width, 1e-9)));
+}
+
+double TimeMapping::usPerPixel() const
+{
+    return static_cast<double>(std::max<core::TimeUs>(window.length(), 1)) / std::max(width, 1e-9);
+}
+
+namespace {
+
+double niceTimeStep(double minimum)
+{
+    if (!(minimum > 1.0))
+        return 1.0; // µs resolution: never finer than 1 µs
+    const double magnitude = std::pow(10.0, std::floor(std::log10(minimum)));
+    for (const double f : { 1.0, 2.0, 5.0, 10.0 })
+        if (magnitude * f >= minimum * (1.0 - 1e-12))
+            return magnitude * f;
+    return magnitude * 10.0;
+}
+
+struct AxisUnit {
+    double scale; // µs per unit
+    const char* suffix;
+};
+
+AxisUnit unitForStep(double step)
+{
+    if (step >= 100'000.0)
+        return { 1e6, " s" };
+    if (step >= 100.0)
+        return { 1e3, " ms" };
+    return { 1.0, " µs" };
+}
+
+int decimalsFor(double step, double scale)
+{
+    const double inUnit = step / scale;
+    if (inUnit >= 1.0)
+        return 0;
+    return std::clamp(static_cast<int>(std::ceil(-std::log10(inUnit) - 1e-9)), 0, 6);
+}
+
+} // namespace
+
+QString formatAxisTime(double us, double step)
+{
+    const auto unit = unitForStep(step);
+    const int decimals = decimalsFor(step, unit.scale);
+    const double value = us / unit.scale;
+    if (std::abs(value) < 0.5 * std::pow(10.0, -decimals))
+        return QStringLiteral("0");
+    return QLocale().toString(value, 'f', decimals) + QString::fromUtf8(unit.suffix);
+}
+
+QString formatPreciseTime(core::TimeUs us)
+{
+    const QLocale locale;
+    const auto a = us < 0 ? -us : us;
+    if (a >= 1'000'000)
+        return locale.toString(static_cast<double>(us) / 1e6, 'f', 6) + QStringLiteral(" s");
+    if (a >= 1'000)
+        return locale.toString(static_cast<double>(us) / 1e3, 'f', 3) + QStringLiteral(" ms");
+    return locale.toString(static_cast<qlonglong>(us)) + QStringLiteral(" µs");
+}
+
+TimeAxis buildTimeAxis(
+    const TimeMapping& map, double minSpacing, std::optional<core::TimeUs> reference)
+{
+    TimeAxis axis;
+    if (map.width <= 1.0 || map.window.empty())
+        return axis;
+    axis.step = niceTimeStep(minSpacing * map.usPerPixel());
+    const double begin = static_cast<double>(map.window.begin);
+    const double end = static_cast<double>(map.window.end);
+    if (reference) {
+        // Ticks at the reference plus whole steps, labelled by their distance from it.
+        const auto ref = static_cast<double>(*reference);
+        axis.origin = formatPreciseTime(*reference);
+        axis.originName = QObject::tr("ref");
+        const double firstStep = std::ceil((begin - ref) / axis.step);
+        for (double k = firstStep; ref + k * axis.step <= end + 1e-6; k += 1.0) {
+            const double t = ref + k * axis.step;
+            TimeTick tick;
+            tick.x = map.xOf(static_cast<core::TimeUs>(std::llround(t)));
+            const double offset = k * axis.step;
+            if (k == 0.0)
+                tick.label = QStringLiteral("0");
+            else
+                tick.label = (offset > 0 ? QStringLiteral("+") : QStringLiteral("−"))
+                    + formatAxisTime(std::abs(offset), axis.step);
+            axis.ticks.push_back(std::move(tick));
+            if (axis.ticks.size() > 10'000)
+                break;
+        }
+        return axis;
+    }
+    const double first = std::ceil(begin / axis.step) * axis.step;
+    // Absolute labels need about log10(end / unit) integer digits plus the decimals; beyond six
+    // digits they stop being readable and become offsets from the first tick.
+    const auto unit = unitForStep(axis.step);
+    const double magnitude = std::max(std::abs(end), std::abs(begin)) / unit.scale;
+    const int integerDigits
+        = magnitude >= 1.0 ? static_cast<int>(std::floor(std::log10(magnitude))) + 1 : 1;
+    const bool offsets = integerDigits + decimalsFor(axis.step, unit.scale) > 6;
+    if (offsets) {
+        // The origin with enough precision to place the offsets (the step's decimals).
+        const auto originUnit = unitForStep(std::max(first, 1.0) >= 1e6 ? 1e6 : 1e3);
+        const int originDecimals = std::clamp(
+            static_cast<int>(std::ceil(std::log10(originUnit.scale / axis.step) - 1e-9)), 0, 6);
+        axis.origin = QLocale().toString(first / originUnit.scale, 'f', originDecimals)
+            + QString::fromUtf8(originUnit.suffix);
+        axis.originName = QStringLiteral("t₀");
+    }
+    for (double t = first; t <= end + 1e-6; t += axis.step) {
+        TimeTick tick;
+        tick.x = map.xOf(static_cast<core::TimeUs>(std::llround(t)));
+        if (offsets)
+            tick.label = t == first ? QStringLiteral("t₀")
+                                    : QStringLiteral("+") + formatAxisTime(t - first, axis.step);
+        else
+            tick.label = formatAxisTime(t, axis.step);
+        axis.ticks.push_back(std::move(tick));
+        if (axis.ticks.size() > 10'000)
+            break;
+    }
+    return axis;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rows
+
+namespace {
+
+// Bars thinner than this get no pack/unpack, user-event or send marks.
+constexpr int kMinimumDetailHeight = 10;
+// Rows with more intervals than this per pixel column are drawn from the PE's summary when
+// zoomed far enough out (see buildRow).
+constexpr std::size_t kDenseItemsPerPixel = 8;
+// Brackets begun before the window: how many are looked at for still being open.
+constexpr std::size_t kBracketLookBack = 4096;
+
+// One execution or idle interval of a row, in plot pixel units u (0 .. plot width).
+struct Item {
+    double u0;
+    double u1;
+    int activity;
+    std::uint32_t index;
+    bool idle;
+    core::TimeUs begin;
+    core::TimeUs end;
+};
+
+// Builds a row's blocks from its items in time order (FORMAT of the result: TimelineBlock).
+// Pixels wholly inside an interval belong to it; a pixel only partly covered is finished once
+// no later item can reach it: edges of wide intervals alone give it to the one covering most,
+// intervals lying wholly inside it make it a Merged pixel (or a 1-pixel block when alone).
+class RowBlocks {
+public:
+    RowBlocks(int left, const TimeMapping& map, std::vector<TimelineBlock>& out)
+        : m_left(left)
+        , m_map(map)
+        , m_out(out)
+    { }
+
+    void add(const Item& item)
+    {
+        const double length = item.u1 - item.u0;
+        if (length < 1.0) {
+            // Narrow: lives in the pixel of its midpoint.
+            const int pixel = std::clamp(static_cast<int>(std::floor((item.u0 + item.u1) / 2.0)), 0,
+                std::max(static_cast<int>(std::ceil(m_map.width)) - 1, 0));
+            contribute(pixel, item, std::max(length, 1e-6), true);
+            return;
+        }
+        const int solidBegin = static_cast<int>(std::ceil(item.u0));
+        const int solidEnd = static_cast<int>(std::floor(item.u1));
+        int start = solidBegin;
+        if (static_cast<double>(solidBegin) > item.u0) {
+            contribute(solidBegin - 1, item, static_cast<double>(solidBegin) - item.u0, false);
+            start = finish(item.index, item.idle).value_or(solidBegin);
+        } else {
+            finish(item.index, item.idle);
+        }
+        if (solidEnd > start) {
+            // Never draw over an earlier block (only possible with overlapping input).
+            if (!m_out.empty() && m_out.back().right > m_left + start)
+                start = m_out.back().right - m_left;
+            if (solidEnd > start)
+                emitBlock(start, solidEnd, item);
+        }
+        if (item.u1 > static_cast<double>(solidEnd))
+            contribute(solidEnd, item, item.u1 - static_cast<double>(solidEnd), false);
+    }
+
+    void flush() { finish(0, false); }
+
+private:
+    // An edge of a wide interval reaching into the pending pixel.
+    struct Part {
+        Item item;
+        double cover;
+    };
+
+    // Adds to the pending pixel: an edge (kept whole, it may take the pixel) or an interval
+    // lying wholly inside it (only counted: most items at a coarse zoom are such).
+    void contribute(int pixel, const Item& item, double cover, bool whole)
+    {
+        if (m_pixel != pixel && m_count > 0 && pixel > m_pixel)
+            finish(0, false);
+        if (m_count == 0) {
+            m_pixel = pixel;
+            m_first = item;
+            m_firstExecution.reset();
+            m_executions = 0;
+            m_wholeCount = 0;
+            m_total = 0.0;
+            m_busy = 0.0;
+            m_weights.clear();
+        }
+        ++m_count;
+        if (!item.idle) {
+            ++m_executions;
+            if (!m_firstExecution)
+                m_firstExecution = item.index;
+        }
+        m_total += cover;
+        if (!item.idle)
+            m_busy += cover;
+        auto it = std::find_if(m_weights.begin(), m_weights.end(),
+            [&](const auto& w) { return w.first == item.activity; });
+        if (it == m_weights.end())
+            m_weights.emplace_back(item.activity, cover);
+        else
+            it->second += cover;
+        if (whole)
+            ++m_wholeCount;
+        else
+            m_parts.push_back({ item, cover });
+    }
+
+    // Closes the pending pixel. Returns the pixel when it went to the starting edge of the
+    // interval (index, idle), i.e. that interval's block starts one pixel earlier.
+    std::optional<int> finish(std::uint32_t startingIndex, bool startingIdle)
+    {
+        if (m_count == 0)
+            return std::nullopt;
+        std::optional<int> startsHere;
+        const int pixel = m_pixel;
+        if (m_wholeCount == 0) {
+            // Only edges of wide intervals: the one covering most takes the pixel.
+            const auto best = std::max_element(m_parts.begin(), m_parts.end(),
+                [](const Part& a, const Part& b) { return a.cover < b.cover; });
+            const bool starting = best->item.index == startingIndex
+                && best->item.idle == startingIdle && &*best == &m_parts.back();
+            if (starting)
+                startsHere = pixel;
+            else if (!m_out.empty() && m_out.back().right == m_left + pixel
+                && m_out.back().kind != TimelineBlockKind::Merged
+                && m_out.back().index == best->item.index
+                && (m_out.back().kind == TimelineBlockKind::Idle) == best->item.idle)
+                m_out.back().right = m_left + pixel + 1; // extend the block that ends here
+            else
+                emitBlock(pixel, pixel + 1, best->item);
+        } else if (m_count == 1) {
+            emitBlock(pixel, pixel + 1, m_first);
+        } else {
+            emitMerged(pixel);
+        }
+        m_parts.clear();
+        m_count = 0;
+        return startsHere;
+    }
+
+    void emitBlock(int from, int to, const Item& item)
+    {
+        TimelineBlock b;
+        b.left = m_left + from;
+        b.right = m_left + to;
+        b.kind = item.idle ? TimelineBlockKind::Idle : TimelineBlockKind::Execution;
+        b.activity = item.activity;
+        b.index = item.index;
+        b.count = 1;
+        b.executions = item.idle ? 0 : 1;
+        b.begin = item.begin;
+        b.end = item.end;
+        m_out.push_back(b);
+    }
+
+    void emitMerged(int pixel)
+    {
+        // Dominant activity by covered time (few activities: a linear scan is fastest).
+        TimelineBlock b;
+        b.kind = TimelineBlockKind::Merged;
+        b.left = m_left + pixel;
+        b.right = b.left + 1;
+        b.count = m_count;
+        b.executions = m_executions;
+        b.index = m_firstExecution.value_or(m_first.index);
+        const auto best = std::max_element(m_weights.begin(), m_weights.end(),
+            [](const auto& x, const auto& y) { return x.second < y.second; });
+        b.activity = best->first;
+        b.dominantShare = m_total > 0.0 ? static_cast<float>(best->second / m_total) : 1.0F;
+        // Covers are in pixels: the executions' share of this pixel's time.
+        b.utilization = static_cast<float>(std::clamp(m_busy, 0.0, 1.0));
+        b.begin = m_map.timeAt(m_left + pixel);
+        b.end = std::max(m_map.timeAt(m_left + pixel + 1), b.begin + 1);
+        m_out.push_back(b);
+    }
+
+    int m_left;
+    const TimeMapping& m_map;
+    std::vector<TimelineBlock>& m_out;
+    // The pending pixel.
+    int m_pixel = 0;
+    std::uint32_t m_count = 0; // intervals in it
+    std::uint32_t m_wholeCount = 0; // of which wholly inside it
+    std::uint32_t m_executions = 0;
+    Item m_first {};
+    std::optional<std::uint32_t> m_firstExecution;
+    double m_total = 0.0;
+    double m_busy = 0.0; // pixels covered by executions
+    std::vector<Part> m_parts; // the edges
+    std::vector<std::pair<int, double>> m_weights; // activity -> covered pixels, first seen first
+};
+
+// Pixel runs of intervals (pack/unpack), merged where they touch.
+void addRuns(const core::IntervalColumns& c, const TimeMapping& map, const QRect& bar, int height,
+    std::vector<QRect>& out)
+{
+    const auto range = core::overlappingRange(c.begin, c.end, map.window.begin, map.window.end);
+    const double right = map.left + map.width;
+    int runLeft = 0;
+    int runRight = -1;
+    for (auto k = range.first; k < range.last; ++k) {
+        const double x0 = std::clamp(map.xOf(c.begin[k]), map.left, right);
+        const double x1 = std::clamp(map.xOf(c.end[k]), map.left, right);
+        const int p0 = static_cast<int>(std::floor(x0));
+        const int p1 = std::max(static_cast<int>(std::ceil(x1)), p0 + 1);
+        if (runRight >= p0) {
+            runRight = std::max(runRight, p1);
+            continue;
+        }
+        if (runRight > runLeft)
+            out.emplace_back(runLeft, bar.top(), runRight - runLeft, height);
+        runLeft = p0;
+        runRight = p1;
+    }
+    if (runRight > runLeft)
+        out.emplace_back(runLeft, bar.top(), runRight - runLeft, height);
+}
+
+core::TimeUs clippedLength(core::TimeUs b, core::TimeUs e, core::TimeRange w)
+{
+    return std::max<core::TimeUs>(0, std::min(e, w.end) - std::max(b, w.begin));
+}
+
+// One tick per pixel column for the items (sorted by timeOf, so a binary search finds the
+// first) at a time in the window: the column's first item and how many share it.
+template <typename Items, typename TimeOf>
+void addTicks(
+    const Items& items, TimeOf timeOf, const TimeMapping& map, std::vector<TimelineTick>& ticks)
+{
+    auto it = std::lower_bound(items.begin(), items.end(), map.window.begin,
+        [&](const auto& item, core::TimeUs t) { return timeOf(item) < t; });
+    for (; it != items.end() && timeOf(*it) < map.window.end; ++it) {
+        const int x = static_cast<int>(std::floor(map.xOf(timeOf(*it))));
+        if (!ticks.empty() && ticks.back().x == x)
+            ++ticks.back().count;
+        else
+            ticks.push_back({ x, static_cast<std::uint32_t>(it - items.begin()), 1 });
+    }
+}
+
+// Walks the summary's buckets under pixel column `c` of `map`: visit(bucket, share, begins) per
+// bucket overlapping the column, `share` being the fraction of the bucket inside the column and
+// `begins` whether the bucket starts in it (its executions begun count there). Returns the
+// column's time span [t0, t1).
+template <typename Visit>
+std::pair<double, double> forBucketsInColumn(
+    const PeSummary& sum, const TimeMapping& map, double usPerPixel, int c, Visit&& visit)
+{
+    const double t0 = static_cast<double>(map.window.begin) + c * usPerPixel;
+    const double t1 = std::min(t0 + usPerPixel, static_cast<double>(map.window.end));
+    const double bucket = static_cast<double>(sum.bucket);
+    const double f0 = (t0 - static_cast<double>(sum.origin)) / bucket;
+    const double f1 = (t1 - static_cast<double>(sum.origin)) / bucket;
+    const auto b0 = std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::floor(f0)), 0);
+    const auto b1 = std::min<std::ptrdiff_t>(
+        static_cast<std::ptrdiff_t>(std::ceil(f1)), static_cast<std::ptrdiff_t>(sum.size()));
+    for (auto b = b0; b < b1; ++b) {
+        const double share
+            = std::min(f1, static_cast<double>(b + 1)) - std::max(f0, static_cast<double>(b));
+        if (share > 0.0)
+            visit(static_cast<std::size_t>(b), share,
+                static_cast<double>(b) >= f0 && static_cast<double>(b) < f1);
+    }
+    return { t0, t1 };
+}
+
+// A PE's row from its summary (dense rows zoomed far out): one Merged block per pixel column
+// with the dominant activity (the entry that ran longest, or idle) and the executions begun.
+void addSummaryBlocks(const PeSummary& sum, const TimeMapping& map,
+    const core::analysis::ActivityColumns& columns, TimelineRow& row,
+    std::vector<core::TimeUs>& activityTime)
+{
+    const int width = std::max(static_cast<int>(std::ceil(map.width)), 1);
+    const double usPerPixel = static_cast<double>(map.window.length()) / map.width;
+    const int left = static_cast<int>(std::lround(map.left));
+    std::vector<std::pair<int, double>> weights;
+    std::vector<double> entryUs(static_cast<std::size_t>(std::max(columns.entryCount, 0)), 0.0);
+    double busyTotal = 0.0;
+    double idleTotal = 0.0;
+    for (int c = 0; c < width; ++c) {
+        weights.clear();
+        double busy = 0.0;
+        double idle = 0.0;
+        std::uint32_t started = 0;
+        const auto [t0, t1] = forBucketsInColumn(
+            sum, map, usPerPixel, c, [&](std::size_t bi, double share, bool begins) {
+                busy += static_cast<double>(sum.busy[bi]) * share;
+                idle += static_cast<double>(sum.idle[bi]) * share;
+                if (begins)
+                    started += sum.started[bi];
+                if (sum.dominant[bi] != PeSummary::kNoEntry)
+                    addWeight(weights, static_cast<int>(sum.dominant[bi]),
+                        static_cast<double>(sum.dominantUs[bi]) * share);
+            });
+        const double total = busy + idle;
+        if (total <= 0.0)
+            continue;
+        busyTotal += busy;
+        idleTotal += idle;
+        TimelineBlock block;
+        block.kind = TimelineBlockKind::Merged;
+        block.left = left + c;
+        block.right = block.left + 1;
+        block.activity = columns.idle();
+        double best = idle;
+        for (const auto& [entry, us] : weights) {
+            if (entry < columns.entryCount)
+                entryUs[static_cast<std::size_t>(entry)] += us;
+            if (us > best) {
+                best = us;
+                block.activity = entry;
+            }
+        }
+        block.dominantShare = static_cast<float>(best / total);
+        block.utilization
+            = t1 > t0 ? static_cast<float>(std::clamp(busy / (t1 - t0), 0.0, 1.0)) : 0.0F;
+        block.count = std::max<std::uint32_t>(started, 1);
+        block.executions = started;
+        block.begin = map.timeAt(block.left);
+        block.end = std::max(map.timeAt(block.left + 1), block.begin + 1);
+        row.blocks.push_back(block);
+    }
+    for (std::size_t entry = 0; entry < entryUs.size(); ++entry)
+        activityTime[entry] += static_cast<core::TimeUs>(std::llround(entryUs[entry]));
+    row.busyUs += static_cast<core::TimeUs>(std::llround(busyTotal));
+    row.idleUs += static_cast<core::TimeUs>(std::llround(idleTotal));
+    activityTime[static_cast<std::size_t>(columns.idle())]
+        += static_cast<core::TimeUs>(std::llround(idleTotal));
+}
+
+void buildRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map,
+    const core::analysis::ActivityColumns& columns, std::vector<core::TimeUs>& activityTime,
+    const TimelineSummaryCache* summaries)
+{
+    if (row.pe < 0 || static_cast<std::size_t>(row.pe) >= trace.pes.size())
+        return;
+    const auto& p = trace.pes[static_cast<std::size_t>(row.pe)];
+    const auto w = map.window;
+    const double width = map.width;
+    const double scale = width / static_cast<double>(w.length());
+    auto toU = [&](core::TimeUs t) {
+        return std::clamp(static_cast<double>(t - w.begin) * scale, 0.0, width);
+    };
+
+    // Executions and idle intervals merged in time order (they never overlap in a valid log).
+    const auto execs = p.executionsOverlapping(w.begin, w.end);
+    const auto idles = p.idlesOverlapping(w.begin, w.end);
+    // Dense and zoomed far out (every pixel holds many intervals, several summary buckets):
+    // the PE's summary gives the same kind of picture without reading every interval.
+    std::shared_ptr<const PeSummary> summary;
+    if (summaries != nullptr && summaries->trace().get() == &trace
+        && execs.size() + idles.size() > kDenseItemsPerPixel * static_cast<std::size_t>(width)
+        && static_cast<double>(w.length()) / width
+            >= 4.0 * static_cast<double>(summaries->bucketWidth()))
+        summary = summaries->of(row.pe);
+    row.blocks.reserve(std::min<std::size_t>(
+        execs.size() + idles.size(), 4 * static_cast<std::size_t>(width) + 16));
+    if (summary)
+        addSummaryBlocks(*summary, map, columns, row, activityTime);
+    RowBlocks blocks(static_cast<int>(std::lround(map.left)), map, row.blocks);
+    const auto& ex = p.executions;
+    const int idleColumn = columns.idle();
+    auto k = summary ? execs.last : execs.first;
+    auto i = summary ? idles.last : idles.first;
+    while (k < execs.last || i < idles.last) {
+        const bool takeIdle = k >= execs.last || (i < idles.last && p.idles.begin[i] < ex.begin[k]);
+        if (takeIdle) {
+            const auto b = p.idles.begin[i];
+            const auto e = p.idles.end[i];
+            blocks.add({ toU(b), toU(e), idleColumn, static_cast<std::uint32_t>(i), true, b, e });
+            const auto d = clippedLength(b, e, w);
+            row.idleUs += d;
+            activityTime[static_cast<std::size_t>(idleColumn)] += d;
+            ++i;
+        } else {
+            const auto b = ex.begin[k];
+            const auto e = ex.end[k];
+            const int entry = ex.entry[k];
+            blocks.add({ toU(b), toU(e), entry, static_cast<std::uint32_t>(k), false, b, e });
+            const auto d = clippedLength(b, e, w);
+            row.busyUs += d;
+            if (entry < columns.entryCount)
+                activityTime[static_cast<std::size_t>(entry)] += d;
+            ++k;
+        }
+    }
+    blocks.flush();
+
+    // The traced part of the window (the span between the PE's first and last records).
+    if (p.firstTime >= 0) {
+        const auto end
+            = p.endComputation >= 0 ? std::max(p.endComputation, p.lastTime) : p.lastTime;
+        row.tracedUs
+            = clippedLength(p.beginComputation >= 0 ? p.beginComputation : p.firstTime, end, w);
+    }
+
+    // Marks need room: thin rows (many PEs) show only their blocks.
+    if (row.bar.height() < kMinimumDetailHeight)
+        return;
+
+    // Pack/unpack marks only while they can be told apart (zoomed out they would paint a
+    // solid line over every bar).
+    const int markHeight = std::max(2, row.bar.height() / 6);
+    const auto readable = static_cast<std::size_t>(width / 3.0);
+    if (p.packsOverlapping(w.begin, w.end).size() <= readable)
+        addRuns(p.packs, map, row.bar, markHeight, row.packs);
+    if (p.unpacksOverlapping(w.begin, w.end).size() <= readable)
+        addRuns(p.unpacks, map, row.bar, markHeight, row.unpacks);
+
+    // User events: one tick per pixel column.
+    addTicks(
+        p.userEvents, [](const core::UserEventPoint& e) { return e.time; }, map, row.userEvents);
+    // Bracketed user events overlapping the window: those beginning in it, and those begun
+    // before it and still open (sorted by begin only, so at most kBracketLookBack of the ones
+    // before are checked). Overlapping ones share one span.
+    const auto& brackets = p.userBrackets;
+    const auto bFirst = static_cast<std::size_t>(
+        std::lower_bound(brackets.begin(), brackets.end(), w.begin,
+            [](const core::UserEventBracket& b, core::TimeUs t) { return b.begin < t; })
+        - brackets.begin());
+    const int plotLeft = static_cast<int>(std::lround(map.left));
+    const int plotRight = static_cast<int>(std::lround(map.left + width));
+    auto addBracket = [&](std::size_t index) {
+        const auto& b = brackets[index];
+        const int x0 = std::clamp(static_cast<int>(std::floor(map.xOf(b.begin))), plotLeft,
+            std::max(plotRight - 1, plotLeft));
+        const int x1 = std::clamp(
+            static_cast<int>(std::ceil(map.xOf(b.end))), x0 + 1, std::max(plotRight, x0 + 1));
+        if (!row.brackets.empty() && row.brackets.back().right >= x0) {
+            row.brackets.back().right = std::max(row.brackets.back().right, x1);
+            ++row.brackets.back().count;
+        } else {
+            row.brackets.push_back({ x0, x1, static_cast<std::uint32_t>(index), 1 });
+        }
+    };
+    std::vector<std::size_t> open;
+    for (std::size_t b = bFirst, checked = 0; b > 0 && checked < kBracketLookBack; --b, ++checked)
+        if (brackets[b - 1].end > w.begin)
+            open.push_back(b - 1);
+    for (auto it = open.rbegin(); it != open.rend(); ++it)
+        addBracket(*it);
+    for (auto b = bFirst; b < brackets.size() && brackets[b].begin < w.end; ++b)
+        addBracket(b);
+
+    // Notes (Charm++ <= 6.7): one tick per pixel column at their begin.
+    addTicks(
+        p.notes, [](const core::Note& n) { return n.begin; }, map, row.notes);
+
+    // Message sends as ticks under the bar, only while they can be told apart.
+    const auto sends = p.sendsIn(w.begin, w.end);
+    if (sends.size() <= readable) {
+        for (auto s = sends.first; s < sends.last; ++s) {
+            const int x = static_cast<int>(std::floor(map.xOf(p.sends.time[s])));
+            if (!row.sends.empty() && row.sends.back().x == x)
+                ++row.sends.back().count;
+            else
+                row.sends.push_back({ x, static_cast<std::uint32_t>(s), 1 });
+        }
+    }
+}
+
+// The SMP node of a row (-1 for a collapsed row spanning several nodes).
+int nodeOfSource(const core::RunMetadata& meta, const TimelineRowSource& source)
+{
+    if (source.members.empty())
+        return meta.nodeOf(source.pe);
+    const int node = meta.nodeOf(source.members.front());
+    for (const auto pe : source.members)
+        if (meta.nodeOf(pe) != node)
+            return -1;
+    return node;
+}
+
+// Adds a PE's coarse summary to a collapsed row's columns (pixel units, as the exact path).
+void addSummary(const PeSummary& sum, const TimeMapping& map, int width, std::size_t entries,
+    std::vector<double>& busy, std::vector<double>& byEntry, std::vector<std::uint32_t>& started,
+    double& busyUs, std::vector<double>& entryUs)
+{
+    const double usPerPixel = static_cast<double>(map.window.length()) / map.width;
+    for (int c = 0; c < width; ++c) {
+        const auto cc = static_cast<std::size_t>(c);
+        forBucketsInColumn(sum, map, usPerPixel, c, [&](std::size_t bi, double share, bool begins) {
+            const double us = static_cast<double>(sum.busy[bi]) * share;
+            busyUs += us;
+            busy[cc] += us / usPerPixel;
+            if (sum.dominant[bi] < entries) {
+                const double dominant = static_cast<double>(sum.dominantUs[bi]) * share;
+                byEntry[cc * entries + sum.dominant[bi]] += dominant / usPerPixel;
+                entryUs[sum.dominant[bi]] += dominant;
+            }
+            if (begins)
+                started[cc] += sum.started[bi];
+        });
+    }
+}
+
+void buildAggregateRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map,
+    const core::analysis::ActivityColumns& columns, std::vector<core::TimeUs>& activityTime,
+    const TimelineSummaryCache* summaries)
+{
+    const auto w = map.window;
+    const int width = std::max(static_cast<int>(std::ceil(map.width)), 1);
+    const double scale = map.width / static_cast<double>(w.length());
+    const auto entries = static_cast<std::size_t>(std::max(columns.entryCount, 1));
+    // Busy pixel-time per column and per (column, entry); a fully busy PE adds 1 per column.
+    std::vector<double> busy(static_cast<std::size_t>(width), 0.0);
+    std::vector<double> byEntry(static_cast<std::size_t>(width) * entries, 0.0);
+    std::vector<std::uint32_t> started(static_cast<std::size_t>(width), 0);
+    std::size_t members = 0;
+    // Zoomed far out (several summary buckets per pixel): the group's summary.
+    std::shared_ptr<const PeSummary> group;
+    if (summaries != nullptr && summaries->trace().get() == &trace
+        && static_cast<double>(w.length()) / map.width
+            >= 4.0 * static_cast<double>(summaries->bucketWidth()))
+        group = summaries->of(row.members);
+    if (group) {
+        double busyUs = 0.0;
+        std::vector<double> entryUs(entries, 0.0);
+        addSummary(*group, map, width, entries, busy, byEntry, started, busyUs, entryUs);
+        for (std::size_t entry = 0;
+             entry < entries && entry < static_cast<std::size_t>(columns.entryCount); ++entry)
+            activityTime[entry] += static_cast<core::TimeUs>(std::llround(entryUs[entry]));
+        row.busyUs = static_cast<core::TimeUs>(std::llround(busyUs));
+    }
+    for (const auto pe : row.members) {
+        if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size())
+            continue;
+        const auto& p = trace.pes[static_cast<std::size_t>(pe)];
+        ++members;
+        core::TimeUs traced = 0;
+        if (p.firstTime >= 0) {
+            const auto end
+                = p.endComputation >= 0 ? std::max(p.endComputation, p.lastTime) : p.lastTime;
+            traced
+                = clippedLength(p.beginComputation >= 0 ? p.beginComputation : p.firstTime, end, w);
+        }
+        row.tracedUs += traced;
+        if (group) {
+            // Busy time came from the group's summary; idle is the rest of the traced time.
+            continue;
+        }
+        const auto& ex = p.executions;
+        const auto range = p.executionsOverlapping(w.begin, w.end);
+        for (auto k = range.first; k < range.last; ++k) {
+            const auto b = std::max(ex.begin[k], w.begin);
+            const auto e = std::min(ex.end[k], w.end);
+            const int entry = ex.entry[k];
+            const auto d = std::max<core::TimeUs>(e - b, 0);
+            row.busyUs += d;
+            if (entry < columns.entryCount)
+                activityTime[static_cast<std::size_t>(entry)] += d;
+            const double u0 = static_cast<double>(b - w.begin) * scale;
+            const double u1 = static_cast<double>(e - w.begin) * scale;
+            const int c0 = std::clamp(static_cast<int>(std::floor(u0)), 0, width - 1);
+            const int c1 = std::clamp(static_cast<int>(std::ceil(u1)), c0 + 1, width);
+            ++started[static_cast<std::size_t>(c0)];
+            for (int c = c0; c < c1; ++c) {
+                const double cover = std::min(u1, static_cast<double>(c + 1))
+                    - std::max(u0, static_cast<double>(c));
+                if (cover <= 0.0)
+                    continue;
+                busy[static_cast<std::size_t>(c)] += cover;
+                if (entry < columns.entryCount)
+                    byEntry[static_cast<std::size_t>(c) * entries + static_cast<std::size_t>(entry)]
+                        += cover;
+            }
+        }
+        const auto idles = p.idlesOverlapping(w.begin, w.end);
+        for (auto i = idles.first; i < idles.last; ++i) {
+            const auto d = clippedLength(p.idles.begin[i], p.idles.end[i], w);
+            row.idleUs += d;
+            activityTime[static_cast<std::size_t>(columns.idle())] += d;
+        }
+    }
+    if (group) {
+        row.idleUs = std::max<core::TimeUs>(row.tracedUs - row.busyUs, 0);
+        activityTime[static_cast<std::size_t>(columns.idle())] += row.idleUs;
+    }
+    const int left = static_cast<int>(std::lround(map.left));
+    for (int c = 0; c < width; ++c) {
+        const auto cc = static_cast<std::size_t>(c);
+        if (busy[cc] <= 0.0)
+            continue;
+        const auto* weights = byEntry.data() + cc * entries;
+        const auto best = std::max_element(weights, weights + entries);
+        TimelineBlock block;
+        block.kind = TimelineBlockKind::Aggregate;
+        block.left = left + c;
+        block.right = block.left + 1;
+        block.activity = static_cast<int>(best - weights);
+        block.dominantShare = static_cast<float>(*best / busy[cc]);
+        block.utilization = static_cast<float>(
+            std::min(busy[cc] / static_cast<double>(std::max<std::size_t>(members, 1)), 1.0));
+        block.count = started[cc];
+        block.executions = started[cc];
+        block.begin = map.timeAt(left + c);
+        block.end = std::max(map.timeAt(left + c + 1), block.begin + 1);
+        row.blocks.push_back(block);
+    }
+}
+
+} // namespace
+
+const TimelineRow* TimelineGeometry::rowOfPe(core::PeId pe) const
+{
+    for (const auto& row : rows)
+        if (row.pe == pe)
+            return &row;
+    return nullptr;
+}
+
+const TimelineRow* TimelineGeometry::rowAt(int y) const
+{
+    for (const auto& row : rows)
+        if (y >= row.eventStrip.top() && y < row.eventStrip.top() + rowPitch)
+            return &row;
+    return nullptr;
+}
+
+const TimelineBlock* TimelineGeometry::blockAt(const TimelineRow& row, int x) const
+{
+    const auto it = std::upper_bound(row.blocks.begin(), row.blocks.end(), x,
+        [](int value, const TimelineBlock& b) { return value < b.left; });
+    if (it == row.blocks.begin())
+        return nullptr;
+    const auto& b = *(it - 1);
+    return x < b.right ? &b : nullptr;
+}
+
+QRect TimelineGeometry::blockRect(const TimelineRow& row, const TimelineBlock& block) const
+{
+    return QRect(block.left, row.bar.top(), block.right - block.left, row.bar.height());
+}
+
+TimelineGeometry buildTimelineGeometry(const core::Trace& trace, const std::vector<core::PeId>& pes,
+    core::TimeRange window, QSize size, const TimelineLayout& layout)
+{
+    std::vector<TimelineRowSource> rows(pes.size());
+    for (std::size_t i = 0; i < pes.size(); ++i)
+        rows[i].pe = pes[i];
+    return buildTimelineGeometryForRows(trace, rows, window, size, layout);
+}
+
+TimelineGeometry buildTimelineGeometryForRows(const core::Trace& trace,
+    const std::vector<TimelineRowSource>& pes, core::TimeRange window, QSize size,
+    const TimelineLayout& layout)
+{
+    TimelineGeometry g;
+    g.size = size;
+    g.columns.entryCount = static_cast<int>(trace.metadata.entries.size());
+    g.activityTime.assign(static_cast<std::size_t>(g.columns.count()), 0);
+    if (window.end <= window.begin)
+        window.end = window.begin + 1;
+
+    const int m = layout.margin;
+    int top = m;
+    if (layout.titleHeight > 0) {
+        g.title = QRect(m, top, size.width() - 2 * m, layout.titleHeight);
+        top += layout.titleHeight;
+    }
+    const int plotLeft = m + layout.labelWidth;
+    const int plotWidth = std::max(size.width() - plotLeft - m - layout.scrollBarWidth, 1);
+    g.ruler = QRect(plotLeft, top, plotWidth, layout.rulerHeight);
+    top += layout.rulerHeight;
+    const int bottom = size.height() - m - layout.legendHeight;
+    if (layout.legendHeight > 0)
+        g.legend = QRect(m, bottom + 2, size.width() - 2 * m, layout.legendHeight - 2);
+    g.rowsArea = QRect(0, top, size.width(), std::max(bottom - top, 0));
+
+    g.map.window = window;
+    g.map.left = plotLeft;
+    g.map.width = plotWidth;
+    g.axis = buildTimeAxis(g.map, layout.minTickSpacing, layout.reference);
+
+    // Bars share the height; node boundaries add a little space in SMP runs.
+    const auto n = static_cast<int>(pes.size());
+    const auto& meta = trace.metadata;
+    const int fixed = layout.eventStrip + layout.rowGap;
+    const int available = std::max(g.rowsArea.height() - 2, 0);
+    const int share = n > 0 ? available / n - fixed : layout.maxBarHeight;
+    g.barHeight = std::clamp(share, layout.minBarHeight, layout.maxBarHeight);
+    g.rowPitch = fixed + g.barHeight;
+    g.contentHeight = n * g.rowPitch;
+    g.scrollY = std::clamp(layout.scrollY, 0, std::max(g.contentHeight - g.rowsArea.height(), 0));
+
+    for (int r = 0; r < n; ++r) {
+        const int rowTop = g.rowsArea.top() + 2 + r * g.rowPitch - g.scrollY;
+        if (rowTop + g.rowPitch <= g.rowsArea.top() || rowTop >= g.rowsArea.bottom() + 1)
+            continue; // outside the viewport: not built
+        TimelineRow row;
+        const auto& source = pes[static_cast<std::size_t>(r)];
+        row.pe = source.members.empty() ? source.pe : core::kNoPe;
+        row.members = source.members;
+        row.group = source.group;
+        row.groupLabel = source.label;
+        row.position = static_cast<std::size_t>(r);
+        row.commThread = row.pe != core::kNoPe && meta.isCommThread(row.pe);
+        row.node = nodeOfSource(meta, source);
+        row.firstOfNode = meta.smp && r > 0
+            && nodeOfSource(meta, pes[static_cast<std::size_t>(r - 1)]) != row.node;
+        row.eventStrip = QRect(plotLeft, rowTop, plotWidth, layout.eventStrip);
+        row.bar = QRect(plotLeft, rowTop + layout.eventStrip, plotWidth, g.barHeight);
+        row.label = QRect(m, rowTop, layout.labelWidth - 8, layout.eventStrip + g.barHeight);
+        g.rows.push_back(std::move(row));
+    }
+
+    // The rows' contents are independent: build them on a few threads (each with its own
+    // activity totals), rows split into contiguous shares.
+    const std::size_t rowCount = g.rows.size();
+    const std::size_t threads = std::max<std::size_t>(
+        1, std::min<std::size_t>({ std::thread::hardware_concurrency(), 4, (rowCount + 3) / 4 }));
+    std::vector<std::vector<core::TimeUs>> totals(threads, g.activityTime);
+    auto buildShare = [&](std::size_t t) {
+        for (std::size_t r = rowCount * t / threads; r < rowCount * (t + 1) / threads; ++r)
+            if (g.rows[r].collapsed())
+                buildAggregateRow(trace, g.rows[r], g.map, g.columns, totals[t], layout.summaries);
+            else
+                buildRow(trace, g.rows[r], g.map, g.columns, totals[t], layout.summaries);
+    };
+    {
+        std::vector<std::jthread> workers;
+        for (std::size_t t = 1; t < threads; ++t)
+            workers.emplace_back(buildShare, t);
+        buildShare(0);
+    }
+    for (const auto& total : totals)
+        for (std::size_t c = 0; c < total.size(); ++c)
+            g.activityTime[c] += total[c];
+    return g;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Message links
+
+namespace {
+
+bool isThreadEntry(const core::RunMetadata& meta, int entry)
+{
+    return meta.entryName(entry) == "dummy_thread_ep";
+}
+
+} // namespace
+
+MessageLink findMessageSource(
+    const core::Trace& trace, core::PeId pe, std::size_t execution, core::TimeUs tolerance)
+{
+    MessageLink link;
+    link.pe = pe;
+    link.execution = execution;
+    if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size()) {
+        link.status = MessageLink::Status::NoSource;
+        return link;
+    }
+    const auto& ex = trace.pes[static_cast<std::size_t>(pe)].executions;
+    if (execution >= ex.size()) {
+        link.status = MessageLink::Status::NoSource;
+        return link;
+    }
+    link.senderPe = ex.sourcePe[execution];
+    const auto eventId = ex.eventId[execution];
+    const auto begin = ex.begin[execution];
+    const int entry = ex.entry[execution];
+    const auto& meta = trace.metadata;
+    if (eventId < 0 || link.senderPe < 0) {
+        link.status = MessageLink::Status::NoSource;
+        link.reason = QObject::tr("no sender recorded (SDAG serial block or runtime message)");
+        return link;
+    }
+    if (static_cast<std::size_t>(link.senderPe) >= trace.pes.size()
+        || !trace.pes[static_cast<std::size_t>(link.senderPe)].hasLog) {
+        link.status = MessageLink::Status::NotFound;
+        link.reason = QObject::tr("PE %1 has no log").arg(link.senderPe);
+        return link;
+    }
+    const auto& sends = trace.pes[static_cast<std::size_t>(link.senderPe)].sends;
+    // Latest match at or before begin + tolerance: scan back from there.
+    const auto limit = std::upper_bound(sends.time.begin(), sends.time.end(), begin + tolerance)
+        - sends.time.begin();
+    std::optional<std::size_t> latestBefore; // time <= begin
+    std::optional<std::size_t> withinSkew; // begin < time <= begin + tolerance (earliest)
+    for (auto s = static_cast<std::ptrdiff_t>(limit) - 1; s >= 0; --s) {
+        const auto index = static_cast<std::size_t>(s);
+        if (sends.eventId[index] != eventId)
+            continue;
+        if (sends.time[index] <= begin) {
+            latestBefore = index;
+            break;
+        }
+        withinSkew = index;
+    }
+    link.send = latestBefore ? latestBefore : withinSkew;
+    if (!link.send) {
+        const bool later = std::find(sends.eventId.begin() + limit, sends.eventId.end(), eventId)
+            != sends.eventId.end();
+        link.status = later ? MessageLink::Status::SentAfterBegin : MessageLink::Status::NotFound;
+        link.reason = later
+            ? QObject::tr("PE %1 sent event %2 only after this began (a stale event id)")
+                  .arg(link.senderPe)
+                  .arg(eventId)
+            : QObject::tr("PE %1 has no send with event %2").arg(link.senderPe).arg(eventId);
+        return link;
+    }
+    const auto s = *link.send;
+    link.status = MessageLink::Status::Linked;
+    const auto& senderPe = trace.pes[static_cast<std::size_t>(link.senderPe)];
+    if (isThreadEntry(meta, entry)) {
+        link.status = MessageLink::Status::Weak;
+        link.reason = QObject::tr("a thread resumption: its event id may be stale");
+    } else if (sends.entry[s] != entry) {
+        link.status = MessageLink::Status::Weak;
+        link.reason = QObject::tr("the send was for %1 (a stale event id?)")
+                          .arg(QString::fromStdString(meta.entryName(sends.entry[s])));
+    } else if (sends.kind[s] == core::SendKind::Multicast) {
+        const auto destinations = senderPe.multicastDestinations(s);
+        const bool known = std::any_of(
+            destinations.begin(), destinations.end(), [](core::PeId d) { return d != 0; });
+        if (known
+            && std::find(destinations.begin(), destinations.end(), pe) == destinations.end()) {
+            link.status = MessageLink::Status::Weak;
+            link.reason = QObject::tr("the multicast does not list PE %1").arg(pe);
+        }
+    }
+    return link;
+}
+
+std::vector<MessageLink> findMessagePath(const core::Trace& trace, core::PeId pe,
+    std::size_t execution, std::size_t maxHops, std::size_t messages)
+{
+    std::vector<MessageLink> path;
+    auto link = findMessageSource(trace, pe, execution);
+    path.push_back(link);
+    std::size_t followed = 1; // messages traced back (comm-thread relays do not count)
+    while (path.size() < maxHops && path.back().linked()) {
+        const auto& last = path.back();
+        const bool relay = trace.metadata.isCommThread(last.senderPe) && last.senderPe != last.pe;
+        if (!relay) {
+            if (followed >= messages)
+                break;
+            ++followed;
+        }
+        const auto& sends = trace.pes[static_cast<std::size_t>(last.senderPe)].sends;
+        const auto relayed = sends.execution[*last.send];
+        if (relayed == core::kNoExecution || (relayed & core::kSendAfterExecution) != 0)
+            break;
+        link = findMessageSource(trace, last.senderPe, relayed);
+        path.push_back(link);
+    }
+    return path;
+}
+
+std::vector<MessageLink> findMessageTargets(const core::Trace& trace, core::PeId pe,
+    std::size_t execution, const std::vector<core::PeId>& among)
+{
+    std::vector<MessageLink> targets;
+    if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size())
+        return targets;
+    const auto& p = trace.pes[static_cast<std::size_t>(pe)];
+    if (execution >= p.executions.size())
+        return targets;
+    const auto b = p.executions.begin[execution];
+    const auto e = p.executions.end[execution];
+    const auto sends = p.sendsIn(b, e + 1);
+    std::size_t followed = 0;
+    for (auto s = sends.first; s < sends.last && followed < kForwardSendLimit; ++s) {
+        if (p.sends.execution[s] != static_cast<std::uint32_t>(execution))
+            continue; // made between executions or by another one
+        ++followed;
+        const auto time = p.sends.time[s];
+        const auto eventId = p.sends.eventId[s];
+        const bool one = p.sends.kind[s] == core::SendKind::PointToPoint;
+        for (const auto q : among) {
+            if (q < 0 || static_cast<std::size_t>(q) >= trace.pes.size())
+                continue;
+            const auto& ex = trace.pes[static_cast<std::size_t>(q)].executions;
+            auto k = static_cast<std::size_t>(
+                std::lower_bound(ex.begin.begin(), ex.begin.end(), time - kMessageSkewTolerance)
+                - ex.begin.begin());
+            bool found = false;
+            for (std::size_t n = 0; k < ex.size() && n < kForwardSearchLimit; ++k, ++n) {
+                if (ex.sourcePe[k] != pe || ex.eventId[k] != eventId)
+                    continue;
+                auto link = findMessageSource(trace, q, k);
+                if (link.send && *link.send == s) {
+                    targets.push_back(std::move(link));
+                    found = true;
+                }
+                break; // the first with this (PE, event id) after the send is the only candidate
+            }
+            if (found && one)
+                break;
+        }
+    }
+    return targets;
+}
+
+} // namespace parallax::views

@@ -1,0 +1,157 @@
+#include "views/timeline/timeline_summary.h"
+
+#include <algorithm>
+
+namespace parallax::views {
+
+PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t buckets)
+{
+    PeSummary s;
+    buckets = std::max<std::size_t>(buckets, 1);
+    s.origin = span.begin;
+    const auto length = std::max<core::TimeUs>(span.length(), 1);
+    s.bucket = std::max<core::TimeUs>(
+        (length + static_cast<core::TimeUs>(buckets) - 1) / static_cast<core::TimeUs>(buckets), 1);
+    const auto n = static_cast<std::size_t>((length + s.bucket - 1) / s.bucket);
+    s.busy.assign(n, 0.0F);
+    s.idle.assign(n, 0.0F);
+    s.dominant.assign(n, PeSummary::kNoEntry);
+    s.dominantUs.assign(n, 0.0F);
+    s.started.assign(n, 0);
+    // Per bucket the time of each entry, collected while the executions (sorted by begin) pass
+    // it; a bucket is final once an execution begins after it.
+    std::vector<std::pair<std::uint16_t, core::TimeUs>> weights;
+    std::size_t current = 0;
+    auto finish = [&](std::size_t b) {
+        if (weights.empty())
+            return;
+        const auto best = std::max_element(weights.begin(), weights.end(),
+            [](const auto& x, const auto& y) { return x.second < y.second; });
+        s.dominant[b] = best->first;
+        s.dominantUs[b] = static_cast<float>(best->second);
+        weights.clear();
+    };
+    auto add = [&](std::size_t b, std::uint16_t entry, core::TimeUs us) {
+        if (b != current) {
+            finish(current);
+            current = b;
+        }
+        s.busy[b] += static_cast<float>(us);
+        addWeight(weights, entry, us);
+    };
+    const auto& ex = pe.executions;
+    for (std::size_t k = 0; k < ex.size(); ++k) {
+        const auto b = std::max(ex.begin[k], span.begin);
+        const auto e = std::min(ex.end[k], span.end);
+        if (e < b)
+            continue;
+        const auto first = static_cast<std::size_t>((b - s.origin) / s.bucket);
+        if (first >= n)
+            break;
+        ++s.started[first];
+        const auto last
+            = std::min(static_cast<std::size_t>((std::max(e - 1, b) - s.origin) / s.bucket), n - 1);
+        for (auto bucket = first; bucket <= last; ++bucket) {
+            const auto lo = std::max(b, s.origin + static_cast<core::TimeUs>(bucket) * s.bucket);
+            const auto hi
+                = std::min(e, s.origin + static_cast<core::TimeUs>(bucket + 1) * s.bucket);
+            if (hi > lo)
+                add(bucket, ex.entry[k], hi - lo);
+        }
+    }
+    finish(current);
+    for (std::size_t i = 0; i < pe.idles.size(); ++i) {
+        const auto b = std::max(pe.idles.begin[i], span.begin);
+        const auto e = std::min(pe.idles.end[i], span.end);
+        if (e <= b)
+            continue;
+        const auto first = static_cast<std::size_t>((b - s.origin) / s.bucket);
+        if (first >= n)
+            break;
+        const auto last = std::min(static_cast<std::size_t>((e - 1 - s.origin) / s.bucket), n - 1);
+        for (auto bucket = first; bucket <= last; ++bucket) {
+            const auto lo = std::max(b, s.origin + static_cast<core::TimeUs>(bucket) * s.bucket);
+            const auto hi
+                = std::min(e, s.origin + static_cast<core::TimeUs>(bucket + 1) * s.bucket);
+            if (hi > lo)
+                s.idle[bucket] += static_cast<float>(hi - lo);
+        }
+    }
+    return s;
+}
+
+TimelineSummaryCache::TimelineSummaryCache(core::TracePtr trace)
+    : m_trace(std::move(trace))
+{ }
+
+core::TimeUs TimelineSummaryCache::bucketWidth() const
+{
+    const auto length = m_trace ? std::max<core::TimeUs>(m_trace->endTime(), 1) : 1;
+    const auto buckets = static_cast<core::TimeUs>(kBuckets);
+    return std::max<core::TimeUs>((length + buckets - 1) / buckets, 1);
+}
+
+std::shared_ptr<const PeSummary> TimelineSummaryCache::of(core::PeId pe) const
+{
+    if (!m_trace || pe < 0 || static_cast<std::size_t>(pe) >= m_trace->pes.size())
+        return nullptr;
+    {
+        const std::lock_guard lock(m_mutex);
+        if (const auto it = m_summaries.find(pe); it != m_summaries.end())
+            return it->second;
+    }
+    auto summary
+        = std::make_shared<const PeSummary>(summarizePe(m_trace->pes[static_cast<std::size_t>(pe)],
+            { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) }, kBuckets));
+    const std::lock_guard lock(m_mutex);
+    return m_summaries.emplace(pe, std::move(summary)).first->second;
+}
+
+std::shared_ptr<const PeSummary> TimelineSummaryCache::of(const std::vector<core::PeId>& pes) const
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        if (const auto it = m_groups.find(pes); it != m_groups.end())
+            return it->second;
+    }
+    std::shared_ptr<PeSummary> group;
+    std::vector<std::vector<std::pair<std::uint16_t, float>>> weights;
+    for (const auto pe : pes) {
+        const auto one = of(pe);
+        if (!one)
+            continue;
+        if (!group) {
+            group = std::make_shared<PeSummary>(*one);
+            weights.resize(one->size());
+        } else {
+            for (std::size_t b = 0; b < group->size() && b < one->size(); ++b) {
+                group->busy[b] += one->busy[b];
+                group->idle[b] += one->idle[b];
+                group->started[b] += one->started[b];
+            }
+        }
+        for (std::size_t b = 0; b < weights.size() && b < one->size(); ++b) {
+            if (one->dominant[b] == PeSummary::kNoEntry)
+                continue;
+            addWeight(weights[b], one->dominant[b], one->dominantUs[b]);
+        }
+    }
+    if (group) {
+        for (std::size_t b = 0; b < weights.size(); ++b) {
+            const auto& w = weights[b];
+            if (w.empty()) {
+                group->dominant[b] = PeSummary::kNoEntry;
+                group->dominantUs[b] = 0.0F;
+                continue;
+            }
+            const auto best = std::max_element(w.begin(), w.end(),
+                [](const auto& x, const auto& y) { return x.second < y.second; });
+            group->dominant[b] = best->first;
+            group->dominantUs[b] = best->second;
+        }
+    }
+    const std::lock_guard lock(m_mutex);
+    return m_groups.emplace(pes, std::move(group)).first->second;
+}
+
+} // namespace parallax::views
