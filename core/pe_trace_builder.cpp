@@ -387,25 +387,29 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
     }
     case RecordType::BeginUserEventPair:
         noteTime(r.time);
-        m_openBrackets.push_back(
-            { r.time, r.time, r.userEventId, r.nestedId, BracketKind::BeginEnd });
+        m_openBrackets[{ r.userEventId, r.nestedId }].emplace(r.time,
+            UserEventBracket { r.time, r.time, r.userEventId, r.nestedId, BracketKind::BeginEnd });
+        ++m_openBracketCount;
         break;
     case RecordType::EndUserEventPair: {
         noteTime(r.time);
-        const auto it
-            = std::find_if(m_openBrackets.begin(), m_openBrackets.end(), [&](const auto& b) {
-                  return b.id == r.userEventId && b.nestedId == r.nestedId && b.begin <= r.time;
-              });
-        if (it == m_openBrackets.end()) {
+        // The END closes the earliest-begun open bracket of its id and nested id (in a log
+        // whose times never go backwards, the first one opened).
+        const auto key = m_openBrackets.find({ r.userEventId, r.nestedId });
+        if (key == m_openBrackets.end() || key->second.empty()
+            || key->second.begin()->first > r.time) {
             issue(Issue::UnmatchedUserEventPair,
                 "END_USER_EVENT_PAIR " + std::to_string(r.userEventId)
                     + " without BEGIN_USER_EVENT_PAIR");
             break;
         }
-        auto bracket = *it;
+        auto bracket = key->second.begin()->second;
         bracket.end = r.time;
         m_trace.userBrackets.push_back(bracket);
-        m_openBrackets.erase(it);
+        key->second.erase(key->second.begin());
+        if (key->second.empty())
+            m_openBrackets.erase(key);
+        --m_openBracketCount;
         break;
     }
     case RecordType::UserSupplied:
@@ -539,8 +543,8 @@ PeTrace PeTraceBuilder::finish()
     }
     if (m_pendingPair.present)
         m_report.increment(Issue::UnmatchedUserEventPair);
-    if (!m_openBrackets.empty())
-        m_report.increment(Issue::UnmatchedUserEventPair, m_openBrackets.size());
+    if (m_openBracketCount > 0)
+        m_report.increment(Issue::UnmatchedUserEventPair, m_openBracketCount);
 
     sortSends(m_trace.sends);
     sortStable(m_trace.userEvents, [](const auto& x) { return x.time; });

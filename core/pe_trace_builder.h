@@ -4,6 +4,7 @@
 #include "log_record.h"
 #include "pe_trace.h"
 
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -80,7 +81,11 @@ private:
         UserEventPoint first;
         std::int32_t nestedId = 0;
     } m_pendingPair;
-    std::vector<UserEventBracket> m_openBrackets; // BEGIN_USER_EVENT_PAIR awaiting END
+    // BEGIN_USER_EVENT_PAIR awaiting END, by (user event id, nested id) and begin time, so an
+    // END finds its BEGIN in O(log n) however the brackets are nested or interleaved.
+    std::map<std::pair<UserEventId, std::int32_t>, std::multimap<TimeUs, UserEventBracket>>
+        m_openBrackets;
+    std::size_t m_openBracketCount = 0;
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_objectIndex;
 };
 
