@@ -13,7 +13,8 @@ struct SummaryMark {
     TimeUs time = 0;
 };
 
-// Per-phase per-entry totals of a .sum file (ver >= 3.0, `[p]` lines).
+// Per-phase per-entry totals of a .sum file (ver >= 3.0, `[p]` lines). Trailing zero entries
+// are left out, so a vector may be shorter than the entry table.
 struct SummaryPhase {
     std::vector<std::int64_t> entryCalls;
     std::vector<std::int64_t> entryTime;
@@ -43,16 +44,19 @@ struct PeSummary {
     }
 };
 
-// One cell of a .sumd file: an entry method's time and call count in one interval.
+// A run of cells of a .sumd file: an entry method's time and call count in each of `length`
+// consecutive intervals from `interval` on (the file's run-length encoding, kept as it is so
+// that memory follows the file, not the product intervals x entries).
 struct SummaryDetailCell {
     std::uint32_t interval = 0;
     std::uint32_t entry = 0;
-    std::int64_t timeUs = 0;
-    std::int64_t calls = 0; // executions that started in the interval
+    std::int64_t timeUs = 0; // in each interval of the run
+    std::int64_t calls = 0; // executions that started in each interval of the run
+    std::uint32_t length = 1;
 };
 
 // One NAME.N.sumd file (+sumDetail): per entry, per interval time and calls, stored sparse
-// (only non-zero cells) in entry-major order.
+// (only non-zero runs of cells) in entry-major order.
 struct PeSummaryDetail {
     PeId pe = kNoPe;
     double version = 0.0;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <filesystem>
 #include <vector>
 
@@ -129,7 +130,9 @@ StsResult readSts(const std::string& path, core::ImportReport& report)
             sawAnyKeyword = true;
             double version = 0;
             FieldCursor c(t.size() > 1 ? t[1] : std::string_view {});
-            if (t.size() < 2 || !c.nextDouble(version) || version < 0) {
+            // NaN and infinity pass every range comparison, so test for them first.
+            if (t.size() < 2 || !c.nextDouble(version) || !c.atEnd() || !std::isfinite(version)
+                || version < 0) {
                 result.error = path + ":" + std::to_string(lines.lineNumber())
                     + ": VERSION is not a number; this does not look like a Projections .sts file";
                 return result;
@@ -324,6 +327,14 @@ StsResult readSts(const std::string& path, core::ImportReport& report)
         if (declaredPapi <= 1024)
             meta.papiEvents.resize(
                 static_cast<std::size_t>(std::max<std::int64_t>(declaredPapi, 0)));
+    }
+    if (declaredPapi < 0 && !meta.papiEvents.empty()) {
+        // The writer always puts TOTAL_PAPI_EVENTS first; without it the PAPI_EVENT lines do
+        // not say whether the logs carry counter values, and assuming they do would make every
+        // BEGIN/END_PROCESSING malformed. The logs are read without counters.
+        warn("PAPI_EVENT lines without TOTAL_PAPI_EVENTS; hardware counters are ignored and "
+             "the logs are read without counter values");
+        meta.papiEvents.clear();
     }
     (void)declaredStats;
 

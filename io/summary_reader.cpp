@@ -20,6 +20,12 @@ namespace {
 // Charm++ keeps at most +bincount bins (default 60000) and shrinks them when full; 2^22 bins
 // is far beyond any real run yet only 8 MiB of int16. Sparse .sumd cells and marks likewise.
 constexpr std::int64_t kMaxValues = std::int64_t { 1 } << 22;
+// All phase lines of one .sum together (they are not shown by any view).
+constexpr std::int64_t kMaxPhaseValues = std::int64_t { 1 } << 20;
+
+// A .projrc end time past this (2^50 µs, 35 years) is a damaged file, not a run: honouring it
+// would make every time grid overflow or hold billions of intervals.
+constexpr core::TimeUs kMaxProjrcTime = core::TimeUs { 1 } << 50;
 
 std::string fileNameOf(const std::string& path)
 {
@@ -82,8 +88,8 @@ bool parseHeader(std::string_view line, Header& h)
             parseNumber(value, h.phases);
         }
     }
-    return sawVersion && h.count >= 0 && h.entries >= 0 && std::isfinite(h.interval)
-        && h.interval > 0;
+    return sawVersion && std::isfinite(h.version) && h.version >= 0 && h.count >= 0
+        && h.entries >= 0 && std::isfinite(h.interval) && h.interval > 0;
 }
 
 // Interval in µs as Java computes it: floor(interval * 1e6).
@@ -134,8 +140,10 @@ bool forEachRun(std::string_view line, const std::function<bool(std::int64_t, st
 }
 
 // Expands `value[+repeat]` runs into exactly min(expected, kMaxValues) values (padding with 0).
+// Negative values (a time or count cannot be) are read as 0 and flag `negative`.
 template <typename T = std::int64_t>
-std::vector<T> readValues(std::string_view line, std::int64_t expected, bool& damaged)
+std::vector<T> readValues(
+    std::string_view line, std::int64_t expected, bool& damaged, bool& negative)
 {
     std::vector<T> out;
     const auto cap = std::min(expected, kMaxValues);
@@ -146,8 +154,12 @@ std::vector<T> readValues(std::string_view line, std::int64_t expected, bool& da
             overflow = true;
             repeat = room;
         }
+        if (value < 0) {
+            negative = true;
+            value = 0;
+        }
         if constexpr (std::is_same_v<T, std::int16_t>)
-            value = std::clamp<std::int64_t>(value, -1000, 1000);
+            value = std::min<std::int64_t>(value, 1000);
         out.insert(out.end(), static_cast<std::size_t>(repeat), static_cast<T>(value));
         return !overflow;
     });
@@ -198,11 +210,22 @@ std::optional<core::PeSummary> readSummary(
         return false;
     };
     bool damaged = false;
+    bool negative = false;
+    // Reported once, at whatever point reading stops.
+    struct NegativeNote {
+        bool& seen;
+        decltype(problem)& report;
+        ~NegativeNote()
+        {
+            if (seen)
+                report("negative times, counts or percentages read as 0");
+        }
+    } negativeNote { negative, problem };
     if (!nextLine(line)) {
         problem("file ends after the header");
         return s;
     }
-    s.utilization = readValues<std::int16_t>(line, h.count, damaged);
+    s.utilization = readValues<std::int16_t>(line, h.count, damaged, negative);
     if (damaged)
         problem("utilisation line does not hold count:" + std::to_string(h.count) + " values");
     std::vector<std::int64_t>* perEntry[] = { &s.entryTime, &s.entryCalls, &s.entryMaxTime };
@@ -212,7 +235,7 @@ std::optional<core::PeSummary> readSummary(
             problem("file ends before the per-entry totals");
             return s;
         }
-        *perEntry[k] = readValues(line, entries, damaged);
+        *perEntry[k] = readValues(line, entries, damaged, negative);
         if (damaged)
             problem("per-entry line does not hold ep:" + std::to_string(h.entries) + " values");
     }
@@ -230,6 +253,12 @@ std::optional<core::PeSummary> readSummary(
                     problem("marks line is shorter than its count");
                     break;
                 }
+                if (!std::isfinite(seconds) || seconds < 0 || seconds > 1e9 || type < INT32_MIN
+                    || type > INT32_MAX) {
+                    problem("a mark's type or time is out of range; the remaining marks are "
+                            "skipped");
+                    break;
+                }
                 s.marks.push_back({ static_cast<std::int32_t>(type),
                     static_cast<core::TimeUs>(std::llround(seconds * 1e6)) });
             }
@@ -239,7 +268,12 @@ std::optional<core::PeSummary> readSummary(
     }
     // Phase lines (ver >= 3): the writer emits three per phase (calls, times, maxima), each
     // starting with "[p]"; Java reads two and misaligns (FORMAT.md §3.1) — we follow the writer.
+    // Phase vectors keep only what the lines hold: trailing zeros are dropped, and all phases
+    // of a file together keep at most kMaxPhaseValues values (a `phases:1024` header with
+    // `0+65536` lines must not cost gigabytes).
     const auto phases = std::clamp<std::int64_t>(h.phases, 0, 4096);
+    std::int64_t phaseValues = 0;
+    bool phasesCut = false;
     for (std::int64_t p = 0; p < phases && h.version >= 3.0; ++p) {
         core::SummaryPhase phase;
         std::vector<std::int64_t>* parts[]
@@ -251,14 +285,25 @@ std::optional<core::PeSummary> readSummary(
             }
             if (const auto close = line.find(']'); close != std::string_view::npos)
                 line.remove_prefix(close + 1);
-            *part = readValues(line, entries, damaged);
+            *part = readValues(line, entries, damaged, negative);
+            while (!part->empty() && part->back() == 0)
+                part->pop_back();
+            if (phaseValues + static_cast<std::int64_t>(part->size()) > kMaxPhaseValues) {
+                part->resize(static_cast<std::size_t>(kMaxPhaseValues - phaseValues));
+                phasesCut = true;
+            }
+            part->shrink_to_fit();
+            phaseValues += static_cast<std::int64_t>(part->size());
         }
         s.phases.push_back(std::move(phase));
     }
+    if (phasesCut)
+        problem("phase lines hold more than " + std::to_string(kMaxPhaseValues)
+            + " non-zero values in all; the rest are ignored");
     // IdlePercent: (ver 7.1)
     while (nextLine(line)) {
         if (line.find("IdlePercent") != std::string_view::npos) {
-            s.idlePercent = readValues<std::int16_t>(line, h.count, damaged);
+            s.idlePercent = readValues<std::int16_t>(line, h.count, damaged, negative);
             if (damaged)
                 problem(
                     "IdlePercent line does not hold count:" + std::to_string(h.count) + " values");
@@ -300,60 +345,87 @@ std::optional<core::PeSummaryDetail> readSummaryDetail(
     if (d.intervalCount != h.count || d.entryCount != h.entries)
         problem("implausible numIntervals/numEPs; values beyond the limit are ignored");
     const auto total = d.intervalCount * d.entryCount;
+    const auto n = d.intervalCount;
 
     // Both lines are one EP-major sequence of n*e values; runs continue across EP boundaries.
-    // Only non-zero cells are kept, so memory follows the real content, not the header.
-    auto readSparse
-        = [&](std::string_view text, std::vector<std::pair<std::int64_t, std::int64_t>>& out) {
-              std::int64_t position = 0;
-              bool full = false;
-              const bool ok = forEachRun(text, [&](std::int64_t value, std::int64_t repeat) {
-                  if (repeat > total - position) {
-                      full = true;
-                      repeat = total - position;
-                  }
-                  if (value != 0) {
-                      if (static_cast<std::int64_t>(out.size()) + repeat > kMaxValues) {
-                          full = true;
-                          return false;
-                      }
-                      for (std::int64_t k = 0; k < repeat; ++k)
-                          out.emplace_back(position + k, value);
-                  }
-                  position += repeat;
-                  return !full;
-              });
-              if (!ok || full || position != total)
-                  problem("detail line does not hold numIntervals*numEPs = " + std::to_string(total)
-                      + " values");
-          };
-    std::vector<std::pair<std::int64_t, std::int64_t>> times;
-    std::vector<std::pair<std::int64_t, std::int64_t>> calls;
-    while (lines.next(line)) {
+    // Only non-zero runs are kept, as runs (split where an entry ends): memory follows the
+    // tokens of the file, never what a `1+4194304` or the header claims.
+    struct Run {
+        std::int64_t start = 0;
+        std::int64_t length = 0;
+        std::int64_t value = 0;
+    };
+    bool negative = false;
+    auto readRuns = [&](std::string_view text, std::vector<Run>& out) {
+        std::int64_t position = 0;
+        bool full = false;
+        const bool ok = forEachRun(text, [&](std::int64_t value, std::int64_t repeat) {
+            if (repeat > total - position) {
+                full = true;
+                repeat = total - position;
+            }
+            if (value < 0) {
+                negative = true;
+                value = 0;
+            }
+            for (std::int64_t at = position; value != 0 && at < position + repeat;) {
+                if (static_cast<std::int64_t>(out.size()) >= kMaxValues) {
+                    full = true;
+                    return false;
+                }
+                const auto entryEnd = (at / n + 1) * n;
+                const auto length = std::min(position + repeat, entryEnd) - at;
+                out.push_back({ at, length, value });
+                at += length;
+            }
+            position += repeat;
+            return !full;
+        });
+        if (!ok || full || position != total)
+            problem("detail line does not hold numIntervals*numEPs = " + std::to_string(total)
+                + " values");
+    };
+    std::vector<Run> times;
+    std::vector<Run> calls;
+    while (n > 0 && lines.next(line)) {
         if (line.starts_with("ExeTimePerEPperInterval"))
-            readSparse(line, times);
+            readRuns(line, times);
         else if (line.starts_with("EPCallTimePerInterval"))
-            readSparse(line, calls);
+            readRuns(line, calls);
         // other labels are skipped, as in Java
     }
     if (lines.failed())
         report.add(core::Issue::GzipError, fileName, lines.lineNumber(), lines.error());
-    // Merge the two sparse sequences by flat position (both ascending).
+    if (negative)
+        problem("negative times or call counts read as 0");
+    // Merge the two run sequences (both ascending, neither crossing an entry) into cells
+    // where both values are constant.
     std::size_t a = 0;
     std::size_t b = 0;
-    const auto n = d.intervalCount;
+    std::int64_t position = 0;
     while (a < times.size() || b < calls.size()) {
-        const auto pa = a < times.size() ? times[a].first : INT64_MAX;
-        const auto pb = b < calls.size() ? calls[b].first : INT64_MAX;
-        const auto position = std::min(pa, pb);
+        const auto aStart = a < times.size() ? std::max(times[a].start, position) : INT64_MAX;
+        const auto bStart = b < calls.size() ? std::max(calls[b].start, position) : INT64_MAX;
+        const auto start = std::min(aStart, bStart);
+        const bool inA = aStart == start;
+        const bool inB = bStart == start;
+        auto end = INT64_MAX;
+        if (a < times.size())
+            end = std::min(end, inA ? times[a].start + times[a].length : aStart);
+        if (b < calls.size())
+            end = std::min(end, inB ? calls[b].start + calls[b].length : bStart);
         core::SummaryDetailCell cell;
-        cell.entry = static_cast<std::uint32_t>(position / n);
-        cell.interval = static_cast<std::uint32_t>(position % n);
-        if (pa == position)
-            cell.timeUs = times[a++].second;
-        if (pb == position)
-            cell.calls = calls[b++].second;
+        cell.entry = static_cast<std::uint32_t>(start / n);
+        cell.interval = static_cast<std::uint32_t>(start % n);
+        cell.length = static_cast<std::uint32_t>(end - start);
+        cell.timeUs = inA ? times[a].value : 0;
+        cell.calls = inB ? calls[b].value : 0;
         d.cells.push_back(cell);
+        position = end;
+        if (a < times.size() && times[a].start + times[a].length <= position)
+            ++a;
+        if (b < calls.size() && calls[b].start + calls[b].length <= position)
+            ++b;
     }
     return d;
 }
@@ -375,8 +447,12 @@ core::TimeUs readProjrcEndTime(const std::string& path, core::ImportReport& repo
         if (line.starts_with("RC_GLOBAL_END_TIME")) {
             c.skipToken();
             std::int64_t value = 0;
-            if (c.nextInt64(value) && value >= 0)
+            if (c.nextInt64(value) && value >= 0 && value <= kMaxProjrcTime)
                 end = value;
+            else if (value > kMaxProjrcTime)
+                report.add(core::Issue::SummaryProblem, fileName, lines.lineNumber(),
+                    "RC_GLOBAL_END_TIME " + std::to_string(value)
+                        + " µs is beyond any traced run (more than 2^50 µs, 35 years); ignored");
             else
                 report.add(core::Issue::SummaryProblem, fileName, lines.lineNumber(),
                     "RC_GLOBAL_END_TIME is not a time");

@@ -14,8 +14,9 @@ namespace parallax::core::analysis {
 std::string formatCsvNumber(double value)
 {
     char buf[64];
-    if (value == static_cast<double>(static_cast<long long>(value)) && value < 1e15
-        && value > -1e15)
+    // Range first: converting a double outside long long's range (or NaN) is undefined.
+    if (value < 1e15 && value > -1e15
+        && value == static_cast<double>(static_cast<long long>(value)))
         std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(value));
     else
         std::snprintf(buf, sizeof buf, "%.6g", value);

@@ -4,6 +4,14 @@
 
 namespace parallax::core::analysis {
 
+namespace {
+// ceil(a / b) for a >= 0, b > 0 without the overflow of (a + b - 1) / b near 2^63.
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return a / b + (a % b != 0 ? 1 : 0);
+}
+} // namespace
+
 IntervalGrid gridForRange(TimeRange range, TimeUs size, std::int64_t bins)
 {
     IntervalGrid g;
@@ -11,10 +19,10 @@ IntervalGrid gridForRange(TimeRange range, TimeUs size, std::int64_t bins)
     const TimeUs length = std::max<TimeUs>(range.length(), 1);
     if (size <= 0) {
         const auto n = std::clamp<std::int64_t>(bins <= 0 ? 1000 : bins, 1, length);
-        size = (length + n - 1) / n; // ceil, so n intervals cover the range
+        size = ceilDiv(length, n); // ceil, so n intervals cover the range
     }
     g.size = std::max<TimeUs>(size, 1);
-    g.count = std::max<std::int64_t>((length + g.size - 1) / g.size, 1);
+    g.count = std::max<std::int64_t>(ceilDiv(length, g.size), 1);
     g.firstIndex = 0;
     return g;
 }

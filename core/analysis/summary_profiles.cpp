@@ -11,6 +11,9 @@ namespace parallax::core::analysis {
 
 namespace {
 
+// At most this many values (intervals x columns) in a summary time profile: 128 MiB of doubles.
+constexpr std::int64_t kMaxGridValues = std::int64_t { 1 } << 24;
+
 // PEs of the request that have a given kind of summary.
 template <typename Table>
 std::vector<PeId> pesWith(const Table& table, const std::vector<PeId>& pes)
@@ -50,13 +53,24 @@ std::optional<TimeProfile> timeProfileFromSummaries(
     if (size <= 0)
         return profile;
     // The .sumd bins cannot be split: intervals are the finest bin size, aligned at 0.
-    IntervalGrid g;
-    g.size = size;
-    g.firstIndex = r.range.begin / size;
-    g.origin = g.firstIndex * size;
-    g.count = std::max<std::int64_t>((r.range.end + size - 1) / size - g.firstIndex, 1);
-    profile.grid = g;
+    // The grid holds intervals x columns values; when that passes kMaxGridValues (a header
+    // claiming millions of intervals and entries), whole bins are merged so that it does not.
     const auto width = static_cast<std::size_t>(r.columns.count());
+    auto intervalsOf = [&](TimeUs binSize) {
+        const auto firstIndex = r.range.begin / binSize;
+        const auto last = r.range.end / binSize + (r.range.end % binSize != 0 ? 1 : 0);
+        return std::max<std::int64_t>(last - firstIndex, 1);
+    };
+    const auto perInterval = static_cast<std::int64_t>(std::max<std::size_t>(width, 1));
+    const auto maxIntervals = std::max<std::int64_t>(kMaxGridValues / perInterval, 1);
+    const auto wanted = intervalsOf(size);
+    const TimeUs merged = wanted > maxIntervals ? size * (wanted / maxIntervals + 1) : size;
+    IntervalGrid g;
+    g.size = merged;
+    g.firstIndex = r.range.begin / merged;
+    g.origin = g.firstIndex * merged;
+    g.count = intervalsOf(merged);
+    profile.grid = g;
     profile.time.assign(static_cast<std::size_t>(g.count) * width, 0.0);
     auto cell = [&](std::int64_t i, int c) -> double& {
         return profile.time[static_cast<std::size_t>(i) * width + static_cast<std::size_t>(c)];
@@ -68,9 +82,11 @@ std::optional<TimeProfile> timeProfileFromSummaries(
             if (static_cast<int>(c.entry) >= r.columns.entryCount)
                 continue;
             const TimeUs b = static_cast<TimeUs>(c.interval) * d.intervalUs;
-            // A coarser bin is spread evenly over the finer intervals it covers.
+            // A coarser bin (or a run of equal bins) is spread evenly over the finer intervals
+            // it covers.
             const double perUs = static_cast<double>(c.timeUs) / static_cast<double>(d.intervalUs);
-            splitOverGrid(g, b, b + d.intervalUs, [&](std::int64_t i, TimeUs us) {
+            const TimeUs e = b + static_cast<TimeUs>(c.length) * d.intervalUs;
+            splitOverGrid(g, b, e, [&](std::int64_t i, TimeUs us) {
                 const double v = perUs * static_cast<double>(us);
                 cell(i, static_cast<int>(c.entry)) += v;
                 busy[static_cast<std::size_t>(i)] += v;
@@ -84,17 +100,17 @@ std::optional<TimeProfile> timeProfileFromSummaries(
             if (s != nullptr && !s->idlePercent.empty() && s->intervalUs > 0) {
                 const auto bin = static_cast<std::size_t>(g.begin(i) / s->intervalUs);
                 if (bin < s->idlePercent.size())
-                    idle = s->idlePercent[bin] * 0.01 * static_cast<double>(size);
+                    idle = s->idlePercent[bin] * 0.01 * static_cast<double>(g.size);
             }
             cell(i, r.columns.idle()) += idle;
             cell(i, r.columns.overhead()) += std::max(
-                0.0, static_cast<double>(size) - busy[static_cast<std::size_t>(i)] - idle);
+                0.0, static_cast<double>(g.size) - busy[static_cast<std::size_t>(i)] - idle);
         }
     }
     if (r.mode == Mode::JavaCompat) {
         // Java (TimeProfileWindow, .sumd path): IDLE = the sum over PEs of idle % divided by
         // the number of intervals (getTotalIdlePercentagePerInterval), OVERHEAD = 100 - the rest.
-        const double denominator = static_cast<double>(size) * static_cast<double>(pes.size());
+        const double denominator = static_cast<double>(g.size) * static_cast<double>(pes.size());
         for (std::int64_t i = 0; i < g.count; ++i) {
             double idlePct = 0;
             for (auto pe : pes) {
@@ -137,14 +153,19 @@ std::vector<double> usageFromSummaries(const Trace& trace, PeId pe, const Resolv
         for (const auto& c : d->cells) {
             if (static_cast<int>(c.entry) >= r.columns.entryCount)
                 continue;
-            const TimeUs cb = static_cast<TimeUs>(c.interval) * d->intervalUs;
-            const TimeUs ce = cb + d->intervalUs;
+            const auto iu = d->intervalUs;
+            const TimeUs cb = static_cast<TimeUs>(c.interval) * iu;
+            const TimeUs ce = cb + static_cast<TimeUs>(c.length) * iu;
             const TimeUs ob = std::max(cb, b);
             const TimeUs oe = std::min(ce, e);
             if (r.mode == Mode::JavaCompat) {
                 // Java sums the cells of the intervals start/size .. ceil(end/size)-1 whole.
-                if (cb >= b / d->intervalUs * d->intervalUs && cb < e)
-                    out[c.entry] += static_cast<double>(c.timeUs);
+                const std::int64_t first = std::max<std::int64_t>(c.interval, b / iu);
+                const std::int64_t last = std::min<std::int64_t>(
+                    std::int64_t { c.interval } + c.length, e / iu + (e % iu != 0 ? 1 : 0));
+                if (last > first)
+                    out[c.entry]
+                        += static_cast<double>(c.timeUs) * static_cast<double>(last - first);
             } else if (oe > ob) {
                 out[c.entry] += static_cast<double>(c.timeUs) * static_cast<double>(oe - ob)
                     / static_cast<double>(d->intervalUs);

@@ -24,9 +24,26 @@ using core::Issue;
 
 namespace {
 
+fs::path robustnessCase(std::string_view name)
+{
+    const auto path = sharedDir() / "robustness-cases" / std::string(name);
+    INFO("robustness case " << path.string() << " is missing");
+    REQUIRE(fs::exists(path));
+    return path;
+}
+
 std::uint64_t count(const core::Trace& trace, Issue issue)
 {
     return std::as_const(trace.report).count(issue);
+}
+
+// True when one of the report's examples of `issue` contains `text`.
+bool reported(const core::Trace& trace, Issue issue, std::string_view text)
+{
+    for (const auto& e : trace.report.examples())
+        if (e.issue == issue && e.message.find(text) != std::string::npos)
+            return true;
+    return false;
 }
 
 fs::path pingpongSts()
@@ -35,6 +52,70 @@ fs::path pingpongSts()
 }
 
 } // namespace
+
+TEST_CASE("a VERSION that is NaN or infinite is refused as not a number")
+{
+    const auto error = loadFails(robustnessCase("ub-version-nan"));
+    CHECK(error.find("VERSION") != std::string::npos);
+    CHECK(error.find("hello.sts") != std::string::npos);
+
+    TempDir dir;
+    const auto sts = readFile(robustnessCase("ub-version-nan") / "hello.sts");
+    for (const std::string bad : { "inf", "-inf", "-nan", "1e400" }) {
+        INFO("VERSION " << bad);
+        auto text = sts;
+        text.replace(text.find("nan"), 3, bad);
+        writeFile(dir / "hello.sts", text);
+        CHECK(loadFails(dir / "hello.sts").find("VERSION") != std::string::npos);
+    }
+}
+
+TEST_CASE("a .projrc end time of 2^63-1 is reported and ignored; the run opens")
+{
+    const auto trace = loadOk(robustnessCase("projrc-endtime"));
+    CHECK(trace->metadata.projrcEndTime == 0);
+    CHECK(reported(*trace, Issue::SummaryProblem, "RC_GLOBAL_END_TIME"));
+    CHECK(trace->pes.size() == 2);
+    CHECK(trace->endTime() < (core::TimeUs { 1 } << 40));
+}
+
+TEST_CASE("a -2^63 .sumd time is read as 0 with a warning, and CSV numbers never overflow")
+{
+    const auto trace = loadOk(robustnessCase("ub-csv-float-cast"));
+    REQUIRE(trace->details.size() >= 1);
+    REQUIRE(trace->details[0].has_value());
+    for (const auto& cell : trace->details[0]->cells) {
+        CHECK(cell.timeUs >= 0);
+        CHECK(cell.calls >= 0);
+    }
+    CHECK(reported(*trace, Issue::SummaryProblem, "negative"));
+
+    // Values outside long long's range (and NaN) are printed, not converted.
+    CHECK(core::analysis::formatCsvNumber(-9.3e18) == "-9.3e+18");
+    CHECK(core::analysis::formatCsvNumber(1e300) == "1e+300");
+    CHECK(core::analysis::formatCsvNumber(std::numeric_limits<double>::quiet_NaN()) == "nan");
+    CHECK(core::analysis::formatCsvNumber(12.0) == "12");
+}
+
+TEST_CASE("negative .sum totals are read as 0 with a warning")
+{
+    TempDir dir;
+    fs::copy_file(pingpongSts(), dir / "r.sts");
+    writeFile(dir / "r.0.sum",
+        "ver:7.1 0/1 count:2 ep:3 interval:1.000000e-03 phases:0\n"
+        "50 -7\n"
+        "10 -9223372036854775808 5\n"
+        "1 1 -1\n"
+        "3 4 5\n"
+        "NumMarks: 0\n");
+    const auto trace = loadOk(dir.path());
+    REQUIRE(trace->summaries.at(0).has_value());
+    const auto& s = *trace->summaries[0];
+    CHECK(s.entryTime == std::vector<std::int64_t> { 10, 0, 5 });
+    CHECK(s.entryCalls == std::vector<std::int64_t> { 1, 1, 0 });
+    CHECK(s.utilization == std::vector<std::int16_t> { 50, 0 });
+    CHECK(reported(*trace, Issue::SummaryProblem, "negative"));
+}
 
 TEST_CASE("user-event brackets closed in reverse order are all matched, without a quadratic scan")
 {
@@ -86,4 +167,77 @@ TEST_CASE("brackets with the same id pair each END with the earliest open BEGIN"
     CHECK(brackets[1].begin == 20);
     CHECK(brackets[1].end == 30);
     CHECK(count(*trace, Issue::UnmatchedUserEventPair) == 1);
+}
+
+TEST_CASE("a .sum claiming 1024 phases of 65536 entries holds only what its lines hold")
+{
+    resetLargestAllocation();
+    const auto trace = loadOk(robustnessCase("sum-phases"));
+    REQUIRE(trace->summaries.at(0).has_value());
+    const auto& s = *trace->summaries[0];
+    std::size_t values = 0;
+    for (const auto& phase : s.phases)
+        values += phase.entryCalls.size() + phase.entryTime.size() + phase.entryMaxTime.size();
+    CHECK(values == 0); // every phase line of the case is "[p] 0"
+    CHECK(largestAllocation() < (std::size_t { 16 } << 20));
+}
+
+TEST_CASE("phase lines of one .sum keep at most 2^20 values together")
+{
+    TempDir dir;
+    fs::copy_file(pingpongSts(), dir / "r.sts");
+    std::string sum = "ver:7.1 0/1 count:1 ep:65536 interval:1.000000e-03 phases:64\n0\n0\n0\n0\n"
+                      "NumMarks: 0\n";
+    for (int p = 0; p < 64 * 3; ++p)
+        sum.append("[").append(std::to_string(p / 3)).append("] 1+65536\n");
+    writeFile(dir / "r.0.sum", sum);
+    const auto trace = loadOk(dir.path());
+    const auto& s = *trace->summaries.at(0);
+    std::size_t values = 0;
+    for (const auto& phase : s.phases)
+        values += phase.entryCalls.size() + phase.entryTime.size() + phase.entryMaxTime.size();
+    CHECK(values == (std::size_t { 1 } << 20));
+    CHECK(reported(*trace, Issue::SummaryProblem, "phase lines"));
+}
+
+TEST_CASE("eight tiny .sumd files claiming 4M intervals x 65536 entries stay small")
+{
+    resetLargestAllocation();
+    const auto trace = loadOk(robustnessCase("sumd-8"));
+    REQUIRE(trace->details.size() == 8);
+    std::size_t cells = 0;
+    for (const auto& d : trace->details) {
+        REQUIRE(d.has_value());
+        cells += d->cells.size();
+        REQUIRE(d->cells.size() == 1);
+        // "1+4194304": every interval of entry 0 holds 1 µs and 1 call, kept as one run.
+        CHECK(d->cells[0].entry == 0);
+        CHECK(d->cells[0].interval == 0);
+        CHECK(d->cells[0].length == 4194304);
+        CHECK(d->cells[0].timeUs == 1);
+        CHECK(d->cells[0].calls == 1);
+    }
+    CHECK(cells == 8);
+    CHECK(largestAllocation() < (std::size_t { 4 } << 20));
+    CHECK(reported(*trace, Issue::SummaryProblem, "numIntervals*numEPs"));
+}
+
+TEST_CASE("PAPI_EVENT without TOTAL_PAPI_EVENTS is reported and does not spoil the logs")
+{
+    const auto run = realLog("pipit-pingpong-v11");
+    TempDir dir;
+    copyFiles(run, dir.path());
+    const auto clean = loadOk(dir.path());
+    REQUIRE(clean->pes.size() == 2);
+    REQUIRE(clean->pes[0].executions.size() > 0);
+
+    auto sts = readFile(dir / "pingpong.prj.sts");
+    sts.insert(sts.rfind("END"), "PAPI_EVENT 3 X\n");
+    writeFile(dir / "pingpong.prj.sts", sts);
+    const auto trace = loadOk(dir.path());
+    CHECK(reported(*trace, Issue::StsProblem, "PAPI_EVENT"));
+    CHECK(trace->metadata.papiEvents.empty());
+    CHECK(count(*trace, Issue::MalformedLine) == count(*clean, Issue::MalformedLine));
+    for (std::size_t p = 0; p < 2; ++p)
+        CHECK(trace->pes[p].executions.size() == clean->pes[p].executions.size());
 }

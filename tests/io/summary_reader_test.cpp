@@ -70,7 +70,7 @@ std::vector<std::int64_t> timePerEntry(const core::PeSummaryDetail& d)
 {
     std::vector<std::int64_t> out(static_cast<std::size_t>(d.entryCount), 0);
     for (const auto& cell : d.cells)
-        out.at(cell.entry) += cell.timeUs;
+        out.at(cell.entry) += cell.timeUs * cell.length;
     return out;
 }
 
@@ -305,7 +305,11 @@ TEST_CASE("sumd with a wrong number of values is counted")
                        "ExeTimePerEPperInterval 1+4 2+5\nEPCallTimePerInterval 0+6\n");
     REQUIRE(longLine.detail);
     CHECK(summaryProblems(longLine.report) == 1);
-    CHECK(longLine.detail->cells.size() == 6);
+    std::uint64_t cells = 0; // runs of cells: 1+3 (entry 0), 1 and 2+2 (entry 1)
+    for (const auto& cell : longLine.detail->cells)
+        cells += cell.length;
+    CHECK(longLine.detail->cells.size() == 3);
+    CHECK(cells == 6);
 }
 
 TEST_CASE("sumd claiming huge sizes stays small and fast")
@@ -412,9 +416,9 @@ TEST_CASE("real sumd per-entry times agree with the sum totals up to per-cell tr
         std::vector<std::int64_t> detailCalls(215, 0);
         std::vector<std::int64_t> nonzeroCells(215, 0);
         for (const auto& cell : d->cells) {
-            detailCalls.at(cell.entry) += cell.calls;
+            detailCalls.at(cell.entry) += cell.calls * cell.length;
             if (cell.timeUs != 0)
-                ++nonzeroCells.at(cell.entry);
+                nonzeroCells.at(cell.entry) += cell.length;
         }
         std::int64_t callDifference = 0;
         std::int64_t exactEntries = 0;
