@@ -12,6 +12,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// collectFiles: a run may claim up to this many PEs whatever files it has, and beyond that up to
+// kPesPerFile PEs per file found.
+constexpr std::int64_t kMinPlausiblePes = 65536;
+constexpr std::int64_t kPesPerFile = 64;
+
 bool endsWith(std::string_view s, std::string_view suffix)
 {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -167,12 +172,25 @@ DiscoveryResult locateSymbolTable(const std::string& path)
     return result;
 }
 
-void collectFiles(core::RunFiles& files, core::PeId processors, core::ImportReport& report)
+core::PeId collectFiles(core::RunFiles& files, core::PeId processors, core::ImportReport& report)
 {
     std::vector<Candidate> found;
     scan(fs::path(files.directory), files.baseName, found, 0);
     std::sort(found.begin(), found.end(),
         [](const Candidate& a, const Candidate& b) { return a.path.string() < b.path.string(); });
+    // Every PE costs tables whether it has files or not, so the PE count a header claims may
+    // not exceed what the files can justify (a run traced on a subset of its PEs still fits).
+    const auto limit = static_cast<core::PeId>(std::min<std::int64_t>(
+        std::max<std::int64_t>(kMinPlausiblePes,
+            kPesPerFile * static_cast<std::int64_t>(std::max<std::size_t>(found.size(), 1))),
+        INT32_MAX));
+    if (processors > limit) {
+        report.add(core::Issue::StsProblem, fs::path(files.stsPath).filename().string(), 0,
+            "PROCESSORS " + std::to_string(processors) + " is implausible for a run of "
+                + std::to_string(found.size()) + " files; only PEs below " + std::to_string(limit)
+                + " are read");
+        processors = limit;
+    }
     const auto n = static_cast<std::size_t>(std::max<core::PeId>(processors, 0));
     files.logPaths.assign(n, {});
     files.sumPaths.assign(n, {});
@@ -219,6 +237,7 @@ void collectFiles(core::RunFiles& files, core::PeId processors, core::ImportRepo
     for (const auto& path : files.sumPaths)
         if (!path.empty())
             files.sumBytes += sizeOf(path);
+    return processors;
 }
 
 } // namespace parallax::io

@@ -19,6 +19,8 @@ struct DiscoveryResult {
 // (also inside NAME.projdir.K sub-directories); files whose PE is >= `processors` are skipped
 // with a warning. Call locateSymbolTable first, then collectFiles once PROCESSORS is known.
 DiscoveryResult locateSymbolTable(const std::string& path);
-void collectFiles(core::RunFiles& files, core::PeId processors, core::ImportReport& report);
+// Returns the PE count the file tables were made for: `processors`, or fewer (reported) when
+// it is far beyond what the files found can justify (65,536 PEs, or 64 per file, at most).
+core::PeId collectFiles(core::RunFiles& files, core::PeId processors, core::ImportReport& report);
 
 } // namespace parallax::io

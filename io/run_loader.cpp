@@ -171,7 +171,16 @@ FoundRun findRun(const std::string& path, const LoadOptions& options)
         if (!files.projrcPath.empty())
             meta.projrcEndTime = readProjrcEndTime(files.projrcPath, report);
 
-        collectFiles(files, meta.processors, report);
+        const auto processors = collectFiles(files, meta.processors, report);
+        if (processors != meta.processors) {
+            meta.processors = processors;
+            if (meta.smp && std::int64_t { meta.nodeSize } * meta.numNodes > processors) {
+                meta.smp = false;
+                meta.commThreadsPerNode = 0;
+                meta.nodeSize = 1;
+                meta.numNodes = processors;
+            }
+        }
         if (options.readLogs && options.memoryBudget > 0)
             run.estimate = estimateStore(files);
         run.trace = std::move(trace);
@@ -210,12 +219,14 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
         // A run too big for the memory budget opens from its summaries; its logs are read one
         // PE at a time when a view asks (Trace::detailSource).
         bool readLogs = options.readLogs;
-        if (readLogs && run.overBudget(options)) {
+        auto deferLogs = [&](std::uint64_t storeBytes) {
             readLogs = false;
-            trace->deferredStoreBytes = run.estimate->storeBytes;
+            trace->deferredStoreBytes = storeBytes;
             trace->detailSource = std::make_shared<PeDetailCache>(meta, files.logPaths,
                 std::max<std::uint64_t>(options.memoryBudget / 4, std::uint64_t { 64 } << 20));
-        }
+        };
+        if (readLogs && run.overBudget(options))
+            deferLogs(run.estimate->storeBytes);
 
         // Per-PE logs, in parallel: workers take the next PE from a shared counter.
         std::vector<std::size_t> logPes;
@@ -228,6 +239,13 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
         for (std::size_t p = 0; p < pesSize; ++p)
             trace->pes[p].pe = static_cast<core::PeId>(p);
         std::vector<core::ImportReport> reports(logPes.size());
+        // The estimate rests on a gzip trailer and a sample that a file can make lie, so the
+        // budget is also held to while reading: past it, the logs read so far are dropped and
+        // the run opens as one over the budget.
+        const bool enforceBudget = readLogs && options.memoryBudget > 0;
+        const std::uint64_t peBytes = processors * kStoreBytesPerPe;
+        std::atomic<std::uint64_t> recordsRead { 0 };
+        std::atomic<bool> overBudget { false };
         std::atomic<std::size_t> filesDone { 0 };
         std::atomic<std::uint64_t> bytesDone { 0 };
         std::atomic<std::uint64_t> lastReported { 0 };
@@ -253,6 +271,13 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
                 reportProgress(false);
                 if (isCancelled())
                     stop = true;
+                // readPeLog calls this every 16,384 lines (and once at the end).
+                const auto records = recordsRead += 16384;
+                if (enforceBudget
+                    && records * kStoreBytesPerRecord + peBytes > options.memoryBudget) {
+                    overBudget = true;
+                    stop = true;
+                }
                 return !stop.load();
             };
             try {
@@ -272,6 +297,21 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
         progress(
             { "reading logs 0/" + std::to_string(logPes.size()), 0, bytesTotal, 0, logPes.size() });
         runParallel(threads, logPes.size(), readLog);
+        if (overBudget.load() && !isCancelled()) {
+            stop = false;
+            report.add(core::Issue::FileError, files.baseName, 0,
+                "the logs hold more records than their sizes suggested (more than "
+                    + std::to_string(recordsRead.load())
+                    + "); they are left unread to stay within"
+                      " the memory budget, and single PEs are read when a view needs them");
+            // Whatever these files hold, it is more than the budget.
+            deferLogs(std::max(
+                options.memoryBudget + 1, recordsRead.load() * kStoreBytesPerRecord + peBytes));
+            logPes.clear();
+            reports.clear();
+            trace->pes.clear();
+            trace->pes.shrink_to_fit();
+        }
         if (stop.load() || isCancelled()) {
             result.cancelled = true;
             return result;

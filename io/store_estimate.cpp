@@ -64,6 +64,8 @@ double sampleBytesPerRecord(const std::string& path)
 StoreEstimate estimateStore(const core::RunFiles& files)
 {
     StoreEstimate e;
+    const auto peBytes = files.logPaths.size() * kStoreBytesPerPe;
+    e.storeBytes = peBytes;
     const std::string* sample = nullptr;
     for (const auto& path : files.logPaths) {
         if (path.empty())
@@ -78,7 +80,7 @@ StoreEstimate estimateStore(const core::RunFiles& files)
     if (e.bytesPerRecord <= 0)
         e.bytesPerRecord = kFallbackBytesPerRecord;
     e.records = static_cast<std::uint64_t>(static_cast<double>(e.logTextBytes) / e.bytesPerRecord);
-    e.storeBytes = e.records * kStoreBytesPerRecord;
+    e.storeBytes = e.records * kStoreBytesPerRecord + peBytes;
     return e;
 }
 

@@ -169,6 +169,37 @@ TEST_CASE("brackets with the same id pair each END with the earliest open BEGIN"
     CHECK(count(*trace, Issue::UnmatchedUserEventPair) == 1);
 }
 
+TEST_CASE("PROCESSORS 16777216 with one log does not make per-PE tables for every claimed PE")
+{
+    resetLargestAllocation();
+    const auto trace = loadOk(robustnessCase("procs-2e24"));
+    CHECK(reported(*trace, Issue::StsProblem, "PROCESSORS 16777216"));
+    CHECK(trace->metadata.processors <= 65536);
+    CHECK(trace->files.logPaths.size() == static_cast<std::size_t>(trace->metadata.processors));
+    CHECK(count(*trace, Issue::PeOutOfRange) == 1); // r.16777215.log, named in the report
+    CHECK(reported(*trace, Issue::PeOutOfRange, "16777215"));
+    CHECK(largestAllocation() < (std::size_t { 64 } << 20));
+}
+
+TEST_CASE("a run traced on a sparse subset of many PEs keeps its PE numbering")
+{
+    TempDir dir;
+    auto sts = readFile(pingpongSts());
+    sts.replace(sts.find("PROCESSORS 2"), 12, "PROCESSORS 70000");
+    writeFile(dir / "r.sts", sts);
+    // 1,094 files: up to 70,016 PEs are plausible.
+    for (int pe = 0; pe < 70000; pe += 64)
+        writeFile(dir / ("r." + std::to_string(pe) + ".log"), "PROJECTIONS-RECORD\n6 0\n7 10\n");
+    io::LoadOptions options;
+    options.readLogs = false;
+    const auto trace = loadOk(dir.path(), options);
+    CHECK(trace->metadata.processors == 70000);
+    CHECK(count(*trace, Issue::StsProblem) == 0);
+    CHECK(count(*trace, Issue::PeOutOfRange) == 0);
+    REQUIRE(trace->files.logPaths.size() == 70000);
+    CHECK_FALSE(trace->files.logPaths[69952].empty());
+}
+
 TEST_CASE("a .sum claiming 1024 phases of 65536 entries holds only what its lines hold")
 {
     resetLargestAllocation();
@@ -220,6 +251,61 @@ TEST_CASE("eight tiny .sumd files claiming 4M intervals x 65536 entries stay sma
     CHECK(cells == 8);
     CHECK(largestAllocation() < (std::size_t { 4 } << 20));
     CHECK(reported(*trace, Issue::SummaryProblem, "numIntervals*numEPs"));
+}
+
+TEST_CASE("a gzip trailer that lies about the size cannot get a run past the memory budget")
+{
+    io::LoadOptions options;
+    options.memoryBudget = std::uint64_t { 8 } << 20;
+    options.readSummaries = false;
+    const auto trace = loadOk(robustnessCase("budget-isize"), options);
+    CHECK(trace->logsOnDemand());
+    CHECK(trace->deferredStoreBytes > options.memoryBudget);
+    CHECK(trace->storeBytes() < options.memoryBudget);
+    CHECK(reported(*trace, Issue::FileError, "memory budget"));
+}
+
+TEST_CASE("a skewed first MiB cannot get a run past the memory budget")
+{
+    // budget-sample/gen.py, smaller: one 1 MB note line first (so the sampled bytes per
+    // record are huge), then 1.2 million short records.
+    TempDir dir;
+    fs::copy_file(pingpongSts(), dir / "r.sts");
+    {
+        std::ofstream out(dir / "r.0.log", std::ios::binary);
+        out << "PROJECTIONS-RECORD\n6 0\n28 1 1040000 " << std::string(1040000, 'A') << "\n";
+        std::string chunk;
+        for (int i = 0; i < 10000; ++i)
+            chunk += "14 5 0\n15 6 0\n";
+        for (int k = 0; k < 60; ++k)
+            out << chunk;
+        out << "7 10\n";
+        REQUIRE(out.good());
+    }
+    io::LoadOptions options;
+    options.memoryBudget = std::uint64_t { 8 } << 20; // the records need about 29 MB
+    const auto trace = loadOk(dir.path(), options);
+    CHECK(trace->logsOnDemand());
+    CHECK(trace->deferredStoreBytes > options.memoryBudget);
+    CHECK(reported(*trace, Issue::FileError, "memory budget"));
+
+    // Without a budget the same run is read in full.
+    io::LoadOptions unlimited;
+    const auto full = loadOk(dir.path(), unlimited);
+    CHECK_FALSE(full->logsOnDemand());
+    CHECK(full->pes.at(0).idles.size() == 600000);
+}
+
+TEST_CASE("the memory budget counts the PEs a run claims")
+{
+    const auto files = [] {
+        core::RunFiles f;
+        f.logPaths.assign(1000, {});
+        return f;
+    }();
+    const auto estimate = io::estimateStore(files);
+    CHECK(estimate.storeBytes == 1000 * io::kStoreBytesPerPe);
+    CHECK(io::kStoreBytesPerPe >= sizeof(core::PeTrace));
 }
 
 TEST_CASE("PAPI_EVENT without TOTAL_PAPI_EVENTS is reported and does not spoil the logs")
