@@ -41,14 +41,20 @@ public:
     CacheSection endSection();
 
     void bytes(const void* data, std::size_t size);
+    // Only types without padding bytes are written raw (padding is uninitialised memory: the
+    // file would differ between two writes of the same run); write the fields of the others.
+    template <typename T>
+    static constexpr bool kRaw
+        = std::is_trivially_copyable_v<
+              T> && (std::has_unique_object_representations_v<T> || std::is_floating_point_v<T>);
     template <typename T> void put(const T& value)
     {
-        static_assert(std::is_trivially_copyable_v<T>);
+        static_assert(kRaw<T>);
         bytes(&value, sizeof value);
     }
     template <typename T> void vec(const std::vector<T>& v)
     {
-        static_assert(std::is_trivially_copyable_v<T>);
+        static_assert(kRaw<T>);
         put<std::uint64_t>(v.size());
         bytes(v.data(), v.size() * sizeof(T));
     }

@@ -2,6 +2,8 @@
 
 #include "cache_file.h"
 #include "cache_hash.h"
+#include "cache_store.h"
+#include "cache_validation.h"
 #include "run_discovery.h"
 #include "run_parallel.h"
 
@@ -29,7 +31,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bump whenever what is written changes (a new column, a new field, another order).
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;
 constexpr char kMagic[8] = { 'P', 'L', 'X', 'I', 'N', 'D', 'E', 'X' };
 constexpr std::uint32_t kByteOrderMark = 0x01020304U;
 constexpr std::uint64_t kMaxSections = 1U << 24;
@@ -112,411 +114,6 @@ std::string fileNameOf(const std::string& path)
     return fs::path(path).filename().string();
 }
 
-// ---- Serialization of the store ----
-
-void putMetadata(CacheWriter& w, const core::RunMetadata& m)
-{
-    w.put(m.version);
-    w.str(m.machine);
-    w.put(m.processors);
-    w.put<std::uint8_t>(m.smp ? 1 : 0);
-    w.put<std::int32_t>(m.nodeSize);
-    w.put<std::int32_t>(m.numNodes);
-    w.put<std::int32_t>(m.commThreadsPerNode);
-    for (const auto* s :
-        { &m.userName, &m.hostName, &m.commandLine, &m.timestamp, &m.charmVersion })
-        w.str(*s);
-    w.put<std::int32_t>(m.totalPhases);
-    w.put<std::uint64_t>(m.chares.size());
-    for (const auto& c : m.chares) {
-        w.str(c.name);
-        w.put<std::int32_t>(c.ndims);
-    }
-    w.put<std::uint64_t>(m.entries.size());
-    for (const auto& e : m.entries) {
-        w.str(e.name);
-        w.put(e.chare);
-        w.put(e.message);
-    }
-    w.vec(m.messages);
-    for (const auto* map : { &m.userEvents, &m.stats }) {
-        w.put<std::uint64_t>(map->size());
-        for (const auto& [id, name] : *map) {
-            w.put(id);
-            w.str(name);
-        }
-    }
-    w.put<std::uint64_t>(m.papiEvents.size());
-    for (const auto& s : m.papiEvents)
-        w.str(s);
-    w.put(m.projrcEndTime);
-}
-
-void getMetadata(CacheReader& r, core::RunMetadata& m)
-{
-    m.version = r.get<double>();
-    r.str(m.machine);
-    m.processors = r.get<core::PeId>();
-    m.smp = r.get<std::uint8_t>() != 0;
-    m.nodeSize = r.get<std::int32_t>();
-    m.numNodes = r.get<std::int32_t>();
-    m.commThreadsPerNode = r.get<std::int32_t>();
-    for (auto* s : { &m.userName, &m.hostName, &m.commandLine, &m.timestamp, &m.charmVersion })
-        r.str(*s);
-    m.totalPhases = r.get<std::int32_t>();
-    m.chares.resize(r.count(12));
-    for (auto& c : m.chares) {
-        r.str(c.name);
-        c.ndims = r.get<std::int32_t>();
-    }
-    m.entries.resize(r.count(16));
-    for (auto& e : m.entries) {
-        r.str(e.name);
-        e.chare = r.get<std::int32_t>();
-        e.message = r.get<std::int32_t>();
-    }
-    r.vec(m.messages);
-    for (auto* map : { &m.userEvents, &m.stats }) {
-        const auto n = r.count(12);
-        for (std::size_t i = 0; i < n; ++i) {
-            const auto id = r.get<std::int32_t>();
-            r.str((*map)[id]);
-        }
-    }
-    m.papiEvents.resize(r.count(8));
-    for (auto& s : m.papiEvents)
-        r.str(s);
-    m.projrcEndTime = r.get<core::TimeUs>();
-}
-
-void putStrings(CacheWriter& w, const std::vector<std::string>& v)
-{
-    w.put<std::uint64_t>(v.size());
-    for (const auto& s : v)
-        w.str(s);
-}
-
-void getStrings(CacheReader& r, std::vector<std::string>& v)
-{
-    v.resize(r.count(8));
-    for (auto& s : v)
-        r.str(s);
-}
-
-void putFiles(CacheWriter& w, const core::RunFiles& f)
-{
-    for (const auto* s : { &f.directory, &f.baseName, &f.stsPath, &f.projrcPath })
-        w.str(*s);
-    for (const auto* v : { &f.logPaths, &f.sumPaths, &f.sumdPaths })
-        putStrings(w, *v);
-    w.put(f.logBytes);
-    w.put(f.sumBytes);
-}
-
-void getFiles(CacheReader& r, core::RunFiles& f)
-{
-    for (auto* s : { &f.directory, &f.baseName, &f.stsPath, &f.projrcPath })
-        r.str(*s);
-    for (auto* v : { &f.logPaths, &f.sumPaths, &f.sumdPaths })
-        getStrings(r, *v);
-    f.logBytes = r.get<std::uint64_t>();
-    f.sumBytes = r.get<std::uint64_t>();
-}
-
-void putReport(CacheWriter& w, const core::ImportReport& report)
-{
-    w.put<std::uint64_t>(core::kIssueKinds);
-    for (std::size_t k = 0; k < core::kIssueKinds; ++k)
-        w.put(report.count(static_cast<core::Issue>(k)));
-    w.put<std::uint64_t>(report.examples().size());
-    for (const auto& e : report.examples()) {
-        w.put(static_cast<std::uint8_t>(e.issue));
-        w.str(e.file);
-        w.put(e.line);
-        w.str(e.message);
-    }
-}
-
-void getReport(CacheReader& r, core::ImportReport& report)
-{
-    if (r.get<std::uint64_t>() != core::kIssueKinds)
-        throw CacheFormatError("written with another list of import issues");
-    std::array<std::uint64_t, core::kIssueKinds> counts {};
-    for (auto& c : counts)
-        c = r.get<std::uint64_t>();
-    std::array<std::uint64_t, core::kIssueKinds> examples {};
-    const auto n = r.count(25);
-    for (std::size_t i = 0; i < n; ++i) {
-        const auto k = r.get<std::uint8_t>();
-        if (k >= core::kIssueKinds)
-            throw CacheFormatError("an unknown import issue");
-        core::IssueExample e;
-        r.str(e.file);
-        e.line = r.get<std::uint64_t>();
-        r.str(e.message);
-        // add() counts the example too; the rest of the count is added below.
-        report.add(static_cast<core::Issue>(k), e.file, e.line, std::move(e.message));
-        ++examples[k];
-    }
-    for (std::size_t k = 0; k < core::kIssueKinds; ++k) {
-        if (examples[k] > counts[k] || examples[k] > core::ImportReport::kExamplesPerKind)
-            throw CacheFormatError("inconsistent import report");
-        report.increment(static_cast<core::Issue>(k), counts[k] - examples[k]);
-    }
-}
-
-void putSummary(CacheWriter& w, const core::PeSummary& s)
-{
-    w.put(s.pe);
-    w.put(s.version);
-    w.put(s.numPes);
-    w.put(s.intervalUs);
-    w.vec(s.utilization);
-    w.vec(s.idlePercent);
-    w.vec(s.entryTime);
-    w.vec(s.entryCalls);
-    w.vec(s.entryMaxTime);
-    w.vec(s.marks);
-    w.put<std::uint64_t>(s.phases.size());
-    for (const auto& p : s.phases) {
-        w.vec(p.entryCalls);
-        w.vec(p.entryTime);
-        w.vec(p.entryMaxTime);
-    }
-}
-
-void getSummary(CacheReader& r, core::PeSummary& s)
-{
-    s.pe = r.get<core::PeId>();
-    s.version = r.get<double>();
-    s.numPes = r.get<core::PeId>();
-    s.intervalUs = r.get<core::TimeUs>();
-    r.vec(s.utilization);
-    r.vec(s.idlePercent);
-    r.vec(s.entryTime);
-    r.vec(s.entryCalls);
-    r.vec(s.entryMaxTime);
-    r.vec(s.marks);
-    s.phases.resize(r.count(24));
-    for (auto& p : s.phases) {
-        r.vec(p.entryCalls);
-        r.vec(p.entryTime);
-        r.vec(p.entryMaxTime);
-    }
-}
-
-void putDetail(CacheWriter& w, const core::PeSummaryDetail& d)
-{
-    w.put(d.pe);
-    w.put(d.version);
-    w.put(d.intervalUs);
-    w.put(d.intervalCount);
-    w.put(d.entryCount);
-    w.vec(d.cells);
-}
-
-void getDetail(CacheReader& r, core::PeSummaryDetail& d)
-{
-    d.pe = r.get<core::PeId>();
-    d.version = r.get<double>();
-    d.intervalUs = r.get<core::TimeUs>();
-    d.intervalCount = r.get<std::int64_t>();
-    d.entryCount = r.get<std::int32_t>();
-    r.vec(d.cells);
-}
-
-void putRun(CacheWriter& w, const core::Trace& t)
-{
-    putMetadata(w, t.metadata);
-    putFiles(w, t.files);
-    putReport(w, t.report);
-    w.put<std::uint64_t>(t.summaries.size());
-    for (const auto& s : t.summaries) {
-        w.put<std::uint8_t>(s ? 1 : 0);
-        if (s)
-            putSummary(w, *s);
-    }
-    w.put<std::uint64_t>(t.details.size());
-    for (const auto& d : t.details) {
-        w.put<std::uint8_t>(d ? 1 : 0);
-        if (d)
-            putDetail(w, *d);
-    }
-    w.put<std::uint64_t>(t.pes.size());
-}
-
-std::size_t getRun(CacheReader& r, core::Trace& t)
-{
-    getMetadata(r, t.metadata);
-    getFiles(r, t.files);
-    getReport(r, t.report);
-    t.summaries.resize(r.count(1));
-    for (auto& s : t.summaries)
-        if (r.get<std::uint8_t>() != 0)
-            getSummary(r, s.emplace());
-    t.details.resize(r.count(1));
-    for (auto& d : t.details)
-        if (r.get<std::uint8_t>() != 0)
-            getDetail(r, d.emplace());
-    const auto pes = r.get<std::uint64_t>();
-    if (pes > kMaxSections)
-        throw CacheFormatError("an impossible number of PEs");
-    return static_cast<std::size_t>(pes);
-}
-
-template <typename C> void putIntervals(CacheWriter& w, const C& c)
-{
-    w.vec(c.begin);
-    w.vec(c.end);
-}
-
-template <typename C> void getIntervals(CacheReader& r, C& c)
-{
-    r.vec(c.begin);
-    r.vec(c.end);
-    if (c.begin.size() != c.end.size())
-        throw CacheFormatError("interval columns of different lengths");
-}
-
-void putPe(CacheWriter& w, const core::PeTrace& p)
-{
-    w.put(p.pe);
-    w.put<std::uint8_t>(p.hasLog ? 1 : 0);
-    w.put(p.beginComputation);
-    w.put(p.endComputation);
-    w.put(p.firstTime);
-    w.put(p.lastTime);
-    w.put(p.recordCount);
-    w.put(p.lastIdleFlags);
-    const auto& e = p.executions;
-    w.vec(e.begin);
-    w.vec(e.end);
-    w.vec(e.entry);
-    w.vec(e.sourcePe);
-    w.vec(e.msgBytes);
-    w.vec(e.eventId);
-    w.vec(e.object);
-    w.vec(e.cpuBegin);
-    w.vec(e.cpuDuration);
-    w.vec(e.flags);
-    w.vec(e.papi);
-    putIntervals(w, p.idles);
-    putIntervals(w, p.packs);
-    putIntervals(w, p.unpacks);
-    putIntervals(w, p.flushes);
-    const auto& s = p.sends;
-    w.vec(s.time);
-    w.vec(s.entry);
-    w.vec(s.kind);
-    w.vec(s.messageType);
-    w.vec(s.msgBytes);
-    w.vec(s.eventId);
-    w.vec(s.destinationCount);
-    w.vec(s.sendDuration);
-    w.vec(s.execution);
-    w.vec(s.multicastSend);
-    w.vec(s.multicastOffset);
-    w.vec(s.multicastPes);
-    w.vec(p.objects);
-    w.vec(p.userEvents);
-    w.vec(p.userBrackets);
-    w.put<std::uint64_t>(p.notes.size());
-    for (const auto& n : p.notes) {
-        w.put(n.begin);
-        w.put(n.end);
-        w.put(n.id);
-        w.str(n.text);
-    }
-    w.vec(p.stats);
-    w.vec(p.memory);
-    w.vec(p.userSupplied);
-    w.vec(p.traceGaps);
-    w.vec(p.phaseEnds);
-}
-
-void getPe(CacheReader& r, core::PeTrace& p)
-{
-    p.pe = r.get<core::PeId>();
-    p.hasLog = r.get<std::uint8_t>() != 0;
-    p.beginComputation = r.get<core::TimeUs>();
-    p.endComputation = r.get<core::TimeUs>();
-    p.firstTime = r.get<core::TimeUs>();
-    p.lastTime = r.get<core::TimeUs>();
-    p.recordCount = r.get<std::uint64_t>();
-    p.lastIdleFlags = r.get<std::uint8_t>();
-    auto& e = p.executions;
-    r.vec(e.begin);
-    r.vec(e.end);
-    r.vec(e.entry);
-    r.vec(e.sourcePe);
-    r.vec(e.msgBytes);
-    r.vec(e.eventId);
-    r.vec(e.object);
-    r.vec(e.cpuBegin);
-    r.vec(e.cpuDuration);
-    r.vec(e.flags);
-    r.vec(e.papi);
-    getIntervals(r, p.idles);
-    getIntervals(r, p.packs);
-    getIntervals(r, p.unpacks);
-    getIntervals(r, p.flushes);
-    auto& s = p.sends;
-    r.vec(s.time);
-    r.vec(s.entry);
-    r.vec(s.kind);
-    r.vec(s.messageType);
-    r.vec(s.msgBytes);
-    r.vec(s.eventId);
-    r.vec(s.destinationCount);
-    r.vec(s.sendDuration);
-    r.vec(s.execution);
-    r.vec(s.multicastSend);
-    r.vec(s.multicastOffset);
-    r.vec(s.multicastPes);
-    r.vec(p.objects);
-    r.vec(p.userEvents);
-    r.vec(p.userBrackets);
-    p.notes.resize(r.count(32));
-    for (auto& n : p.notes) {
-        n.begin = r.get<core::TimeUs>();
-        n.end = r.get<core::TimeUs>();
-        n.id = r.get<core::UserEventId>();
-        r.str(n.text);
-    }
-    r.vec(p.stats);
-    r.vec(p.memory);
-    r.vec(p.userSupplied);
-    r.vec(p.traceGaps);
-    r.vec(p.phaseEnds);
-
-    // Columns that index each other must agree, so no view can read past a column's end.
-    const auto n = e.begin.size();
-    for (const auto size :
-        { e.end.size(), e.entry.size(), e.sourcePe.size(), e.msgBytes.size(), e.eventId.size(),
-            e.object.size(), e.cpuBegin.size(), e.cpuDuration.size(), e.flags.size() })
-        if (size != n)
-            throw CacheFormatError("execution columns of different lengths");
-    const auto objects = p.objects.size();
-    for (const auto o : e.object)
-        if (o >= objects)
-            throw CacheFormatError("an execution names an object that does not exist");
-    const auto m = s.time.size();
-    for (const auto size :
-        { s.entry.size(), s.kind.size(), s.messageType.size(), s.msgBytes.size(), s.eventId.size(),
-            s.destinationCount.size(), s.sendDuration.size(), s.execution.size() })
-        if (size != m)
-            throw CacheFormatError("send columns of different lengths");
-    if (!(s.multicastOffset.empty() ? s.multicastSend.empty()
-                                    : s.multicastOffset.size() == s.multicastSend.size() + 1))
-        throw CacheFormatError("multicast columns of different lengths");
-    for (const auto k : s.multicastSend)
-        if (k >= m)
-            throw CacheFormatError("a multicast names a send that does not exist");
-    for (const auto o : s.multicastOffset)
-        if (o > s.multicastPes.size())
-            throw CacheFormatError("a multicast list runs past its column");
-}
-
 // ---- Files ----
 
 class Fd {
@@ -590,7 +187,9 @@ ReadAttempt readCache(
     const std::string& cachePath, const core::RunFiles& located, const LoadOptions& options)
 {
     ReadAttempt attempt;
-    Fd fd(::open(cachePath.c_str(), O_RDONLY | O_CLOEXEC));
+    // O_NONBLOCK: a FIFO (or device) in place of the cache file must not block the open; only
+    // a regular file is read.
+    Fd fd(::open(cachePath.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (fd.get() < 0)
         return attempt; // no cache yet
     auto isCancelled = [&] {
@@ -600,6 +199,8 @@ ReadAttempt readCache(
         struct stat st { };
         if (::fstat(fd.get(), &st) != 0)
             throw CacheFormatError("cannot be read");
+        if (!S_ISREG(st.st_mode))
+            throw CacheFormatError("not a regular file");
         const auto fileSize = static_cast<std::uint64_t>(st.st_size);
         if (fileSize < sizeof(FileHeader))
             throw CacheFormatError("truncated header");
@@ -682,6 +283,7 @@ ReadAttempt readCache(
         }
         if (pes != table.size() - 2)
             throw CacheFormatError("the section table does not match the run");
+        validateRun(*trace, pes);
         trace->pes.resize(pes);
 
         const unsigned threads = loadThreads(options.threads);
@@ -702,6 +304,7 @@ ReadAttempt readCache(
                 CacheReader r(fd.get(), table[p + 2]);
                 getPe(r, trace->pes[p]);
                 r.finish();
+                validatePe(trace->pes[p], p, trace->metadata);
             } catch (const std::exception& e) {
                 std::lock_guard lock(errorMutex);
                 if (error.empty())
@@ -963,7 +566,9 @@ LoadResult loadRunCached(
     }
 
     auto result = found ? loadFoundRun(std::move(*found), options) : loadRun(path, options);
-    if (!result.trace || cachePath.empty() || result.trace->files.stsPath != stsPath) {
+    // A run whose logs were left unread while loading (the memory budget) is not a whole store.
+    if (!result.trace || cachePath.empty() || result.trace->files.stsPath != stsPath
+        || result.trace->detailSource) {
         result.cacheNote = note;
         return result;
     }

@@ -1,0 +1,193 @@
+#include "cache_validation.h"
+
+#include "cache_file.h"
+
+#include <cmath>
+#include <initializer_list>
+#include <string>
+
+namespace parallax::io {
+
+namespace {
+
+// The limits the readers apply (sts_reader.cpp, summary_reader.cpp).
+constexpr std::int64_t kMaxProcessors = std::int64_t { 1 } << 24;
+constexpr std::size_t kMaxTableSize = 65536;
+constexpr std::size_t kMaxPapiEvents = 1025;
+constexpr std::int64_t kMaxSummaryValues = std::int64_t { 1 } << 22;
+constexpr core::TimeUs kMaxProjrcTime = core::TimeUs { 1 } << 50;
+constexpr core::TimeUs kMaxIntervalUs = 1'000'000'000'000'000;
+
+void require(bool ok, const char* what)
+{
+    if (!ok)
+        throw CacheFormatError(std::string("invalid field: ") + what);
+}
+
+// Intervals as the builder leaves them: 0 <= begin <= end, sorted, non-overlapping.
+template <typename Columns> void requireIntervals(const Columns& c, const char* what)
+{
+    require(c.begin.size() == c.end.size(), what);
+    for (std::size_t i = 0; i < c.begin.size(); ++i) {
+        require(c.begin[i] >= 0 && c.begin[i] <= c.end[i], what);
+        require(i == 0 || c.end[i - 1] <= c.begin[i], what);
+    }
+}
+
+} // namespace
+
+void validateMetadata(const core::RunMetadata& m)
+{
+    require(std::isfinite(m.version) && m.version >= 0 && m.version <= 11.0, "VERSION");
+    require(m.processors >= 1 && m.processors <= kMaxProcessors, "PROCESSORS");
+    if (m.smp) {
+        require(m.nodeSize >= 1 && m.numNodes >= 1 && m.nodeSize <= m.processors
+                && m.numNodes <= m.processors,
+            "SMPMODE");
+        const std::int64_t workers = std::int64_t { m.nodeSize } * m.numNodes;
+        require(workers <= m.processors, "SMPMODE workers");
+        require(m.commThreadsPerNode == (m.processors - workers) / m.numNodes,
+            "SMP comm threads per node");
+    } else {
+        require(m.nodeSize == 1 && m.numNodes == m.processors && m.commThreadsPerNode == 0,
+            "non-SMP layout");
+    }
+    require(m.totalPhases >= 0, "TOTAL_PHASES");
+    require(m.chares.size() <= kMaxTableSize && m.entries.size() <= kMaxTableSize
+            && m.messages.size() <= kMaxTableSize,
+        "table sizes");
+    for (const auto& c : m.chares)
+        require(c.ndims >= -1 && c.ndims <= 6, "CHARE ndims");
+    for (const auto& e : m.entries)
+        require(e.chare >= -1 && e.chare < static_cast<std::int32_t>(kMaxTableSize)
+                && e.message >= -1 && e.message < static_cast<std::int32_t>(kMaxTableSize),
+            "ENTRY chare or message id");
+    require(m.papiEvents.size() <= kMaxPapiEvents, "PAPI events");
+    require(m.projrcEndTime >= 0 && m.projrcEndTime <= kMaxProjrcTime, "RC_GLOBAL_END_TIME");
+}
+
+void validateRun(const core::Trace& t, std::size_t peSections)
+{
+    const auto processors = static_cast<std::size_t>(t.metadata.processors);
+    const auto& f = t.files;
+    require(f.logPaths.size() == processors && f.sumPaths.size() == processors
+            && f.sumdPaths.size() == processors,
+        "file tables");
+    require(peSections <= processors, "number of PE sections");
+    require(t.summaries.empty() || t.summaries.size() == processors, "summary table");
+    require(t.details.empty() || t.details.size() == processors, "detail table");
+    for (std::size_t p = 0; p < t.summaries.size(); ++p) {
+        if (!t.summaries[p])
+            continue;
+        const auto& s = *t.summaries[p];
+        require(s.pe == static_cast<core::PeId>(p), "summary PE");
+        require(std::isfinite(s.version) && s.version >= 0, "summary version");
+        require(s.numPes >= 0, "summary PE count");
+        require(s.intervalUs >= 1 && s.intervalUs <= kMaxIntervalUs, "summary interval");
+        for (const auto size : { s.utilization.size(), s.idlePercent.size() })
+            require(size <= static_cast<std::size_t>(kMaxSummaryValues), "summary bins");
+        for (const auto* v : { &s.entryTime, &s.entryCalls, &s.entryMaxTime }) {
+            require(v->size() <= kMaxTableSize, "summary entries");
+            for (const auto x : *v)
+                require(x >= 0, "summary entry value");
+        }
+        for (const auto& mark : s.marks)
+            require(mark.time >= 0, "summary mark");
+    }
+    for (std::size_t p = 0; p < t.details.size(); ++p) {
+        if (!t.details[p])
+            continue;
+        const auto& d = *t.details[p];
+        require(d.pe == static_cast<core::PeId>(p), "detail PE");
+        require(std::isfinite(d.version) && d.version >= 0, "detail version");
+        require(d.intervalUs >= 1 && d.intervalUs <= kMaxIntervalUs, "detail interval");
+        require(
+            d.intervalCount >= 0 && d.intervalCount <= kMaxSummaryValues, "detail interval count");
+        require(d.entryCount >= 0 && static_cast<std::size_t>(d.entryCount) <= kMaxTableSize,
+            "detail entry count");
+        std::int64_t next = 0; // cells are ascending, entry-major, non-overlapping
+        for (const auto& c : d.cells) {
+            require(c.entry < static_cast<std::uint32_t>(d.entryCount), "detail cell entry");
+            require(c.length >= 1 && c.interval < d.intervalCount
+                    && std::int64_t { c.interval } + c.length <= d.intervalCount,
+                "detail cell interval");
+            require(c.timeUs >= 0 && c.calls >= 0, "detail cell value");
+            const auto position = std::int64_t { c.entry } * d.intervalCount + c.interval;
+            require(position >= next, "detail cell order");
+            next = position + c.length;
+        }
+    }
+}
+
+void validatePe(const core::PeTrace& p, std::size_t index, const core::RunMetadata& meta)
+{
+    require(p.pe == static_cast<core::PeId>(index), "PE number");
+    require(p.beginComputation >= -1 && p.endComputation >= -1, "BEGIN/END_COMPUTATION");
+    require(p.firstTime >= -1 && p.lastTime >= -1
+            && (p.firstTime < 0 || p.lastTime < 0 || p.firstTime <= p.lastTime),
+        "first/last time");
+
+    const auto& e = p.executions;
+    const auto n = e.begin.size();
+    for (const auto size :
+        { e.end.size(), e.entry.size(), e.sourcePe.size(), e.msgBytes.size(), e.eventId.size(),
+            e.object.size(), e.cpuBegin.size(), e.cpuDuration.size(), e.flags.size() })
+        require(size == n, "execution columns of different lengths");
+    requireIntervals(e, "execution times");
+    for (const auto o : e.object)
+        require(o < p.objects.size(), "execution object");
+    for (const auto& o : p.objects)
+        require(o.length <= 6, "object id length");
+    const auto papiCount = meta.version >= 6.6 ? meta.papiEvents.size() : 0;
+    require(papiCount == 0 ? e.papi.empty() : e.papi.size() == n * 2 * papiCount, "PAPI column");
+
+    requireIntervals(p.idles, "idle times");
+    requireIntervals(p.packs, "pack times");
+    requireIntervals(p.unpacks, "unpack times");
+    requireIntervals(p.flushes, "flush times");
+
+    const auto& s = p.sends;
+    const auto m = s.time.size();
+    for (const auto size :
+        { s.entry.size(), s.kind.size(), s.messageType.size(), s.msgBytes.size(), s.eventId.size(),
+            s.destinationCount.size(), s.sendDuration.size(), s.execution.size() })
+        require(size == m, "send columns of different lengths");
+    for (std::size_t i = 0; i < m; ++i) {
+        require(s.time[i] >= 0 && (i == 0 || s.time[i - 1] <= s.time[i]), "send times");
+        require(s.kind[i] <= core::SendKind::Multicast, "send kind");
+        require(s.destinationCount[i] >= 0, "send destination count");
+        const auto x = s.execution[i];
+        require(x == core::kNoExecution || (x & ~core::kSendAfterExecution) < n, "send execution");
+    }
+    require(s.multicastOffset.empty() ? s.multicastSend.empty()
+                                      : s.multicastOffset.size() == s.multicastSend.size() + 1,
+        "multicast columns of different lengths");
+    for (std::size_t k = 0; k < s.multicastSend.size(); ++k) {
+        require(s.multicastSend[k] < m, "multicast send");
+        require(k == 0 || s.multicastSend[k - 1] < s.multicastSend[k], "multicast send order");
+    }
+    if (!s.multicastOffset.empty()) {
+        require(s.multicastOffset.front() == 0 && s.multicastOffset.back() == s.multicastPes.size(),
+            "multicast offsets");
+        for (std::size_t k = 1; k < s.multicastOffset.size(); ++k)
+            require(s.multicastOffset[k - 1] <= s.multicastOffset[k], "multicast offset order");
+    }
+
+    for (const auto& u : p.userEvents)
+        require(u.time >= 0, "user event time");
+    for (const auto& b : p.userBrackets)
+        require(b.begin >= 0 && b.begin <= b.end && b.kind <= core::BracketKind::BeginEnd,
+            "user event bracket");
+    for (const auto& note : p.notes)
+        require(note.begin >= 0 && note.begin <= note.end, "note times");
+    for (const auto& g : p.traceGaps)
+        require(g.begin >= 0 && g.begin <= g.end, "tracing gap");
+    for (const auto& x : p.stats)
+        require(x.time >= 0, "stat time");
+    for (const auto& x : p.memory)
+        require(x.time >= 0, "memory sample time");
+    for (const auto& x : p.phaseEnds)
+        require(x.time >= 0, "phase end time");
+}
+
+} // namespace parallax::io
