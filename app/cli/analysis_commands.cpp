@@ -181,18 +181,19 @@ int runHistogram(const std::vector<std::string>& args, std::ostream& out, std::o
     const std::string help
         = std::string(
               "usage: parallax-cli histogram RUN [--metric duration|msg-size|idle] [--bins N]\n"
-              "                  [--bin-size X] [--min X] [options]\n\n"
+              "                  [--bin-size X] [--min X] [--idle on|off] [options]\n\n"
               "Counts per bin, stacked by entry method, as CSV metric,bin,lo,hi,activity,count\n"
               "(the last bin, hi 'inf', holds everything above). duration: executions by\n"
-              "duration (idle periods as activity idle; X in time units, default 100 x 1ms);\n"
+              "duration (X in time units, default 100 x 1ms; --idle on adds idle periods as\n"
+              "activity idle, never with --entries);\n"
               "msg-size: messages by size in bytes (default 200 x 100 B); idle: PEs by idle %\n"
               "over the range (default 100 x 1 %).\n\noptions:\n")
         + kCommonHelp;
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepare("histogram", args, { "metric", "bins", "bin-size", "min" }, help, cl,
-            trace, request, out, err);
+    if (const int rc = prepare("histogram", args, { "metric", "bins", "bin-size", "min", "idle" },
+            help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
     core::analysis::HistogramOptions options;
@@ -207,6 +208,10 @@ int runHistogram(const std::vector<std::string>& args, std::ostream& out, std::o
         return usageError(err, "histogram",
             "--metric takes duration, msg-size or idle, got '" + metricName + "'");
     const bool time = options.metric == core::analysis::HistogramMetric::Duration;
+    const std::string idle = cl.parser.value("idle").value_or("off");
+    if (idle != "on" && idle != "off")
+        return usageError(err, "histogram", "--idle takes on or off, got '" + idle + "'");
+    options.includeIdle = idle == "on"; // idle periods are not executions: off by default
     std::string error;
     if (const int rc = readIntOption("histogram", cl, "bins", 1, 10'000'000, options.bins, err);
         rc != kExitOk)

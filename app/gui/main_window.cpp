@@ -497,11 +497,7 @@ void MainWindow::showTrace(core::TracePtr trace)
     m_trace = std::move(trace);
     m_summary->setTrace(m_trace);
     m_report->setTrace(m_trace);
-    std::vector<QString> names;
-    if (m_trace)
-        for (const auto& entry : m_trace->metadata.entries)
-            names.push_back(QString::fromStdString(entry.name));
-    m_palette->setEntryNames(std::move(names));
+    m_palette->setRun(m_trace.get());
     m_workspace->setTrace(m_trace);
     if (m_trace) {
         m_pages->setCurrentIndex(1);

@@ -113,10 +113,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         ~PoolDrain() { QThreadPool::globalInstance()->waitForDone(); }
     } drain;
     views::EntryPalette palette;
-    std::vector<QString> names;
-    for (const auto& entry : trace->metadata.entries)
-        names.push_back(QString::fromStdString(entry.name));
-    palette.setEntryNames(std::move(names));
+    palette.setRun(trace.get());
     std::unique_ptr<views::AnalysisView> view(views::createView(*kind, &palette));
     if (!view) {
         err << "parallax-cli render: the " << viewName << " view is not available in this build\n";

@@ -87,9 +87,16 @@ void javaDurations(const PeTrace& pe, const ResolvedRequest& r, const Binner& bi
     }
 }
 
+// Correct mode: executions and idle periods that begin in [begin, end); when the range ends
+// with the run (`last` is true), also those that begin exactly at its end (a PE's last
+// execution, cut by END_COMPUTATION at the same microsecond, is still an execution: the
+// logs and the Timeline have it).
 void correctDurations(
-    const PeTrace& pe, const ResolvedRequest& r, const Binner& binner, PeCounts& out)
+    const PeTrace& pe, const ResolvedRequest& r, bool last, const Binner& binner, PeCounts& out)
 {
+    const auto inRange = [&](TimeUs begin) {
+        return begin < r.range.end || (last && begin == r.range.end);
+    };
     const auto width = static_cast<std::size_t>(r.columns.count());
     auto add = [&](TimeUs duration, int column) {
         const auto b = binner.bin(static_cast<double>(duration));
@@ -102,13 +109,13 @@ void correctDurations(
     const auto& ex = pe.executions;
     const auto first = static_cast<std::size_t>(
         std::lower_bound(ex.begin.begin(), ex.begin.end(), r.range.begin) - ex.begin.begin());
-    for (auto k = first; k < ex.size() && ex.begin[k] < r.range.end; ++k)
+    for (auto k = first; k < ex.size() && inRange(ex.begin[k]); ++k)
         add(ex.end[k] - ex.begin[k],
             ex.entry[k] < r.columns.entryCount ? ex.entry[k] : r.columns.overhead());
     const auto& idle = pe.idles;
     const auto firstIdle = static_cast<std::size_t>(
         std::lower_bound(idle.begin.begin(), idle.begin.end(), r.range.begin) - idle.begin.begin());
-    for (auto k = firstIdle; k < idle.size() && idle.begin[k] < r.range.end; ++k)
+    for (auto k = firstIdle; k < idle.size() && inRange(idle.begin[k]); ++k)
         add(idle.end[k] - idle.begin[k], r.columns.idle());
 }
 
@@ -176,6 +183,7 @@ std::optional<Histogram> computeHistogram(const Trace& trace, const AnalysisRequ
         h.accumulated.assign(cells, 0.0);
     if (!trace.hasLogs())
         return h;
+    const bool endsWithRun = r.range.end >= trace.endTime();
     std::mutex merge;
     const bool ok = parallelFor(r.pes.size(), r.threads, progress, [&](std::size_t k) {
         const auto& pe = trace.pes[static_cast<std::size_t>(r.pes[k])];
@@ -185,7 +193,7 @@ std::optional<Histogram> computeHistogram(const Trace& trace, const AnalysisRequ
             if (r.mode == Mode::JavaCompat)
                 javaDurations(pe, r, binner, local);
             else
-                correctDurations(pe, r, binner, local);
+                correctDurations(pe, r, endsWithRun, binner, local);
             break;
         case HistogramMetric::MessageSize:
             messageSizes(pe, r, binner, local);
@@ -208,6 +216,14 @@ std::optional<Histogram> computeHistogram(const Trace& trace, const AnalysisRequ
     });
     if (!ok)
         return std::nullopt;
+    if (options.metric == HistogramMetric::Duration
+        && (!options.includeIdle || !request.entries.empty()))
+        for (std::int64_t b = 0; b <= h.bins; ++b) {
+            const auto i
+                = static_cast<std::size_t>(b) * width + static_cast<std::size_t>(r.columns.idle());
+            h.counts[i] = 0;
+            h.accumulated[i] = 0;
+        }
     for (std::size_t e = 0; e < r.entrySelected.size(); ++e)
         if (!r.entrySelected[e])
             for (std::int64_t b = 0; b <= h.bins; ++b) {

@@ -18,6 +18,10 @@ struct HistogramOptions {
     std::int64_t bins = 0; // 0: 100 (duration, idle) or 200 (message size)
     double binSize = 0; // 0: 1000 µs, 100 bytes or 1 %
     double minimum = 0; // values below are dropped
+    // Duration: idle periods binned in the idle column. Idle periods are not executions, so
+    // the views and the CLI leave them out unless asked; never counted when the request names
+    // entry methods.
+    bool includeIdle = true;
 };
 
 // Counts per bin and activity; the last bin (index `bins`) is the overflow bin.
@@ -42,8 +46,9 @@ struct Histogram {
 };
 
 // From the logs (FORMAT.md §4.4). The correct mode counts every execution that begins in the
-// range with its whole duration, counts a broadcast or multicast once per destination, and
-// measures a PE's idle % over the time it was traced within the range.
+// range with its whole duration (when the range ends with the run, also one that begins exactly
+// at its end), counts a broadcast or multicast once per destination, and measures a PE's idle %
+// over the time it was traced within the range.
 std::optional<Histogram> computeHistogram(const Trace& trace, const AnalysisRequest& request,
     const HistogramOptions& options = {}, const Progress& progress = {});
 

@@ -2,6 +2,7 @@
 // by hand from the records in makeRun().
 
 #include "core/analysis/communication.h"
+#include "core/analysis/entry_ranking.h"
 #include "core/analysis/extrema.h"
 #include "core/analysis/histogram.h"
 #include "core/analysis/overview.h"
@@ -173,6 +174,42 @@ TEST_CASE("histogram counts whole durations and messages per destination", "[ana
     REQUIRE(sizes);
     CHECK(sizes->count(1, 1) == 1); // 100 bytes
     CHECK(sizes->count(0, 1) == 3); // the 50-byte broadcast to 3 PEs
+}
+
+TEST_CASE("idle periods are left out of the duration histogram when asked or when entries are "
+          "named",
+    "[analysis]")
+{
+    const auto trace = makeRun();
+    HistogramOptions options { HistogramMetric::Duration, 10, 5, 0 };
+    options.includeIdle = false;
+    const auto h = computeHistogram(*trace, whole(), options);
+    REQUIRE(h);
+    CHECK(h->count(4, 0) == 1);
+    CHECK(h->count(4, h->columns.idle()) == 0);
+    CHECK(h->count(10, h->columns.idle()) == 0);
+    // Naming entry methods selects executions: idle never comes along.
+    AnalysisRequest request = whole();
+    request.entries = { 1 };
+    const auto only = computeHistogram(*trace, request, { HistogramMetric::Duration, 10, 5, 0 });
+    REQUIRE(only);
+    CHECK(only->count(4, 0) == 0);
+    CHECK(only->count(4, 1) == 1);
+    CHECK(only->count(2, 1) == 1);
+    for (std::int64_t b = 0; b <= only->bins; ++b)
+        CHECK(only->count(b, only->columns.idle()) == 0);
+}
+
+TEST_CASE("entry methods are ranked by their total time over the run", "[analysis]")
+{
+    const auto trace = makeRun();
+    const auto ranking = rankEntriesByTime(*trace);
+    // Entry 0: 20 µs on PE 0; entry 1: 20 µs on PE 0 and 10 µs on PE 1.
+    REQUIRE(ranking.time.size() == 2);
+    CHECK(ranking.time[0] == 20);
+    CHECK(ranking.time[1] == 30);
+    CHECK(ranking.order == std::vector<EntryId> { 1, 0 });
+    CHECK(ranking.rank == std::vector<int> { 1, 0 });
 }
 
 TEST_CASE("overview reports utilization, idle and the dominant activity per column", "[analysis]")

@@ -52,13 +52,7 @@ core::TracePtr sampleRun(const std::string& name)
 }
 
 struct Palette {
-    explicit Palette(const core::TracePtr& trace)
-    {
-        std::vector<QString> names;
-        for (const auto& e : trace->metadata.entries)
-            names.push_back(QString::fromStdString(e.name));
-        palette.setEntryNames(std::move(names));
-    }
+    explicit Palette(const core::TracePtr& trace) { palette.setRun(trace.get()); }
     EntryPalette palette;
 };
 

@@ -146,7 +146,7 @@ TEST_CASE("the y axis ends on a nice tick above the tallest bar", "[views][bars]
     }
 }
 
-TEST_CASE("a log axis shows decades and bars the log of their totals", "[views][bars]")
+TEST_CASE("a log axis stacks cumulative sums: a bar's top reads as its total", "[views][bars]")
 {
     StackedBarData data;
     data.logScale = true;
@@ -161,20 +161,25 @@ TEST_CASE("a log axis shows decades and bars the log of their totals", "[views][
     REQUIRE_FALSE(g.empty());
     CHECK(g.yLog);
     CHECK(g.yMaximum == Approx(1e5));
-    CHECK(g.yMinimum == Approx(1.0));
-    REQUIRE(g.yTicks.size() == 6); // 1, 10, 100, 1 k, 10 k, 100 k
-    CHECK(g.yTicks.front().label == QStringLiteral("1"));
+    // The smallest first segment (1) keeps some height: the axis starts a decade below it.
+    CHECK(g.yMinimum == Approx(0.1));
+    REQUIRE(g.yTicks.size() == 7); // 0.1, 1, 10, 100, 1 k, 10 k, 100 k
     CHECK(g.yTicks.back().label == QStringLiteral("100 k"));
     CHECK(g.yTicks.back().position == Approx(g.plot.top()));
     const double h = g.plot.height();
+    const auto onAxis = [&](double v) {
+        return std::log10(v / 0.1) / 6.0 * h;
+    };
     for (std::size_t k = 0; k < 4; ++k) {
         const auto& c = g.columns[k];
-        CHECK(c.bar.height() == Approx(std::log10(c.total) / 5.0 * h).margin(1.0));
-        // Equal values split the bar in halves.
+        // The top of the stack is at the total on the axis, the boundary at the first value.
+        CHECK(c.bar.height() == Approx(onAxis(c.total)).margin(1.0));
         REQUIRE(c.lastSegment - c.firstSegment == 2);
-        CHECK(std::abs(g.segments[c.firstSegment].rect.height()
-                  - g.segments[c.firstSegment + 1].rect.height())
-            <= 1);
+        const auto& first = g.segments[c.firstSegment].rect;
+        CHECK(first.height() == Approx(onAxis(c.total / 2.0)).margin(1.0));
+        // log10(2) of the axis's 6 decades separates the halves' tops.
+        CHECK(g.segments[c.firstSegment + 1].rect.height()
+            == Approx(std::log10(2.0) / 6.0 * h).margin(1.0));
     }
 }
 

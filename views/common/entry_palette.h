@@ -9,12 +9,24 @@
 
 #include <vector>
 
+namespace parallax::core {
+class Trace;
+}
+
 namespace parallax::views {
 
+// WCAG relative luminance of a colour (0 black .. 1 white).
+[[nodiscard]] double relativeLuminance(const QColor& color);
+// `color` with at least the saturation and at most the lightness and luminance an entry
+// colour needs to stand apart from idle and the background.
+[[nodiscard]] QColor legibleEntryColor(const QColor& color);
+
 // The colour of every activity, the same in every view: entry methods get distinct colours
-// from a qualitative palette (by entry id), overhead is dark grey, idle a light grey, pack
-// black and unpack orange (as in Projections). A user's choice for an entry is kept by entry
-// name, so it survives reopening the run (the app stores overrides() in QSettings).
+// from a colour-blind-safe qualitative palette by their share of the run's time (the heaviest
+// entry method the first, most distinct colour; see setRun()), never a pastel that could pass
+// for idle. Overhead is a quiet mid grey, idle a light grey, pack black and unpack orange (as
+// in Projections). A user's choice for an entry is kept by entry name and wins over the
+// ranking, so it survives reopening the run (the app stores overrides() in QSettings).
 class EntryPalette : public QObject {
     Q_OBJECT
 public:
@@ -28,8 +40,16 @@ public:
     [[nodiscard]] static QColor packColor();
     [[nodiscard]] static QColor unpackColor();
 
-    // Entry names of the current run (for name-based overrides).
+    // The colour of the entry method ranked `rank` by time (0 = heaviest), without overrides.
+    [[nodiscard]] static QColor rankColor(int rank);
+
+    // The run whose entries are coloured: names (for the overrides) and the ranking by time
+    // (core::analysis::rankEntriesByTime). Null: no run.
+    void setRun(const core::Trace* trace);
+    // Entry names of the current run (for name-based overrides); keeps the ranking.
     void setEntryNames(std::vector<QString> names);
+    // Per entry id, its rank by time (0 = heaviest); entries beyond it are ranked by id.
+    void setRanking(std::vector<int> rank);
     void setEntryColor(int entry, const QColor& color);
     void resetEntryColor(int entry);
     [[nodiscard]] const QHash<QString, QColor>& overrides() const { return m_overrides; }
@@ -40,6 +60,7 @@ signals:
 
 private:
     std::vector<QString> m_names;
+    std::vector<int> m_rank; // per entry id
     QHash<QString, QColor> m_overrides; // entry name -> colour
 };
 

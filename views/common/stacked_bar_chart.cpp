@@ -230,7 +230,7 @@ QColor StackedBarChart::seriesHatch(std::size_t series) const
     const auto& s = m_data.series[series];
     if (s.color || s.activity != m_columns.overhead())
         return {};
-    return seriesColor(series).lighter(190);
+    return seriesColor(series).lighter(135); // quiet stripes: overhead must not dominate
 }
 
 StackedBarChart::Style StackedBarChart::screenStyle() const
@@ -387,6 +387,7 @@ void StackedBarChart::paintFrame(
     painter.setPen(QPen(style.muted, 1.0, Qt::DashLine));
     for (const int x : g.separators)
         painter.drawLine(x, g.plot.top(), x, baseline + 3);
+    paintValueLabels(painter, f, style);
 
     paintAxes(painter, f, style);
     paintLegend(
@@ -395,6 +396,31 @@ void StackedBarChart::paintFrame(
         onScreen ? m_hoverLegendRow : std::nullopt);
     if (onScreen)
         paintOverlays(painter, f, style);
+}
+
+void StackedBarChart::paintValueLabels(QPainter& painter, const Frame& f, const Style& style) const
+{
+    const auto& g = f.geometry;
+    if (m_data.valueLabels.empty() || g.merged)
+        return;
+    const QFontMetrics fm(painter.font());
+    for (const auto& c : g.columns) {
+        if (c.lastCategory != c.firstCategory + 1 || c.firstCategory >= m_data.valueLabels.size())
+            continue;
+        const QString& text = m_data.valueLabels[c.firstCategory];
+        if (text.isEmpty())
+            continue;
+        const int w = fm.horizontalAdvance(text) + 8;
+        const int h = fm.height() + 2;
+        // Above the bar; a full bar gets its label inside its top, on a light box.
+        const int y = std::max(g.plot.top(), c.bar.top() - h - 2);
+        const QRect box(c.bar.center().x() - w / 2, y, w, h);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(withAlpha(style.background, 225));
+        painter.drawRoundedRect(box, 3, 3);
+        painter.setPen(style.text);
+        painter.drawText(box, Qt::AlignCenter, text);
+    }
 }
 
 void StackedBarChart::paintAxes(QPainter& painter, const Frame& f, const Style& style) const

@@ -111,6 +111,7 @@ private:
     void invalidate();
     void paintFrame(QPainter& painter, const Frame& f, const Style& style, bool onScreen) const;
     void paintAxes(QPainter& painter, const Frame& f, const Style& style) const;
+    void paintValueLabels(QPainter& painter, const Frame& f, const Style& style) const;
     void paintOverlays(QPainter& painter, const Frame& f, const Style& style) const;
     [[nodiscard]] Style screenStyle() const;
     [[nodiscard]] static Style exportStyle();

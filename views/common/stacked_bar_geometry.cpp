@@ -416,8 +416,16 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
         double columnMin = 0.0;
         for (const auto& [col, v] : built) {
             columnMax = std::max(columnMax, col.total);
-            if (col.total > 0.0 && (columnMin == 0.0 || col.total < columnMin))
-                columnMin = col.total;
+            // On a log axis the lowest boundary drawn is a bar's first segment, not its total.
+            double lowest = col.total;
+            if (data.logScale)
+                for (const double value : v)
+                    if (value > 0.0) {
+                        lowest = value;
+                        break;
+                    }
+            if (lowest > 0.0 && (columnMin == 0.0 || lowest < columnMin))
+                columnMin = lowest;
         }
         const YScale finalScale
             = yScaleFor(data, columnMax, columnMin, plotHeight, layout.minYTickSpacing);
@@ -430,13 +438,11 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
         scale = finalScale;
 
         // Stacks: cumulative values rounded to whole pixels, so segments share edges. On a log
-        // axis the bar's height is the log of its total and the segments divide it linearly.
+        // axis too the boundaries are the linear cumulative sums mapped to the axis, so the top
+        // of a stack reads as its total and each boundary as the sum below it.
         const auto h = static_cast<double>(plotHeightPx);
-        auto yOf = [&](double cumulative, double total) {
-            const double px = scale.log
-                ? (total > 0.0 ? scale.heightOf(total, h) * cumulative / total : 0.0)
-                : scale.heightOf(cumulative, h);
-            return baseline - toInt(std::clamp(px, 0.0, h));
+        auto yOf = [&](double cumulative) {
+            return baseline - toInt(std::clamp(scale.heightOf(cumulative, h), 0.0, h));
         };
         g.seriesRects.assign(seriesCount, {});
         g.columns.reserve(built.size());
@@ -448,7 +454,7 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
                 if (!(v[s] > 0.0))
                     continue;
                 cumulative += v[s];
-                const int y = yOf(cumulative, col.total);
+                const int y = yOf(cumulative);
                 if (y >= previous)
                     continue;
                 const QRect rect(col.bar.left(), y, col.bar.width(), previous - y);

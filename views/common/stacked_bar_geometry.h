@@ -64,14 +64,17 @@ struct StackedBarData {
     bool contiguous = false; // bars touch (intervals, bins) instead of standing apart (PEs)
     bool edgeLabels = false; // categorical labels at a category's left edge (histogram bins)
     std::optional<double> yMaximum; // fixed top of the y axis (100 for %); grows if exceeded
-    // A logarithmic y axis (decades); a bar's height is the log of its total and its segments
-    // divide that height in proportion to their values.
+    // A logarithmic y axis (decades); segment boundaries are the cumulative sums on that axis,
+    // so a bar's top reads as its total.
     bool logScale = false;
     // An optional second number per cell for tooltips, same layout as `values` (the µs behind
     // a time-profile %, the total time behind a histogram count). Empty when unused.
     std::vector<double> secondary;
     BarUnit secondaryUnit = BarUnit::Time;
     QString secondaryLabel;
+    // Per category, a short value drawn above its bar (Extrema's ranked criterion, "1.2 k msgs");
+    // empty, or empty strings, for none. Not drawn where categories are merged per pixel.
+    std::vector<QString> valueLabels;
     // The legend's shares come from this category (e.g. the "avg" bar) when set, else from the
     // sum over all categories.
     std::optional<std::size_t> legendReference;

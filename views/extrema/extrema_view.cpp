@@ -128,6 +128,18 @@ void ExtremaView::recompute()
         m_chart->clearData(tr("No run loaded"));
         return;
     }
+    if (!m_trace->hasLogs()
+        && (criterion() == ExtremaCriterion::MsgsSent
+            || criterion() == ExtremaCriterion::BytesSent)) {
+        // Sends are only in the event logs: say so rather than rank PEs by zeros.
+        m_computation->cancel();
+        m_extrema.reset();
+        m_addAll->setEnabled(false);
+        m_chart->clearData(tr("This run has summaries only: messages and bytes sent are in the "
+                              "event logs (.log files), which this run does not have"));
+        emit computed();
+        return;
+    }
     core::analysis::AnalysisRequest request;
     request.range = m_options->range();
     request.pes = m_options->pes();
@@ -176,6 +188,29 @@ QString ExtremaView::scoreText(double score) const
     return {};
 }
 
+QString ExtremaView::shortScoreText(double score) const
+{
+    const QLocale locale;
+    switch (m_extrema ? m_extrema->criterion : criterion()) {
+    case ExtremaCriterion::LeastIdle:
+    case ExtremaCriterion::MostIdle:
+        return tr("%1 idle").arg(formatBarValue(score, BarUnit::Percent));
+    case ExtremaCriterion::Overhead:
+        return tr("%1 ovh").arg(formatBarValue(score, BarUnit::Percent));
+    case ExtremaCriterion::ActiveEntries:
+        return tr("%1 EPs").arg(formatBarValue(score, BarUnit::Count));
+    case ExtremaCriterion::GrainSize:
+        return formatTime(score);
+    case ExtremaCriterion::MsgsSent:
+        return tr("%1 msgs").arg(formatBarValue(score, BarUnit::Messages));
+    case ExtremaCriterion::BytesSent:
+        return formatBarValue(score, BarUnit::Bytes);
+    case ExtremaCriterion::Clustering:
+        return tr("d %1").arg(locale.toString(score, 'g', 3));
+    }
+    return {};
+}
+
 void ExtremaView::showExtrema(core::analysis::Extrema extrema)
 {
     m_extrema = std::move(extrema);
@@ -213,12 +248,29 @@ void ExtremaView::showExtrema(core::analysis::Extrema extrema)
     const QString groupTitles[] = { tr("Average of all %1 PEs").arg(x.pes.size()),
         tr("Average of the %1 non-outliers").arg(others),
         tr("Average of the %1 outliers").arg(outliers) };
+    // The ranked value is drawn above every bar: the mean score of each group, then each PE's.
+    double groupScore[kAveragedColumns] = { 0.0, 0.0, 0.0 };
+    std::size_t groupSize[kAveragedColumns] = { 0, 0, 0 };
+    for (std::size_t k = 0; k < x.pes.size() && k < x.scores.size(); ++k) {
+        const bool extreme
+            = std::find(x.extremes.begin(), x.extremes.end(), x.pes[k]) != x.extremes.end();
+        for (const int g : { 0, extreme ? 2 : 1 }) {
+            groupScore[g] += x.scores[k];
+            ++groupSize[g];
+        }
+    }
     for (int g = 0; g < kAveragedColumns; ++g) {
         StackedBarCategory c;
         c.label = groupLabels[g];
         c.title = groupTitles[g];
         if (g == kAveragedColumns - 1 && outliers > 0)
             c.note = tr("Click to open their timelines");
+        const auto n = groupSize[g];
+        if (n > 0)
+            c.note = tr("Mean score: %1").arg(scoreText(groupScore[g] / static_cast<double>(n)))
+                + (c.note.isEmpty() ? QString() : QStringLiteral("\n") + c.note);
+        chartData.valueLabels.push_back(
+            n > 0 ? shortScoreText(groupScore[g] / static_cast<double>(n)) : QString());
         chartData.categories.push_back(c);
     }
     // Most extreme rightmost.
@@ -229,6 +281,7 @@ void ExtremaView::showExtrema(core::analysis::Extrema extrema)
         c.title = tr("PE %1 · rank %2 of %3").arg(pe).arg(k + 1).arg(outliers);
         c.note = tr("Score: %1\nClick to open its timeline").arg(scoreText(x.extremeScores[k]));
         c.separatorBefore = k + 1 == outliers;
+        chartData.valueLabels.push_back(shortScoreText(x.extremeScores[k]));
         chartData.categories.push_back(std::move(c));
     }
     const auto series = chartData.series.size();

@@ -57,6 +57,8 @@ private:
     // The PEs of a bar: one extreme PE, or all of them for the outliers' average.
     [[nodiscard]] BarPes pesOfBar(int category) const override;
     [[nodiscard]] QString scoreText(double score) const;
+    // The score as drawn above a bar: "62 % idle", "1.2 k msgs", "3.4 ms".
+    [[nodiscard]] QString shortScoreText(double score) const;
 
     QComboBox* m_criterion = nullptr;
     QLineEdit* m_count = nullptr;

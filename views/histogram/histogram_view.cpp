@@ -1,14 +1,18 @@
 #include "views/histogram/histogram_view.h"
 
 #include "core/analysis/csv_export.h"
+#include "core/analysis/entry_ranking.h"
+#include "core/text_args.h"
 #include "views/common/async_computation.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
+#include "views/histogram/entry_chooser.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QLocale>
+#include <QPushButton>
 
 #include <cmath>
 
@@ -23,6 +27,7 @@ using core::analysis::HistogramOptions;
 constexpr long long kMaxBins = 10'000;
 constexpr std::int64_t kAutoBins = 100; // about this many bins in auto mode
 constexpr std::int64_t kProbeBins = 1000;
+constexpr std::int64_t kMaxAutoBins = 500; // auto bins may grow to this to reach the longest
 
 // A bin bound as a label: "1.5 ms", "2 kB", "40 %".
 QString boundText(HistogramMetric metric, double value)
@@ -48,6 +53,7 @@ std::optional<Histogram> computeAuto(const core::Trace& trace,
     probeProgress.cancelled = progress.cancelled;
     double scale = options.metric == HistogramMetric::Duration ? 10.0 : 16.0;
     double upper = 0.0;
+    double longest = 0.0;
     for (int round = 0; round < 4; ++round, scale *= 100.0) {
         HistogramOptions probe = options;
         probe.bins = kProbeBins;
@@ -67,27 +73,48 @@ std::optional<Histogram> computeAuto(const core::Trace& trace,
         }
         if (total <= 0.0)
             break;
-        if (perBin.back() > total * 0.001 && round < 3)
-            continue;
-        double cumulative = 0.0;
-        for (std::size_t b = 0; b < perBin.size(); ++b) {
-            cumulative += perBin[b];
-            if (cumulative >= total * 0.999) {
-                upper = static_cast<double>(b + 1) * scale;
-                break;
+        const bool last = round == 3;
+        if (upper <= 0.0 && (perBin.back() <= total * 0.001 || last)) {
+            double cumulative = 0.0;
+            for (std::size_t b = 0; b < perBin.size(); ++b) {
+                cumulative += perBin[b];
+                if (cumulative >= total * 0.999) {
+                    upper = static_cast<double>(b + 1) * scale;
+                    break;
+                }
             }
         }
-        break;
+        // The longest value: the end of the last non-empty bin, once the probe's bins reach it
+        // (nothing in its overflow bin); the last probe's overflow counts as its low edge.
+        if (perBin.back() <= 0.0 || last) {
+            for (std::size_t b = perBin.size(); b-- > 0;)
+                if (perBin[b] > 0.0) {
+                    longest = static_cast<double>(b + 1) * scale;
+                    break;
+                }
+            break;
+        }
     }
     if (upper > 0.0) {
         const std::int64_t bins = options.bins > 0 ? options.bins : kAutoBins;
-        options.binSize = std::max(1.0, niceStep(upper / static_cast<double>(bins)));
+        double step = niceStep(upper / static_cast<double>(bins));
+        if (options.bins <= 0) {
+            // The longest value keeps its own bin (a straggler must not vanish into the
+            // overflow bin): more bins, and wider ones when even kMaxAutoBins do not reach it.
+            const double reach = std::max(upper, longest) * 1.05;
+            if (reach / step > static_cast<double>(kMaxAutoBins))
+                step = niceStep(reach / static_cast<double>(kMaxAutoBins));
+            while (reach / step > static_cast<double>(kMaxAutoBins))
+                step *= 2.0;
+        }
+        options.binSize = std::max(1.0, step);
+        const double reach = std::max(upper * 1.05, longest * 1.05);
         options.bins = options.bins > 0
             ? options.bins
             // 5 % headroom, so the largest values do not sit against the overflow bin.
             : std::clamp<std::int64_t>(
-                static_cast<std::int64_t>(std::ceil(upper * 1.05 / options.binSize - 1e-9)), 1,
-                kAutoBins + kAutoBins / 10);
+                static_cast<std::int64_t>(std::ceil(reach / options.binSize - 1e-9)), 1,
+                kMaxAutoBins);
     } else {
         options.binSize = 0; // nothing to scale by: the analysis's defaults
     }
@@ -125,7 +152,17 @@ HistogramView::HistogramView(EntryPalette* palette, QWidget* parent)
     m_logScale->setObjectName(QStringLiteral("logScale"));
     m_logScale->setToolTip(tr("Logarithmic y axis, for counts that span several decades"));
 
+    m_idle = new QCheckBox(tr("I&dle periods"), this);
+    m_idle->setObjectName(QStringLiteral("idlePeriods"));
+    m_idle->setToolTip(tr("Also count idle periods by their length (they are not executions; "
+                          "never with chosen entry methods)"));
+
+    m_entriesButton = new QPushButton(tr("&Entries…"), this);
+    m_entriesButton->setObjectName(QStringLiteral("chooseEntries"));
+
     m_chart->setObjectName(QStringLiteral("histogramChart"));
+    addToolbarWidget(m_entriesButton);
+    addToolbarWidget(m_idle);
     addToolbarWidget(m_accumulated);
     addToolbarWidget(m_logScale);
 
@@ -133,6 +170,9 @@ HistogramView::HistogramView(EntryPalette* palette, QWidget* parent)
     connect(m_metric, &QComboBox::currentIndexChanged, this, &HistogramView::metricChanged);
     connect(m_accumulated, &QCheckBox::toggled, this, [this]() { rebuildChart(); });
     connect(m_logScale, &QCheckBox::toggled, this, [this]() { rebuildChart(); });
+    connect(m_idle, &QCheckBox::toggled, this, [this]() { recompute(); });
+    connect(m_entriesButton, &QPushButton::clicked, this, &HistogramView::chooseEntries);
+    updateEntriesButton();
     metricChanged();
     recompute();
 }
@@ -169,6 +209,8 @@ void HistogramView::metricChanged()
         break;
     }
     m_accumulated->setEnabled(m == HistogramMetric::Duration);
+    m_idle->setEnabled(m == HistogramMetric::Duration && m_entries.empty());
+    m_entriesButton->setEnabled(m != HistogramMetric::IdlePercent);
 }
 
 std::optional<QString> HistogramView::quantityError(
@@ -212,19 +254,45 @@ void HistogramView::setAccumulated(bool accumulated)
     m_accumulated->setChecked(accumulated);
 }
 
-bool HistogramView::accumulated() const
+void HistogramView::setEntries(std::vector<core::EntryId> entries)
 {
-    return m_accumulated->isChecked() && metric() == HistogramMetric::Duration;
+    std::sort(entries.begin(), entries.end());
+    entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+    if (m_trace && entries.size() >= m_trace->metadata.entryCount())
+        entries.clear(); // every entry method: no filter
+    if (entries == m_entries)
+        return;
+    m_entries = std::move(entries);
+    updateEntriesButton();
+    m_idle->setEnabled(metric() == HistogramMetric::Duration && m_entries.empty());
+    recompute();
 }
 
-void HistogramView::setLogScale(bool logScale)
+void HistogramView::updateEntriesButton()
 {
-    m_logScale->setChecked(logScale);
+    m_entriesButton->setText(
+        m_entries.empty() ? tr("&Entries: all…") : tr("&Entries: %1…").arg(m_entries.size()));
+    m_entriesButton->setToolTip(m_entries.empty()
+            ? tr("Choose the entry methods counted (now all of them)")
+            : tr("Choose the entry methods counted (now %1 of them; idle periods are left out)")
+                  .arg(m_entries.size()));
 }
 
-bool HistogramView::logScale() const
+void HistogramView::chooseEntries()
 {
-    return m_logScale->isChecked();
+    if (!m_trace)
+        return;
+    const auto ranking = core::analysis::rankEntriesByTime(*m_trace);
+    EntryChooser chooser(m_trace->metadata, ranking.order, m_entries, palette(), this);
+    if (chooser.exec() != QDialog::Accepted)
+        return;
+    auto chosen = chooser.selected();
+    if (chosen.empty()) {
+        m_chart->clearData(tr("No entry method chosen: choose at least one in “Entries…”"));
+        m_entries.clear();
+        return;
+    }
+    setEntries(std::move(chosen));
 }
 
 bool HistogramView::applyOptions(const std::map<QString, QString>& options, QString* error)
@@ -252,6 +320,32 @@ bool HistogramView::applyOptions(const std::map<QString, QString>& options, QStr
             m_binSize->setText(value);
         } else if (name == QStringLiteral("min")) {
             m_minimum->setText(value);
+        } else if (name == QStringLiteral("entries")) {
+            std::string why;
+            const auto list = core::parsePeList(value.toStdString(), &why, 65536);
+            if (!list) {
+                if (error != nullptr)
+                    *error = tr("--entries: %1").arg(QString::fromStdString(why));
+                return false;
+            }
+            if (m_trace)
+                for (const auto id : *list)
+                    if (static_cast<std::size_t>(id) >= m_trace->metadata.entryCount()) {
+                        if (error != nullptr)
+                            *error = tr("--entries: the run has no entry method %1 (it has %2)")
+                                         .arg(id)
+                                         .arg(m_trace->metadata.entryCount());
+                        return false;
+                    }
+            m_entries.assign(list->begin(), list->end());
+            updateEntriesButton();
+        } else if (name == QStringLiteral("idle")) {
+            if (value != QStringLiteral("on") && value != QStringLiteral("off")) {
+                if (error != nullptr)
+                    *error = tr("--idle takes on or off, got '%1'").arg(value);
+                return false;
+            }
+            m_idle->setChecked(value == QStringLiteral("on"));
         } else {
             return rejectOption(name, error);
         }
@@ -262,6 +356,8 @@ bool HistogramView::applyOptions(const std::map<QString, QString>& options, QStr
 void HistogramView::clearResult()
 {
     m_histogram.reset();
+    m_entries.clear(); // entry ids belong to the previous run
+    updateEntriesButton();
 }
 
 void HistogramView::recompute()
@@ -273,10 +369,19 @@ void HistogramView::recompute()
         m_chart->clearData(tr("No run loaded"));
         return;
     }
+    if (!m_trace->hasLogs()) {
+        m_computation->cancel();
+        m_histogram.reset();
+        m_chart->clearData(
+            tr("This run has summaries only: the histogram needs the event logs (.log files)"));
+        return;
+    }
     core::analysis::AnalysisRequest request;
     request.range = m_options->range();
     request.pes = m_options->pes();
+    request.entries = m_entries;
     HistogramOptions options;
+    options.includeIdle = m_idle->isChecked() && m_entries.empty();
     options.metric = metric();
     options.bins = countFieldValue(m_bins->text(), 0);
     options.binSize = quantity(m_binSize->text());
