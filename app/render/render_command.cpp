@@ -138,6 +138,10 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     for (const auto& name : viewOptions)
         if (const auto v = cl.parser.value(name))
             given[QString::fromStdString(name)] = QString::fromStdString(*v);
+    // The histogram counts only the chosen entry methods (and then no idle periods).
+    if (*kind == views::ViewKind::Histogram)
+        if (const auto v = cl.parser.value("entries"))
+            given[QStringLiteral("entries")] = QString::fromStdString(*v);
     QString error;
     if (!view->applyOptions(given, &error))
         return cli::usageError(err, "render", error.toStdString());

@@ -413,3 +413,38 @@ TEST_CASE("cli --memory-budget opens a run too big for it from its summaries and
     CHECK(bad.exitCode == 2);
     CHECK(bad.err.find("--memory-budget") != std::string::npos);
 }
+
+TEST_CASE("cli histogram leaves idle periods out unless --idle on, and always with --entries")
+{
+    // pipit-hello1darray-v11: 17 executions (the last one begins at the run's end), 19 idle
+    // periods; entry 173 (traceProjectionsParallelShutdown) ran twice.
+    const auto total = [](const std::string& csv, bool idle) {
+        double n = 0;
+        std::size_t start = csv.find('\n') + 1; // after the header
+        while (start < csv.size()) {
+            const auto end = csv.find('\n', start);
+            const std::string line = csv.substr(start, end - start);
+            const auto count = line.rfind(',');
+            const auto activity = line.rfind(',', count - 1);
+            const bool isIdle = line.substr(activity + 1, count - activity - 1) == "idle";
+            if (isIdle == idle)
+                n += std::stod(line.substr(count + 1));
+            start = end == std::string::npos ? csv.size() : end + 1;
+        }
+        return n;
+    };
+    const std::string run = realLog("pipit-hello1darray-v11").string();
+    const auto plain = runCliInProcess({ "histogram", run });
+    REQUIRE(plain.exitCode == 0);
+    CHECK(total(plain.out, false) == 17);
+    CHECK(total(plain.out, true) == 0);
+    const auto withIdle = runCliInProcess({ "histogram", run, "--idle", "on" });
+    REQUIRE(withIdle.exitCode == 0);
+    CHECK(total(withIdle.out, false) == 17);
+    CHECK(total(withIdle.out, true) == 19);
+    const auto entries = runCliInProcess({ "histogram", run, "--idle", "on", "--entries", "173" });
+    REQUIRE(entries.exitCode == 0);
+    CHECK(total(entries.out, false) == 2);
+    CHECK(total(entries.out, true) == 0);
+    requireUsageError({ "histogram", run, "--idle", "maybe" });
+}
