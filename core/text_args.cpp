@@ -178,14 +178,15 @@ std::optional<std::vector<PeId>> parsePeList(
             setError(error, cat("PE range '", item, "' goes backwards"));
             return std::nullopt;
         }
-        for (std::int64_t p = first; p <= last; p += stride) {
-            if (out.size() >= limit) {
-                setError(error,
-                    cat("PE list '", text, "' has more than ") + std::to_string(limit) + " PEs");
-                return std::nullopt;
-            }
-            out.push_back(static_cast<PeId>(p));
+        // Counted before expanding, so that `0-2000000000` is refused at once.
+        const auto count = static_cast<std::size_t>((last - first) / stride + 1);
+        if (count > limit || out.size() > limit - count) {
+            setError(
+                error, cat("PE list '", text, "' has more than ") + std::to_string(limit) + " PEs");
+            return std::nullopt;
         }
+        for (std::int64_t p = first; p <= last; p += stride)
+            out.push_back(static_cast<PeId>(p));
     }
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
