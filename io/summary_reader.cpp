@@ -238,7 +238,8 @@ std::optional<core::PeSummary> readSummary(
         }
     }
     // Phase lines (ver >= 3): the writer emits three per phase (calls, times, maxima), each
-    // starting with "[p]"; Java reads two and misaligns (FORMAT.md §3.1) — we follow the writer.
+    // starting with "[p]"; Java reads two and misaligns (docs/format.md §3.1) — we follow the
+    // writer.
     const auto phases = std::clamp<std::int64_t>(h.phases, 0, 4096);
     for (std::int64_t p = 0; p < phases && h.version >= 3.0; ++p) {
         core::SummaryPhase phase;
