@@ -8,7 +8,7 @@
 
 namespace parallax::core {
 
-// Record type numbers of the .log format (FORMAT.md §2.2; Charm++ trace-common.h).
+// Record type numbers of the .log format (docs/format.md §2.2; Charm++ trace-common.h).
 enum class RecordType : std::int32_t {
     Creation = 1,
     BeginProcessing = 2,

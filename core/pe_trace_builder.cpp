@@ -473,7 +473,8 @@ template <typename T> void permute(std::vector<T>& v, const std::vector<std::uin
     v.swap(out);
 }
 
-// Sends are appended in file order, which is almost but not always time order (FORMAT.md §2.1).
+// Sends are appended in file order, which is almost but not always time order
+// (docs/format.md §2.1).
 void sortSends(SendColumns& s)
 {
     if (std::is_sorted(s.time.begin(), s.time.end()))

@@ -14,7 +14,7 @@ namespace parallax::core {
 struct RunMetadata;
 
 // Interprets one PE's log records, in file order, into a PeTrace. Irregular input is handled
-// as FORMAT.md §5 recommends and counted in the report (see Issue): nested BEGINs close the
+// as docs/format.md §5 recommends and counted in the report (see Issue): nested BEGINs close the
 // open execution at the new BEGIN, unmatched ENDs are ignored, an execution open at
 // END_COMPUTATION is closed there, records after END_COMPUTATION are ignored, a log without
 // END_COMPUTATION has its open activities closed at its last timestamp, and a timestamp that

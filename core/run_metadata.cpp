@@ -25,8 +25,9 @@ const std::string& RunMetadata::chareNameOfEntry(EntryId id) const
 
 int RunMetadata::objectIdLength(EntryId id) const
 {
-    // FORMAT.md §2.3: arrays of 1..6 dimensions write ndims values; everything else (singleton
-    // chares, groups, user-index arrays, the thread entry) writes the raw 4-int CmiObjId.
+    // docs/format.md §2.3: arrays of 1..6 dimensions write ndims values; everything else
+    // (singleton chares, groups, user-index arrays, the thread entry) writes the raw 4-int
+    // CmiObjId.
     if (id < 0 || static_cast<std::size_t>(id) >= entries.size())
         return 4;
     const auto chare = entries[static_cast<std::size_t>(id)].chare;

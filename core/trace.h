@@ -56,7 +56,7 @@ public:
     [[nodiscard]] TimeUs beginTime() const;
     // End of the run: the maximum of the last timestamp over all logs (comm threads included),
     // the .projrc end time and, without logs, the summaries' bin ends. Java instead takes the
-    // .projrc value alone when present (FORMAT.md §4.0), which cuts comm-thread tails.
+    // .projrc value alone when present (docs/format.md §4.0), which cuts comm-thread tails.
     [[nodiscard]] TimeUs endTime() const;
     [[nodiscard]] std::uint64_t eventCount() const;
     [[nodiscard]] std::size_t storeBytes() const;

@@ -86,7 +86,7 @@ ParseStatus LogLineParser::parse(std::string_view line, LogRecord& r, std::strin
             return bad("broadcast/multicast is missing its PE count");
         if (r.type == RecordType::CreationBcast)
             return done();
-        // FORMAT.md §2.5 (1): since Charm++ 7.0 the writer puts the PE count twice (the int,
+        // docs/format.md §2.5 (1): since Charm++ 7.0 the writer puts the PE count twice (the int,
         // then the std::vector's size) before the list; Java reads the older single-count form
         // and so loses the last PE. We accept both: exactly nPEs+1 remaining tokens whose first
         // equals nPEs is the doubled form, exactly nPEs is the old form, anything else is damage.
@@ -127,7 +127,7 @@ ParseStatus LogLineParser::parse(std::string_view line, LogRecord& r, std::strin
                 : (v < 9.0 ? 4 : static_cast<std::size_t>(m_meta.objectIdLength(r.entry)));
             const std::size_t tail = (v >= 6.5 ? 1 : 0) + m_papiCount;
             const auto remaining = c.countRemaining();
-            // The object id length follows from the chare's ndims (FORMAT.md §2.3); when the
+            // The object id length follows from the chare's ndims (docs/format.md §2.3); when the
             // token count says otherwise (user-index arrays, a .sts from another build), trust
             // the line as long as the count is plausible.
             if (remaining != nIds + tail) {
@@ -256,7 +256,7 @@ ParseStatus LogLineParser::parse(std::string_view line, LogRecord& r, std::strin
         return done();
     }
     // 28 USER_SUPPLIED_NOTE: t len[ ]chars; 29 USER_SUPPLIED_BRACKETED_NOTE: t tEnd id len[ ]chars
-    // FORMAT.md §2.5 (2): Charm++ <= 6.7 put a space before the text, a fixed >= 7.0 writer
+    // docs/format.md §2.5 (2): Charm++ <= 6.7 put a space before the text, a fixed >= 7.0 writer
     // would not; take the length's digits, skip at most one space, then exactly len chars.
     case RecordType::UserSuppliedNote:
     case RecordType::UserSuppliedBracketedNote: {

@@ -12,7 +12,7 @@ namespace parallax::io {
 enum class ParseStatus { Ok, Malformed, UnknownType };
 
 // Decodes one text line of a NAME.N.log into a LogRecord following the field layouts of
-// FORMAT.md §2.3 for the run's VERSION. Token counts are validated per type so that a damaged
+// docs/format.md §2.3 for the run's VERSION. Token counts are validated per type so that a damaged
 // or cut-off line is rejected rather than misread.
 class LogLineParser {
 public:

@@ -13,7 +13,7 @@ struct DiscoveryResult {
     std::string error; // fatal: no symbol table could be found
 };
 
-// Finds the files of a run given a directory, a NAME.sts or a NAME.sum.sts (FORMAT.md §0).
+// Finds the files of a run given a directory, a NAME.sts or a NAME.sum.sts (docs/format.md §0).
 // A directory must hold exactly one run (one .sts). Opening NAME.sum.sts uses NAME.sts instead
 // when it exists (its VERSION is needed to read the logs). Logs are NAME.<pe>.log[.gz] exactly
 // (also inside NAME.projdir.K sub-directories); files whose PE is >= `processors` are skipped

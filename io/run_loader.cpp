@@ -347,7 +347,8 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
                 report.merge(r);
         }
 
-        // PEs without a file of a kind that others have (FORMAT.md §5.6: reported, not fatal).
+        // PEs without a file of a kind that others have (docs/format.md §5.6: reported, not
+        // fatal).
         auto reportMissing = [&](const std::vector<std::string>& paths, const char* kind) {
             std::size_t have = 0;
             for (const auto& p : paths)

@@ -43,7 +43,7 @@ bool toInt(std::string_view s, std::int64_t& out)
     return c.nextInt64(out) && c.atEnd();
 }
 
-// Java's matchQuotes (FORMAT.md §1.1): an unquoted token is the whole value; "x" is stripped;
+// Java's matchQuotes (docs/format.md §1.1): an unquoted token is the whole value; "x" is stripped;
 // otherwise tokens are joined with single spaces up to one ending in '"'.
 std::string matchQuotes(const std::vector<std::string_view>& t, std::size_t& i)
 {
@@ -194,7 +194,7 @@ StsResult readSts(const std::string& path, core::ImportReport& report)
             needInt(1, declaredEntries);
         } else if (key == "TOTAL_MSGS" || key == "TOTAL_PSEUDOS" || key == "PROJECTIONS_ID"
             || key == "TOTAL_FUNCTIONS" || key == "FUNCTION") {
-            // Known and not needed (FORMAT.md §1.2).
+            // Known and not needed (docs/format.md §1.2).
         } else if (key == "TOTAL_EVENTS") {
             needInt(1, declaredEvents);
         } else if (key == "TOTAL_STATS") {
@@ -338,7 +338,7 @@ StsResult readSts(const std::string& path, core::ImportReport& report)
     }
     (void)declaredStats;
 
-    // SMP layout (FORMAT.md §1.2): comm threads are traced as pseudo-PEs when
+    // SMP layout (docs/format.md §1.2): comm threads are traced as pseudo-PEs when
     // nodesize*numnodes < PROCESSORS.
     if (meta.smp) {
         const std::int64_t workers = std::int64_t { meta.nodeSize } * meta.numNodes;

@@ -267,9 +267,9 @@ std::optional<core::PeSummary> readSummary(
         }
     }
     // Phase lines (ver >= 3): the writer emits three per phase (calls, times, maxima), each
-    // starting with "[p]"; Java reads two and misaligns (FORMAT.md §3.1) — we follow the writer.
-    // Phase vectors keep only what the lines hold: trailing zeros are dropped, and all phases
-    // of a file together keep at most kMaxPhaseValues values (a `phases:1024` header with
+    // starting with "[p]"; Java reads two and misaligns (docs/format.md §3.1) — we follow the
+    // writer. Phase vectors keep only what the lines hold: trailing zeros are dropped, and all
+    // phases of a file together keep at most kMaxPhaseValues values (a `phases:1024` header with
     // `0+65536` lines must not cost gigabytes).
     const auto phases = std::clamp<std::int64_t>(h.phases, 0, 4096);
     std::int64_t phaseValues = 0;

@@ -66,7 +66,7 @@ struct ResolvedRequest {
 };
 ResolvedRequest resolve(const Trace& trace, const AnalysisRequest& request);
 
-// The run's total time as Java computes it (FORMAT.md §4.0): the .projrc end when > 0, else
+// The run's total time as Java computes it (docs/format.md §4.0): the .projrc end when > 0, else
 // the maximum of the .sum bin ends, the .sumd interval ends and the last log timestamp.
 TimeUs javaEndTime(const Trace& trace);
 

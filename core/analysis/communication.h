@@ -10,7 +10,7 @@
 
 namespace parallax::core::analysis {
 
-// The eight metrics of Communication over Time (FORMAT.md §4.5).
+// The eight metrics of Communication over Time (docs/format.md §4.5).
 enum class CommMetric : std::uint8_t {
     MsgsSent,
     BytesSent,

@@ -6,6 +6,9 @@
 #include "overview.h"
 #include "time_profile.h"
 #include "usage_profile.h"
+#include "core/trace.h"
+
+#include <algorithm>
 
 #include <cstdio>
 
@@ -149,6 +152,63 @@ std::string extremaCsv(const Extrema* extrema)
             if ((*values)[static_cast<std::size_t>(c)] != 0.0)
                 out += std::string(group) + ',' + x.columns.name(c) + ','
                     + formatCsvNumber((*values)[static_cast<std::size_t>(c)]) + '\n';
+    return out;
+}
+
+std::string timelineCsv(const Trace& trace, const std::vector<PeId>& pes, TimeRange window)
+{
+    const auto quoted = [](const std::string& s) {
+        if (s.find_first_of(",\"\n") == std::string::npos)
+            return s;
+        std::string q = "\"";
+        for (const char c : s) {
+            if (c == '"')
+                q += '"';
+            q += c;
+        }
+        return q + '"';
+    };
+    std::string out = "pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes\n";
+    struct Row {
+        TimeUs begin;
+        TimeUs end;
+        int kind; // 0 exec, 1 idle, 2 pack, 3 unpack
+        std::size_t index;
+    };
+    static const char* const kKinds[] = { "exec", "idle", "pack", "unpack" };
+    std::vector<Row> rows;
+    for (const auto pe : pes) {
+        if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size())
+            continue;
+        const auto& p = trace.pes[static_cast<std::size_t>(pe)];
+        rows.clear();
+        const auto execs = p.executionsOverlapping(window.begin, window.end);
+        for (auto i = execs.first; i < execs.last; ++i)
+            rows.push_back({ p.executions.begin[i], p.executions.end[i], 0, i });
+        const IntervalColumns* others[] = { &p.idles, &p.packs, &p.unpacks };
+        for (int k = 0; k < 3; ++k) {
+            const auto& c = *others[k];
+            const auto r = overlappingRange(c.begin, c.end, window.begin, window.end);
+            for (auto i = r.first; i < r.last; ++i)
+                rows.push_back({ c.begin[i], c.end[i], k + 1, i });
+        }
+        std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+            return a.begin != b.begin ? a.begin < b.begin : a.kind < b.kind;
+        });
+        for (const auto& row : rows) {
+            out += std::to_string(pe) + ',' + std::to_string(row.begin) + ','
+                + std::to_string(row.end) + ',' + kKinds[row.kind];
+            if (row.kind == 0) {
+                const auto entry = static_cast<EntryId>(p.executions.entry[row.index]);
+                out += ',' + std::to_string(entry) + ',' + quoted(trace.metadata.entryName(entry))
+                    + ',' + std::to_string(p.executions.sourcePe[row.index]) + ','
+                    + std::to_string(p.executions.msgBytes[row.index]);
+            } else {
+                out += ",,,,";
+            }
+            out += '\n';
+        }
+    }
     return out;
 }
 

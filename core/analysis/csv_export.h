@@ -1,8 +1,15 @@
 #pragma once
 
+#include "core/types.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
+
+namespace parallax::core {
+struct Trace;
+}
 
 namespace parallax::core::analysis {
 
@@ -32,6 +39,11 @@ std::string histogramCsv(const Histogram* histogram);
 std::string commCsv(const CommunicationOverTime* comm);
 // rank,pe,score, then group,activity,value for avg, non-outliers and outliers
 std::string extremaCsv(const Extrema* extrema);
+
+// The Timeline's data: pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes, one row
+// per execution ("exec"), idle, pack and unpack interval of `pes` (in that order) overlapping
+// `window`, by begin time within a PE; the entry columns are empty for the other kinds.
+std::string timelineCsv(const Trace& trace, const std::vector<PeId>& pes, TimeRange window);
 
 // "duration", "msg-size", "idle" (the CLI's --metric names).
 std::string_view histogramMetricKey(HistogramMetric metric);

@@ -25,7 +25,7 @@ constexpr std::string_view kCriterionNames[] = {
     "clustering",
 };
 
-// Java's Extrema reader (FORMAT.md §4.6) for one PE: entry time of executions whose (pretend)
+// Java's Extrema reader (docs/format.md §4.6) for one PE: entry time of executions whose (pretend)
 // END lies in the range, from max(begin, start); idle likewise; overhead the rest. Attributes
 // 2 and 3 (overhead, active entries) accumulate nothing in the reference tool.
 void javaVector(const PeTrace& pe, const ResolvedRequest& r, ExtremaCriterion criterion, double* v)

@@ -30,7 +30,7 @@ struct ExtremaOptions {
 };
 
 // The Extrema tool: the PEs that stand out by a criterion, and the averaged activity columns
-// of all selected PEs, of the non-outliers and of the outliers (FORMAT.md §4.6).
+// of all selected PEs, of the non-outliers and of the outliers (docs/format.md §4.6).
 struct Extrema {
     ExtremaCriterion criterion = ExtremaCriterion::LeastIdle;
     ActivityColumns columns;

@@ -45,7 +45,7 @@ struct Histogram {
     }
 };
 
-// From the logs (FORMAT.md §4.4). The correct mode counts every execution that begins in the
+// From the logs (docs/format.md §4.4). The correct mode counts every execution that begins in the
 // range with its whole duration (when the range ends with the run, also one that begins exactly
 // at its end), counts a broadcast or multicast once per destination, and measures a PE's idle %
 // over the time it was traced within the range.

@@ -7,7 +7,7 @@
 namespace parallax::core::analysis {
 
 // Equal time intervals: interval i covers [origin + i*size, origin + (i+1)*size).
-// Java aligns intervals to multiples of the size (origin = first*size, FORMAT.md §4.0);
+// Java aligns intervals to multiples of the size (origin = first*size, docs/format.md §4.0);
 // the correct mode starts them at the range's begin.
 struct IntervalGrid {
     TimeUs origin = 0;

@@ -38,7 +38,7 @@ struct JavaStreamParts {
 // - executions and idles in time order, BEGIN then END, leaving out the ENDs the log did not
 //   have (pretend ends: the replaying tool re-creates them, as Java did);
 // - an execution closed at END_TRACE gets END_TRACE and then its END at the time tracing
-//   resumed (Java keeps it open through the gap, FORMAT.md §5.3);
+//   resumed (Java keeps it open through the gap, docs/format.md §5.3);
 // - pack/unpack records and CREATIONs are placed inside or after the execution they belong to
 //   (the store remembers the execution each send followed);
 // - END_COMPUTATION last.

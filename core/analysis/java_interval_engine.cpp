@@ -6,7 +6,7 @@ namespace parallax::core::analysis {
 
 namespace {
 
-// Literal replay of LogReader's state machine; see FORMAT.md §4.0.1 for each rule.
+// Literal replay of LogReader's state machine; see docs/format.md §4.0.1 for each rule.
 class Engine {
 public:
     Engine(const IntervalGrid& grid, int entryCount, JavaIntervalTimes& out)

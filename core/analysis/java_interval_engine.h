@@ -9,7 +9,7 @@
 
 namespace parallax::core::analysis {
 
-// The reference tool's per-PE interval engine (Java LogReader, FORMAT.md §4.0.1), replayed on
+// The reference tool's per-PE interval engine (Java LogReader, docs/format.md §4.0.1), replayed on
 // the store's executions and idles so that Java-compatible Time Profile and Overview numbers
 // come out exactly, quirks included: an activity crossing interval boundaries is split at
 // them; an entry method still open at END_COMPUTATION is "closed" at its own begin time and

@@ -5,7 +5,7 @@
 namespace parallax::core::analysis {
 
 // java.util.Random's linear congruential generator, so that Java-compatible clustering picks
-// the same initial centroids as the reference tool (seed 11337, FORMAT.md §4.6).
+// the same initial centroids as the reference tool (seed 11337, docs/format.md §4.6).
 class JavaRandom {
 public:
     explicit JavaRandom(std::int64_t seed)

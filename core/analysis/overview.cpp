@@ -19,7 +19,7 @@ TimeUs detailIntervalSize(const Trace& trace)
     return 0;
 }
 
-// Java's OverviewPanel/ThreadedFileReader arithmetic (see FORMAT.md §4.3), float included.
+// Java's OverviewPanel/ThreadedFileReader arithmetic (see docs/format.md §4.3), float included.
 void javaOverviewPe(
     const PeTrace& pe, const IntervalGrid& grid, int entries, Overview& out, std::size_t k)
 {

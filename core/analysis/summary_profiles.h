@@ -8,7 +8,8 @@
 
 namespace parallax::core::analysis {
 
-// Views computed from the summary files (.sum, .sumd) for runs without logs (FORMAT.md §3, §4).
+// Views computed from the summary files (.sum, .sumd) for runs without logs
+// (docs/format.md §3, §4).
 
 // Time profile from the .sumd files at their interval size (the finest when PEs differ);
 // idle from the .sum IdlePercent lines, overhead the rest.

@@ -27,7 +27,7 @@ struct UsageProfile {
     }
 };
 
-// From the logs (Java: UsageCalc, FORMAT.md §4.0.2), or the summaries for runs without logs.
+// From the logs (Java: UsageCalc, docs/format.md §4.0.2), or the summaries for runs without logs.
 std::optional<UsageProfile> computeUsageProfile(
     const Trace& trace, const AnalysisRequest& request, const Progress& progress = {});
 

@@ -166,7 +166,7 @@ std::vector<core::LogRecord> randomValidLog(std::mt19937_64& rng, int steps)
             records.push_back(rec::endIdle(t));
             break;
         default:
-            // A send between executions, sometimes stamped a little earlier (FORMAT.md §2.1).
+            // A send between executions, sometimes stamped a little earlier (docs/format.md §2.1).
             records.push_back(rec::send(std::max<TimeUs>(0, t - pick(3)), pick(10), i));
             break;
         }

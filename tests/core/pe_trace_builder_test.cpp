@@ -1,5 +1,5 @@
 // PeTraceBuilder on small hand-written record sequences: the regular cases and every
-// irregularity of FORMAT.md §5.1 (each handled as recommended there and counted).
+// irregularity of docs/format.md §5.1 (each handled as recommended there and counted).
 
 #include "builder_fixture.h"
 #include "support/report_support.h"
@@ -264,7 +264,8 @@ TEST_CASE("pack and unpack intervals are recorded and unmatched ones counted")
 
 TEST_CASE("END_TRACE and BEGIN_TRACE record the gap with the open entry and the resumed END")
 {
-    // FORMAT.md §2.4: BEGIN ... END_TRACE (no END) ... gap ... BEGIN_TRACE ... END (no BEGIN).
+    // docs/format.md §2.4: BEGIN ... END_TRACE (no END) ... gap ... BEGIN_TRACE ... END
+    // (no BEGIN).
     const auto built = build(
         { rec::begin(10, 4), rec::at(RecordType::EndTrace, 20), rec::at(RecordType::BeginTrace, 50),
             rec::end(60, 4), rec::begin(70, 5), rec::end(80, 5), rec::endComputation(90) });

@@ -1,5 +1,5 @@
-// LogLineParser: every record type of FORMAT.md §2.3 / Appendix A in the versions 3.0, 7.0 and
-// 11.0, using the worked example lines of §2.6, plus damaged and hostile lines.
+// LogLineParser: every record type of docs/format.md §2.3 / Appendix A in the versions 3.0,
+// 7.0 and 11.0, using the worked example lines of §2.6, plus damaged and hostile lines.
 
 #include "io/log_line_parser.h"
 #include "io/sts_reader.h"

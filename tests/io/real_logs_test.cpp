@@ -80,7 +80,8 @@ std::string versionText(double v)
     return buf;
 }
 
-// The end-time rule differs from Java's on purpose (FORMAT.md §3.4, §4.0; golden-java/README):
+// The end-time rule differs from Java's on purpose (docs/format.md §3.4, §4.0;
+// golden-java/README):
 // ours is the maximum of the logs (comm threads included) and .projrc, Java's the .projrc alone
 // or, without it, also the .sum bins.
 struct EndTimes {
@@ -141,7 +142,7 @@ TEST_CASE("every real dataset opens and the non-runs fail with a clear error")
         INFO(describe(trace->report));
         CHECK(trace->metadata.processors > 0);
         CHECK_FALSE(trace->metadata.entries.empty());
-        // Every line of the real logs has a valid layout (FORMAT.md §6).
+        // Every line of the real logs has a valid layout (docs/format.md §6).
         CHECK(trace->report.count(Issue::MalformedLine) == 0);
         CHECK(trace->report.count(Issue::UnknownRecordType) == 0);
         CHECK(trace->report.count(Issue::UnknownEntry) == 0);
@@ -256,7 +257,7 @@ TEST_CASE("pipit-pingpong 1-D 2-D 3-D and nodegroup object ids have their docume
         for (std::size_t i = 0; i < pe.executions.size(); ++i)
             lengthsByEntry[pe.executions.entry[i]].insert(
                 pe.objects[pe.executions.object[i]].length);
-    // FORMAT.md §2.3: Ping1/Ping2/Ping3 entries 151, 157, 161; nodegroup entry 183.
+    // docs/format.md §2.3: Ping1/Ping2/Ping3 entries 151, 157, 161; nodegroup entry 183.
     CHECK(lengthsByEntry[151] == std::set<std::size_t> { 1 });
     CHECK(lengthsByEntry[157] == std::set<std::size_t> { 2 });
     CHECK(lengthsByEntry[161] == std::set<std::size_t> { 3 });

@@ -1,4 +1,4 @@
-// locateSymbolTable / collectFiles: which files belong to a run (FORMAT.md §0).
+// locateSymbolTable / collectFiles: which files belong to a run (docs/format.md §0).
 
 #include "io/run_discovery.h"
 #include "support/report_support.h"

@@ -1,5 +1,5 @@
-// readSts: the symbol table's lexical rules (FORMAT.md §1.1), records (§1.2), SMP arithmetic and
-// the fatal/recoverable split for bad input.
+// readSts: the symbol table's lexical rules (docs/format.md §1.1), records (§1.2), SMP
+// arithmetic and the fatal/recoverable split for bad input.
 
 #include "io/sts_reader.h"
 #include "support/report_support.h"

@@ -1,4 +1,4 @@
-// readSummary / readSummaryDetail / readProjrcEndTime (FORMAT.md §3.1, §3.2, §3.4).
+// readSummary / readSummaryDetail / readProjrcEndTime (docs/format.md §3.1, §3.2, §3.4).
 
 #include "io/summary_reader.h"
 #include "support/allocation_tracker.h"

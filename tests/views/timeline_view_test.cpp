@@ -10,6 +10,7 @@
 #include "views/timeline/timeline_view.h"
 
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSet>
 #include <QSignalSpy>
@@ -66,7 +67,7 @@ TEST_CASE("the timeline shows the first PEs until others are asked for, then add
     CHECK(view.window().begin == 20'000);
     CHECK(view.window().end == 32'000);
     view.addPes({ 9, 0, 400 }); // 9 is there already, 400 is not in the run
-    CHECK(view.loadedPes() == std::vector<core::PeId> { 3, 9, 0 });
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 0, 3, 9 }); // rows stay in PE order
     CHECK(view.optionsBar()->pes() == std::vector<core::PeId> { 0, 3, 9 });
     view.setSelection({}, {}); // nothing asked: unchanged
     CHECK(view.loadedPes().size() == 3);
@@ -293,7 +294,7 @@ TEST_CASE("clicking a block selects it and draws the arrow from its sender, load
     REQUIRE(button.isValid());
     CHECK(w->toolTipAt(button.center()).contains(QStringLiteral("sender")));
     QTest::mouseClick(w, Qt::LeftButton, {}, button.center());
-    CHECK(view.loadedPes() == std::vector<core::PeId> { 1, 0 });
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 0, 1 }); // in PE order
     CHECK(w->missingPathPes().empty());
     CHECK(w->loadButtonRect().isNull());
     CHECK(view.selectedBlock() == selected); // still selected, now with its arrow
@@ -349,7 +350,7 @@ TEST_CASE("an SMP message path is drawn back through the comm thread", "[views][
     REQUIRE(w->messagePath().size() == 2);
     CHECK(w->missingPathPes() == std::vector<core::PeId> { 4, 3 });
     view.addPes(w->missingPathPes());
-    CHECK(view.loadedPes() == std::vector<core::PeId> { 0, 4, 3 });
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 0, 3, 4 }); // in PE order
     CHECK(w->missingPathPes().empty());
 }
 
@@ -460,6 +461,32 @@ TEST_CASE("rows by PE list: add, remove and collapse, a bad list refused with a 
     view.movePe(4, 1);
     CHECK(view.loadedPes() == std::vector<core::PeId> { 1, 4, 10 });
     CHECK(w->rowRect(1).top() < w->rowRect(4).top());
+}
+
+TEST_CASE("rows stay in PE order unless the user moves them, and the header follows them",
+    "[views][timeline]")
+{
+    parallax::test::ShownTimeline shown(1200, 500);
+    auto& view = shown.view;
+    view.setTrace(sample("imbalance"));
+    view.setPes({ 2, 5 });
+    view.addPes({ 3, 0 });
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 0, 2, 3, 5 });
+    view.movePe(5, -3); // the user puts PE 5 on top: that order is kept
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 5, 0, 2, 3 });
+    view.addPes({ 1 });
+    CHECK(view.loadedPes() == std::vector<core::PeId> { 5, 0, 2, 3, 1 });
+
+    // A change made on the drawing surface itself (sorting, "Load PE n") reaches the options
+    // bar and the status line too.
+    const auto* status = view.findChild<QLabel*>(QStringLiteral("timelineStatus"));
+    REQUIRE(status != nullptr);
+    view.timeline()->setPes({ 7, 4 });
+    CHECK(view.optionsBar()->pes() == std::vector<core::PeId> { 4, 7 });
+    CHECK(status->text().startsWith(QStringLiteral("2 rows")));
+    view.timeline()->setPes({ 1, 2, 3 });
+    CHECK(view.optionsBar()->pes() == std::vector<core::PeId> { 1, 2, 3 });
+    CHECK(status->text().startsWith(QStringLiteral("3 rows")));
 }
 
 TEST_CASE("SMP: rows sorted by node, each node collapsed into one row and expanded again",

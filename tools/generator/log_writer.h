@@ -12,7 +12,7 @@ namespace parallax::gen {
 // records is "flushed": every new buffer starts with a BEGIN_INTERRUPT/END_INTERRUPT pair.
 inline constexpr std::uint64_t kLogBufferRecords = 1000000;
 
-// Formats log records exactly as the Charm++ text writer does (FORMAT.md 2.1, 2.3 and
+// Formats log records exactly as the Charm++ text writer does (docs/format.md §2.1, 2.3 and
 // Appendix A): the type, then every field preceded by one space, one record per line.
 // Sample lines (BEGIN_PROCESSING of Worker::compute on element 24, its END, the group
 // broadcast of WorkerMgr::startStep, a multicast in the Charm++ >= 7.0 form):

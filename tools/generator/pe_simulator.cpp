@@ -163,7 +163,7 @@ void PeSimulator::memoryUsage(std::int64_t bytes)
 }
 
 // traceUserBracketEvent(id, begin, end) is called after the bracketed work: both lines are
-// appended now, the first one carrying the earlier begin time (FORMAT.md 2.1). The writer
+// appended now, the first one carrying the earlier begin time (docs/format.md §2.1). The writer
 // leaves the pe field uninitialised; it is observed as 0.
 void PeSimulator::bracketedUserEvent(int id, TimeUs begin, TimeUs end)
 {

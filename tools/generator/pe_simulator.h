@@ -22,7 +22,7 @@ struct PeState {
     EventId contributionEvent = -1;
 };
 
-// A group creation broadcast made by PE 0 at start-up (FORMAT.md 2.2, CREATION_BCAST).
+// A group creation broadcast made by PE 0 at start-up (docs/format.md §2.2, CREATION_BCAST).
 struct GroupCreation {
     EntryId entry = 0;
     TimeUs created = 0;

@@ -9,7 +9,7 @@
 namespace parallax::gen {
 
 enum class StsKind {
-    Projections, // NAME.sts (FORMAT.md 1.2)
+    Projections, // NAME.sts (docs/format.md §1.2)
     Summary, // NAME.sum.sts: no PROJECTIONS_ID/VERSION/TOTAL_PHASES/TOTAL_STATS/STAT, no events
 };
 
@@ -18,7 +18,7 @@ enum class StsKind {
 std::optional<std::string> writeStsFile(
     const std::string& path, const RunModel& model, StsKind kind);
 
-// NAME.projrc as Charm++ writes it at exit (FORMAT.md 3.4).
+// NAME.projrc as Charm++ writes it at exit (docs/format.md §3.4).
 std::optional<std::string> writeProjrcFile(const std::string& path, TimeUs globalEndTime);
 
 } // namespace parallax::gen

@@ -8,7 +8,7 @@
 namespace parallax::gen {
 
 // Charm++'s summary module keeps at most this many bins (+bincount default); when they run
-// out, adjacent bins are merged and the bin size doubles (FORMAT.md 3.1).
+// out, adjacent bins are merged and the bin size doubles (docs/format.md §3.1).
 inline constexpr std::int64_t kMaxSummaryBins = 60000;
 
 // Bin size after Charm++'s doubling, for a PE whose last record is at `endTime`.

@@ -8,7 +8,7 @@
 
 namespace parallax::gen {
 
-// NAME.N.sum in the ver:7.1 format (FORMAT.md 3.1):
+// NAME.N.sum in the ver:7.1 format (docs/format.md §3.1):
 //   ver:7.1 3/16 count:412 ep:40 interval:1.000000e-03 phases:0
 //      0+2  71 100+5  93 ...                 (utilisation % per bin, "%4d", run-length)
 //   EPExeTime: ...  EPCallTime: ...  MaxEPTime: ...  NumMarks: 0
@@ -17,7 +17,7 @@ namespace parallax::gen {
 std::optional<std::string> writeSumFile(
     const std::string& path, const SummaryAccumulator& summary, PeId pe, PeId numPes);
 
-// NAME.N.sumd (FORMAT.md 3.2): µs and calls per entry method per bin, EP-major, one
+// NAME.N.sumd (docs/format.md §3.2): µs and calls per entry method per bin, EP-major, one
 // run-length-encoded sequence per line whose runs continue across EP boundaries.
 std::optional<std::string> writeSumDetailFile(
     const std::string& path, const SummaryAccumulator& summary, PeId pe, PeId numPes);

@@ -10,10 +10,10 @@ namespace parallax::gen {
 using TimeUs = std::int64_t;
 using PeId = std::int32_t;
 using EntryId = std::int32_t;
-// Per-PE event number (`ev` of FORMAT.md 2.3): links a BEGIN_PROCESSING to its CREATION.
+// Per-PE event number (`ev` of docs/format.md §2.3): links a BEGIN_PROCESSING to its CREATION.
 using EventId = std::int32_t;
 
-// Record type numbers of a Projections log line (FORMAT.md 2.2).
+// Record type numbers of a Projections log line (docs/format.md §2.2).
 enum class RecordType : std::uint8_t {
     Creation = 1,
     BeginProcessing = 2,
@@ -38,7 +38,7 @@ enum class RecordType : std::uint8_t {
     UserEventPair = 100,
 };
 
-// Charm++ envelope message types used by the simulated program (FORMAT.md 2.3, `mtype`).
+// Charm++ envelope message types used by the simulated program (docs/format.md §2.3, `mtype`).
 namespace message_type {
 inline constexpr std::uint16_t kNone = 0; // END_PROCESSING always carries 0
 inline constexpr std::uint16_t kNewChare = 1;
@@ -54,7 +54,7 @@ inline constexpr std::uint16_t kBocBcast = 23;
 inline constexpr std::size_t kMaxRecordValues = 8;
 
 // One log record in memory. Which fields are meaningful depends on `type`; the log writer
-// prints exactly the fields of FORMAT.md Appendix A. Plain data, reused in buffers, so that
+// prints exactly the fields of docs/format.md Appendix A. Plain data, reused in buffers, so that
 // simulating a PE allocates nothing per record.
 struct TraceRecord {
     TimeUs time = 0;

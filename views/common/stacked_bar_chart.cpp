@@ -31,22 +31,6 @@ constexpr int kDragThreshold = 4; // pixels before a press becomes a drag
 constexpr int kBusyDelayMs = 150;
 constexpr int kMinLegendWidth = 460; // narrower charts have no legend
 
-QColor withAlpha(QColor c, int alpha)
-{
-    c.setAlpha(alpha);
-    return c;
-}
-
-// `c` faded towards `background` by `amount` (0..1).
-QColor faded(const QColor& c, const QColor& background, double amount)
-{
-    auto mix = [amount](int a, int b) {
-        return static_cast<int>(std::lround(a + (b - a) * amount));
-    };
-    return QColor(mix(c.red(), background.red()), mix(c.green(), background.green()),
-        mix(c.blue(), background.blue()));
-}
-
 QString percentOf(double part, double whole)
 {
     if (!(whole > 0))
@@ -235,19 +219,13 @@ QColor StackedBarChart::seriesHatch(std::size_t series) const
 
 StackedBarChart::Style StackedBarChart::screenStyle() const
 {
-    const QPalette pal = palette();
-    Style s;
-    s.background = pal.color(QPalette::Base);
-    s.text = pal.color(QPalette::WindowText);
-    s.muted = faded(s.text, s.background, 0.4);
-    s.grid = faded(s.text, s.background, 0.88);
-    return s;
+    return screenChartStyle(palette(), 0.4, 0.88);
 }
 
 StackedBarChart::Style StackedBarChart::exportStyle()
 {
     return { QColor(Qt::white), QColor(0x1f, 0x1f, 0x1f), QColor(0x5f, 0x5f, 0x5f),
-        QColor(0xe9, 0xe9, 0xe9) };
+        QColor(0xe9, 0xe9, 0xe9), {} };
 }
 
 QImage StackedBarChart::renderImage(QSize size) const

@@ -4,6 +4,7 @@
 #include "core/run_metadata.h"
 #include "core/trace.h"
 #include "views/common/chart_legend.h"
+#include "views/common/chart_style.h"
 #include "views/common/stacked_bar_geometry.h"
 
 #include <QImage>
@@ -99,12 +100,7 @@ private:
         LegendLayout legend;
         QRectF titleBox;
     };
-    struct Style {
-        QColor background;
-        QColor text;
-        QColor muted;
-        QColor grid;
-    };
+    using Style = ChartStyle;
 
     [[nodiscard]] Frame buildFrame(QSize size) const;
     [[nodiscard]] const Frame& frame() const;

@@ -31,21 +31,6 @@ namespace parallax::views {
 
 namespace {
 
-QColor faded(const QColor& c, const QColor& background, double amount)
-{
-    const auto mix = [amount](int a, int b) {
-        return static_cast<int>(std::lround(a + (b - a) * amount));
-    };
-    return QColor(mix(c.red(), background.red()), mix(c.green(), background.green()),
-        mix(c.blue(), background.blue()));
-}
-
-QColor withAlpha(QColor c, int alpha)
-{
-    c.setAlpha(alpha);
-    return c;
-}
-
 QString rowLabel(core::PeId pe, bool commThread)
 {
     return commThread ? OverviewChart::tr("PE %1 (comm)").arg(pe)
@@ -196,19 +181,13 @@ std::optional<core::PeId> OverviewChart::peAt(QPoint pos) const
 
 OverviewChart::Style OverviewChart::screenStyle() const
 {
-    const QPalette pal = palette();
-    Style s;
-    s.background = pal.color(QPalette::Base);
-    s.text = pal.color(QPalette::WindowText);
-    s.muted = faded(s.text, s.background, 0.42);
-    s.grid = faded(s.text, s.background, 0.85);
-    return s;
+    return screenChartStyle(palette(), 0.42, 0.85);
 }
 
 OverviewChart::Style OverviewChart::exportStyle()
 {
     return { QColor(Qt::white), QColor(0x1f, 0x1f, 0x1f), QColor(0x66, 0x66, 0x66),
-        QColor(0xd9, 0xd9, 0xd9) };
+        QColor(0xd9, 0xd9, 0xd9), {} };
 }
 
 QImage OverviewChart::renderImage(QSize size) const

@@ -2,6 +2,7 @@
 
 #include "core/analysis/overview.h"
 #include "views/common/analysis_view.h"
+#include "views/common/chart_style.h"
 #include "views/overview/overview_geometry.h"
 
 #include <QPointer>
@@ -120,12 +121,7 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    struct Style {
-        QColor background;
-        QColor text;
-        QColor muted;
-        QColor grid;
-    };
+    using Style = ChartStyle;
     [[nodiscard]] Style screenStyle() const;
     [[nodiscard]] static Style exportStyle();
     [[nodiscard]] OverviewLayout layoutFor(bool exported) const;

@@ -2,6 +2,7 @@
 
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
+#include "views/common/time_format.h"
 #include "views/summary/summary_graph_widget.h"
 
 #include <QDir>
@@ -27,11 +28,6 @@ constexpr int kWideLayoutWidth = 1100;
 QString fromStd(const std::string& s)
 {
     return QString::fromStdString(s);
-}
-
-QString durationText(core::TimeUs us)
-{
-    return fromStd(core::formatDuration(us));
 }
 
 QString countText(std::uint64_t n)

@@ -1,6 +1,8 @@
 #include "views/summary/summary_graph_widget.h"
 
 #include "core/text_args.h"
+#include "views/common/chart_style.h"
+#include "views/common/time_format.h"
 
 #include <QEvent>
 #include <QFontMetricsF>
@@ -20,20 +22,9 @@ namespace {
 constexpr double kCornerRadius = 6.0;
 constexpr double kTickLength = 4.0;
 
-QString durationText(core::TimeUs us)
-{
-    return QString::fromStdString(core::formatDuration(us));
-}
-
 QString percentText(double v)
 {
     return QLocale().toString(v, 'f', 1) + QStringLiteral(" %");
-}
-
-QColor withAlpha(QColor c, int alpha)
-{
-    c.setAlpha(alpha);
-    return c;
 }
 
 // Crisp 1-pixel lines: put the line on a pixel centre.

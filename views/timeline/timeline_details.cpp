@@ -1,6 +1,7 @@
 #include "views/timeline/timeline_details.h"
 
 #include "core/text_args.h"
+#include "views/common/time_format.h"
 #include "views/timeline/timeline_geometry.h"
 
 #include <QLocale>
@@ -8,15 +9,6 @@
 #include <QStringList>
 
 namespace parallax::views {
-
-namespace {
-
-QString duration(core::TimeUs us)
-{
-    return QString::fromStdString(core::formatDuration(us));
-}
-
-} // namespace
 
 QString objectIndexText(const core::ObjectId& id)
 {
@@ -60,10 +52,10 @@ ExecutionDetails describeExecution(const core::Trace& trace, core::PeId pe, std:
     const auto e = ex.end[execution];
     add(QObject::tr("Begin"), formatPreciseTime(b));
     add(QObject::tr("End"), formatPreciseTime(e));
-    add(QObject::tr("Duration"), duration(e - b));
+    add(QObject::tr("Duration"), durationText(e - b));
     if (ex.cpuDuration[execution] > 0 || ex.cpuBegin[execution] > 0)
         add(QObject::tr("CPU time"),
-            duration(static_cast<core::TimeUs>(ex.cpuDuration[execution])));
+            durationText(static_cast<core::TimeUs>(ex.cpuDuration[execution])));
     if (ex.sourcePe[execution] >= 0)
         add(QObject::tr("Source PE"), QString::number(ex.sourcePe[execution]));
     if (ex.msgBytes[execution] > 0)
@@ -74,11 +66,12 @@ ExecutionDetails describeExecution(const core::Trace& trace, core::PeId pe, std:
         const auto sent = trace.pes[static_cast<std::size_t>(link.senderPe)].sends.time[*link.send];
         add(QObject::tr("Sent"),
             QObject::tr("by PE %1 at %2").arg(link.senderPe).arg(formatPreciseTime(sent)));
-        add(QObject::tr("Latency from send"), duration(b - sent));
+        add(QObject::tr("Latency from send"), durationText(b - sent));
         if (link.weak())
-            add(QObject::tr("Link"), QObject::tr("uncertain: %1").arg(link.reason));
-    } else if (!link.reason.isEmpty()) {
-        add(QObject::tr("Link"), link.reason);
+            add(QObject::tr("Link"),
+                QObject::tr("uncertain: %1").arg(QString::fromStdString(link.reason)));
+    } else if (!link.reason.empty()) {
+        add(QObject::tr("Link"), QString::fromStdString(link.reason));
     }
     // PAPI counters: the change over the execution.
     const auto n = meta.papiEvents.size();

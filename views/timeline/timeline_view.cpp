@@ -1,5 +1,6 @@
 #include "views/timeline/timeline_view.h"
 
+#include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
 #include "views/common/entry_palette.h"
@@ -31,20 +32,6 @@
 namespace parallax::views {
 
 namespace {
-
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (const char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    out += '"';
-    return out;
-}
 
 // A copy of `run` (a run whose logs are read on demand) holding the detail of `pes`; the other
 // PEs stay empty. The PEs in `had` (sorted) are taken from `previous`, the copy shown so far, the
@@ -97,6 +84,12 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
     m_timeline = new TimelineWidget(palette, this);
     m_detailComputation = new AsyncComputation(this);
     connect(m_timeline, &TimelineWidget::pesChanged, this, &TimelineView::fetchDetail);
+    // Whatever changed the rows (a menu, "Load PE n", sorting, a drag), the options bar and the
+    // status line say what is shown.
+    connect(m_timeline, &TimelineWidget::pesChanged, this, [this]() {
+        syncOptions();
+        updateStatus();
+    });
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("timelineStatus"));
     m_status->setTextFormat(Qt::PlainText);
@@ -282,10 +275,15 @@ void TimelineView::addPes(const std::vector<core::PeId>& pes)
     if (pes.empty() || !m_trace)
         return;
     auto shown = m_showingDefault ? std::vector<core::PeId> {} : m_timeline->pes();
+    // Rows in PE order stay in PE order; rows the user moved keep their order, the new ones
+    // go below them.
+    const bool inOrder = std::is_sorted(shown.begin(), shown.end());
     for (const auto pe : pes)
         if (pe >= 0 && pe < m_trace->metadata.processors
             && std::find(shown.begin(), shown.end(), pe) == shown.end())
             shown.push_back(pe);
+    if (inOrder)
+        std::sort(shown.begin(), shown.end());
     if (shown.empty())
         return; // none of them is in this run: keep what is shown
     m_showingDefault = false;
@@ -695,52 +693,10 @@ bool TimelineView::exportSvg(const QString& path, QSize size, QString* error)
 
 QString TimelineView::csv() const
 {
-    std::string out = "pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes\n";
     if (!m_trace)
-        return QString::fromStdString(out);
-    const auto window = m_timeline->window();
-    const auto& meta = m_trace->metadata;
-    struct Row {
-        core::TimeUs begin;
-        core::TimeUs end;
-        int kind; // 0 exec, 1 idle, 2 pack, 3 unpack
-        std::size_t index;
-    };
-    static const char* const kKinds[] = { "exec", "idle", "pack", "unpack" };
-    std::vector<Row> rows;
-    for (const auto pe : m_timeline->pes()) {
-        if (pe < 0 || static_cast<std::size_t>(pe) >= m_shown->pes.size())
-            continue;
-        const auto& p = m_shown->pes[static_cast<std::size_t>(pe)];
-        rows.clear();
-        const auto execs = p.executionsOverlapping(window.begin, window.end);
-        for (auto i = execs.first; i < execs.last; ++i)
-            rows.push_back({ p.executions.begin[i], p.executions.end[i], 0, i });
-        const core::IntervalColumns* others[] = { &p.idles, &p.packs, &p.unpacks };
-        for (int k = 0; k < 3; ++k) {
-            const auto& c = *others[k];
-            const auto r = core::overlappingRange(c.begin, c.end, window.begin, window.end);
-            for (auto i = r.first; i < r.last; ++i)
-                rows.push_back({ c.begin[i], c.end[i], k + 1, i });
-        }
-        std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-            return a.begin != b.begin ? a.begin < b.begin : a.kind < b.kind;
-        });
-        for (const auto& row : rows) {
-            out += std::to_string(pe) + ',' + std::to_string(row.begin) + ','
-                + std::to_string(row.end) + ',' + kKinds[row.kind];
-            if (row.kind == 0) {
-                const auto entry = static_cast<core::EntryId>(p.executions.entry[row.index]);
-                out += ',' + std::to_string(entry) + ',' + csvField(meta.entryName(entry)) + ','
-                    + std::to_string(p.executions.sourcePe[row.index]) + ','
-                    + std::to_string(p.executions.msgBytes[row.index]);
-            } else {
-                out += ",,,,";
-            }
-            out += '\n';
-        }
-    }
-    return QString::fromStdString(out);
+        return QString::fromStdString(core::analysis::timelineCsv(core::Trace {}, {}, {}));
+    return QString::fromStdString(
+        core::analysis::timelineCsv(*m_shown, m_timeline->pes(), m_timeline->window()));
 }
 
 } // namespace parallax::views

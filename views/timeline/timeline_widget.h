@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/trace.h"
+#include "views/common/chart_style.h"
 #include "views/timeline/timeline_geometry.h"
 
 #include <QElapsedTimer>
@@ -82,7 +83,6 @@ public:
     [[nodiscard]] core::TimeRange runSpan() const;
     // factor < 1 zooms in, keeping the time at widget x in place.
     void zoom(double factor, double anchorX);
-    void panPixels(double dx);
     void fit();
     // The start or the end of the run at the current zoom (Home, End).
     void goToStart();
@@ -190,13 +190,7 @@ protected:
     bool event(QEvent* event) override;
 
 private:
-    struct Style {
-        QColor background;
-        QColor text;
-        QColor muted;
-        QColor grid;
-        QColor rowBackground;
-    };
+    using Style = ChartStyle;
     [[nodiscard]] Style screenStyle() const;
     [[nodiscard]] static Style exportStyle();
     [[nodiscard]] TimelineLayout layoutFor(QSize size, bool exported) const;
