@@ -1,6 +1,9 @@
 #include "pe_detail_cache.h"
 
 #include "run_loader.h"
+#include "store_estimate.h"
+
+#include <filesystem>
 
 namespace parallax::io {
 
@@ -39,7 +42,21 @@ std::shared_ptr<const core::PeTrace> PeDetailCache::get(core::PeId pe, core::Imp
     // Read outside the lock: other PEs stay available meanwhile.
     auto detail = std::make_shared<core::PeTrace>();
     core::ImportReport local;
-    readPeLog(paths[static_cast<std::size_t>(pe)], pe, m_metadata, *detail, local);
+    // One PE may not hold more than the cap either (its log's size says little: gzip trailers
+    // lie, lines differ in length): reading stops there and the PE shows its first part.
+    std::uint64_t records = 0;
+    bool cut = false;
+    auto onChunk = [&](std::uint64_t) {
+        records += 16384; // readPeLog calls this every 16,384 lines
+        cut = records * kStoreBytesPerRecord > m_capBytes;
+        return !cut;
+    };
+    const auto& path = paths[static_cast<std::size_t>(pe)];
+    readPeLog(path, pe, m_metadata, *detail, local, onChunk);
+    if (cut)
+        local.add(core::Issue::FileError, std::filesystem::path(path).filename().string(), 0,
+            "PE " + std::to_string(pe) + " holds more records than the memory budget allows for "
+                + "one PE; only its first " + std::to_string(records) + " lines are shown");
     if (report != nullptr)
         report->merge(local);
     const std::uint64_t bytes = detail->memoryBytes() + sizeof(core::PeTrace);

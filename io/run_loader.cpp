@@ -304,9 +304,15 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
                     + std::to_string(recordsRead.load())
                     + "); they are left unread to stay within"
                       " the memory budget, and single PEs are read when a view needs them");
-            // Whatever these files hold, it is more than the budget.
-            deferLogs(std::max(
-                options.memoryBudget + 1, recordsRead.load() * kStoreBytesPerRecord + peBytes));
+            // What the store would have held, extrapolated from the share of the log bytes
+            // read so far; more than the budget in any case.
+            const double share = bytesTotal == 0 ? 1.0
+                                                 : std::clamp(static_cast<double>(bytesDone.load())
+                                                         / static_cast<double>(bytesTotal),
+                                                     1e-6, 1.0);
+            const auto extrapolated = static_cast<std::uint64_t>(
+                static_cast<double>(recordsRead.load() * kStoreBytesPerRecord) / share);
+            deferLogs(std::max(options.memoryBudget + 1, extrapolated + peBytes));
             logPes.clear();
             reports.clear();
             trace->pes.clear();

@@ -3,7 +3,9 @@
 // and rebuilds it from the logs. Also: a FIFO in place of the cache file, and byte-identical
 // cache files for the same run.
 
+#include "io/cache_file.h"
 #include "io/cache_hash.h"
+#include "io/cache_validation.h"
 #include "io/index_cache.h"
 #include "support/io_support.h"
 #include "support/test_support.h"
@@ -12,6 +14,7 @@
 
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <sys/stat.h>
@@ -214,5 +217,113 @@ TEST_CASE("two cache files of the same unchanged run are byte for byte the same"
             else
                 CHECK(bytes == first);
         }
+    }
+}
+
+TEST_CASE("cache validation accepts a fresh load and rejects what no reader produces")
+{
+    const auto fresh = loadOk(dataDir() / "runs" / "base");
+    REQUIRE(fresh->pes.size() == 2);
+    CHECK_NOTHROW(io::validateMetadata(fresh->metadata));
+    CHECK_NOTHROW(io::validateRun(*fresh, fresh->pes.size()));
+    for (std::size_t p = 0; p < fresh->pes.size(); ++p)
+        CHECK_NOTHROW(io::validatePe(fresh->pes[p], p, fresh->metadata));
+    CHECK_THROWS_AS(io::validateRun(*fresh, 3), io::CacheFormatError); // more PEs than PROCESSORS
+
+    auto pe = fresh->pes[0];
+    REQUIRE(pe.sends.size() > 0);
+    SECTION("decreasing multicast offsets")
+    {
+        pe.sends.kind[0] = core::SendKind::Multicast;
+        pe.sends.multicastSend = { 0 };
+        pe.sends.multicastOffset = { 2, 0 };
+        pe.sends.multicastPes = { 1, 1 };
+        CHECK_THROWS_AS(io::validatePe(pe, 0, fresh->metadata), io::CacheFormatError);
+    }
+    SECTION("a multicast list that does not end at its column's end")
+    {
+        pe.sends.multicastSend = { 0 };
+        pe.sends.multicastOffset = { 0, 1 };
+        pe.sends.multicastPes = { 1, 1 };
+        CHECK_THROWS_AS(io::validatePe(pe, 0, fresh->metadata), io::CacheFormatError);
+    }
+    SECTION("a send naming an execution that does not exist")
+    {
+        pe.sends.execution[0] = static_cast<std::uint32_t>(pe.executions.size());
+        CHECK_THROWS_AS(io::validatePe(pe, 0, fresh->metadata), io::CacheFormatError);
+    }
+    SECTION("an unknown send kind")
+    {
+        pe.sends.kind[0] = static_cast<core::SendKind>(7);
+        CHECK_THROWS_AS(io::validatePe(pe, 0, fresh->metadata), io::CacheFormatError);
+    }
+    SECTION("overlapping idle intervals")
+    {
+        pe.idles.begin = { 10, 15 };
+        pe.idles.end = { 20, 30 };
+        CHECK_THROWS_AS(io::validatePe(pe, 0, fresh->metadata), io::CacheFormatError);
+    }
+    SECTION("an object id longer than 6 values")
+    {
+        REQUIRE_FALSE(pe.objects.empty());
+        pe.objects[0].length = 200;
+        CHECK_THROWS_AS(io::validatePe(pe, 0, fresh->metadata), io::CacheFormatError);
+    }
+}
+
+TEST_CASE("cache validation rejects .sumd runs and symbol tables no reader produces")
+{
+    core::Trace trace;
+    trace.metadata.version = 11.0;
+    trace.metadata.processors = 1;
+    trace.metadata.numNodes = 1;
+    trace.files.logPaths.assign(1, {});
+    trace.files.sumPaths.assign(1, {});
+    trace.files.sumdPaths.assign(1, {});
+    core::PeSummaryDetail d;
+    d.pe = 0;
+    d.intervalUs = 1000;
+    d.intervalCount = 10;
+    d.entryCount = 2;
+    d.cells.push_back({ 3, 1, 5, 1, 7 }); // entry 1, intervals 3..9
+    trace.details.resize(1);
+    trace.details[0] = d;
+    CHECK_NOTHROW(io::validateRun(trace, 0));
+
+    SECTION("an entry id beyond the .sumd's entry count")
+    {
+        trace.details[0]->cells[0].entry = 2;
+        CHECK_THROWS_AS(io::validateRun(trace, 0), io::CacheFormatError);
+    }
+    SECTION("a run past the last interval")
+    {
+        trace.details[0]->cells[0].length = 8;
+        CHECK_THROWS_AS(io::validateRun(trace, 0), io::CacheFormatError);
+    }
+    SECTION("runs out of order")
+    {
+        trace.details[0]->cells.push_back({ 0, 1, 5, 1, 1 });
+        CHECK_THROWS_AS(io::validateRun(trace, 0), io::CacheFormatError);
+    }
+    SECTION("a detail stored under another PE")
+    {
+        trace.details[0]->pe = 1'000'000;
+        CHECK_THROWS_AS(io::validateRun(trace, 0), io::CacheFormatError);
+    }
+    SECTION("a NaN VERSION")
+    {
+        trace.metadata.version = std::nan("");
+        CHECK_THROWS_AS(io::validateMetadata(trace.metadata), io::CacheFormatError);
+    }
+    SECTION("comm threads that do not follow from SMPMODE")
+    {
+        trace.metadata.processors = 6;
+        trace.metadata.smp = true;
+        trace.metadata.nodeSize = 2;
+        trace.metadata.numNodes = 2;
+        trace.metadata.commThreadsPerNode = 1000;
+        CHECK_THROWS_AS(io::validateMetadata(trace.metadata), io::CacheFormatError);
+        trace.metadata.commThreadsPerNode = 1;
+        CHECK_NOTHROW(io::validateMetadata(trace.metadata));
     }
 }

@@ -4,6 +4,7 @@
 // (smaller, with the same shape).
 
 #include "core/analysis/csv_export.h"
+#include "io/pe_detail_cache.h"
 #include "io/run_loader.h"
 #include "io/store_estimate.h"
 #include "support/allocation_tracker.h"
@@ -294,6 +295,37 @@ TEST_CASE("a skewed first MiB cannot get a run past the memory budget")
     const auto full = loadOk(dir.path(), unlimited);
     CHECK_FALSE(full->logsOnDemand());
     CHECK(full->pes.at(0).idles.size() == 600000);
+}
+
+TEST_CASE("a PE read on demand stops at the memory cap instead of reading its whole log")
+{
+    TempDir dir;
+    fs::copy_file(pingpongSts(), dir / "r.sts");
+    std::string log = "PROJECTIONS-RECORD\n6 0\n";
+    for (int i = 0; i < 300000; ++i)
+        log += "14 5 0\n15 6 0\n";
+    log += "7 10\n";
+    writeFile(dir / "r.0.log", log);
+    io::LoadOptions options;
+    options.readLogs = false;
+    const auto trace = loadOk(dir.path(), options);
+
+    constexpr std::uint64_t cap = std::uint64_t { 4 } << 20; // the PE needs about 14 MB
+    io::PeDetailCache cache(*trace, cap);
+    core::ImportReport report;
+    const auto pe = cache.get(0, &report);
+    REQUIRE(pe != nullptr);
+    CHECK(pe->idles.size() > 0);
+    CHECK(pe->idles.size() < 300000);
+    CHECK(pe->memoryBytes() <= cap + (std::uint64_t { 1 } << 20));
+    bool said = false;
+    for (const auto& e : report.examples())
+        said = said || e.message.find("memory budget") != std::string::npos;
+    CHECK(said);
+
+    // With room, the same PE is read whole.
+    io::PeDetailCache roomy(*trace, std::uint64_t { 1 } << 30);
+    CHECK(roomy.get(0)->idles.size() == 300000);
 }
 
 TEST_CASE("the memory budget counts the PEs a run claims")
