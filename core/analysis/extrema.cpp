@@ -151,8 +151,19 @@ std::optional<ExtremaCriterion> parseExtremaCriterion(std::string_view name)
 std::optional<Extrema> computeExtrema(const Trace& trace, const AnalysisRequest& request,
     const ExtremaOptions& options, const Progress& progress)
 {
-    const auto r = resolve(trace, request);
+    auto r = resolve(trace, request);
     Extrema x;
+    // Comm threads (no idle records; their sends are relays) are neither ranked nor averaged
+    // unless the request includes them.
+    if (!r.apart.empty()) {
+        std::vector<PeId> ranked;
+        for (std::size_t k = 0; k < r.pes.size(); ++k)
+            if (r.isAggregated(k))
+                ranked.push_back(r.pes[k]);
+        r.pes = std::move(ranked);
+        r.aggregated.assign(r.pes.size(), true);
+        x.apart = r.apart;
+    }
     x.criterion = options.criterion;
     x.columns = r.columns;
     x.pes = r.pes;
