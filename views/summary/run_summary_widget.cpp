@@ -1,5 +1,6 @@
 #include "views/summary/run_summary_widget.h"
 
+#include "core/analysis/run_span.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
 #include "views/summary/summary_graph_widget.h"
@@ -422,6 +423,8 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
             return core::analysis::summaryAverage(*trace, core::analysis::Mode::Correct);
         },
         [this](core::analysis::SummaryAverage series) { showGraph(std::move(series)); });
+    // Start-up and the tail after the traced span are marked, not drawn as the program's work.
+    m_graph->setTracedSpan(core::analysis::tracedRunSpan(*m_trace));
 }
 
 bool RunSummaryWidget::graphPending() const
@@ -444,6 +447,10 @@ void RunSummaryWidget::showGraph(core::analysis::SummaryAverage series)
         = tr("Average over %1, %2 bins")
               .arg(countOf(static_cast<std::uint64_t>(series.peTotal), tr("PE"), tr("PEs")),
                   durationText(series.intervalUs));
+    if (series.commThreadsApart > 0)
+        caption += tr(" (worker PEs; %1 left out: no idle data)")
+                       .arg(countOf(static_cast<std::uint64_t>(series.commThreadsApart),
+                           tr("comm thread"), tr("comm threads")));
     if (series.resampled)
         caption += tr(" (coarser bins repeated)");
     caption += tr(", from the .sum files");
