@@ -167,6 +167,15 @@ TEST_CASE("the summary graph marks start-up and the tail outside the traced span
     CHECK(summary.fieldText(QStringLiteral("graphCaption")).contains(QStringLiteral("comm")));
     const double x = (tail.left() + tail.right()) / 2.0;
     CHECK(graph->toolTipAt(x).contains(QStringLiteral("Tail")));
+
+    // One click averages the comm threads too.
+    const auto workers = graph->series().peTotal;
+    REQUIRE(summary.commThreadsBox()->isVisible());
+    summary.commThreadsBox()->click();
+    test::waitUntil([&]() { return !summary.graphPending(); });
+    CHECK(graph->series().peTotal == workers + 2);
+    CHECK(summary.fieldText(QStringLiteral("graphCaption"))
+              .contains(QStringLiteral("comm threads included")));
 }
 
 TEST_CASE("Extrema names the comm threads it left out and offers to include them", "[views]")
