@@ -19,10 +19,15 @@ namespace parallax::cli {
 namespace {
 
 const char* const kCommonHelp
-    = "  --range B:E        time window, e.g. 10ms:25ms (units ns, us, ms, s; plain = us)\n"
+    = "  --range B:E        time window, e.g. 10ms:25ms (units ns, us, ms, s; plain = us);\n"
+      "                     default: the traced span, from the first BEGIN_COMPUTATION to the\n"
+      "                     run's end (.projrc), not stretched by comm-thread tails\n"
       "  --pes LIST         PEs, e.g. 0-3,5,7-15:2 (default: every PE with data)\n"
       "  --entries LIST     entry method ids (default: all)\n"
       "  --compat java      the reference tool's rules (see docs/differences.md)\n"
+      "  --include-comm-threads\n"
+      "                     count SMP comm threads in averages, sums over PEs, Extrema's\n"
+      "                     ranking and message counts (default: kept apart)\n"
       "  --threads N        worker threads (default: all cores)\n";
 
 // Loads the run and fills the request; returns -1 to go on, else the exit code.
@@ -31,7 +36,8 @@ int prepare(const std::string& command, const std::vector<std::string>& args,
     core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err)
 {
     options.insert({ "range", "pes", "entries", "compat" });
-    if (const int rc = parseCommand(command, args, std::move(options), cl, out, err, help.c_str());
+    if (const int rc = parseCommand(command, args, std::move(options), cl, out, err, help.c_str(),
+            { "include-comm-threads" });
         rc != kExitOk)
         return rc < 0 ? kExitOk : rc;
     if (const int rc = parseAnalysisRequest(command, cl, request, err); rc != kExitOk)
@@ -75,7 +81,8 @@ int runUsage(const std::vector<std::string>& args, std::ostream& out, std::ostre
         = std::string("usage: parallax-cli usage RUN [options]\n\n"
                       "Per PE, the % of the range spent in each entry method, idle, overhead,\n"
                       "pack and unpack, as CSV pe,activity,percent (pe 'avg' = the average over\n"
-                      "the selected PEs); one row per non-zero cell.\n\noptions:\n")
+                      "the selected worker PEs, comm threads apart); one row per non-zero "
+                      "cell.\n\noptions:\n")
         + kCommonHelp;
     CommandLine cl;
     core::TracePtr trace;

@@ -36,12 +36,13 @@ int usageError(std::ostream& err, const std::string& command, const std::string&
 
 int parseCommand(const std::string& command, const std::vector<std::string>& args,
     std::set<std::string> valueOptions, CommandLine& cl, std::ostream& out, std::ostream& err,
-    const char* help)
+    const char* help, std::set<std::string> flagOptions)
 {
     valueOptions.insert("threads");
     valueOptions.insert("cache-dir");
     valueOptions.insert("memory-budget");
-    cl.parser = ArgParser(std::move(valueOptions), { "help", "no-cache" });
+    flagOptions.insert({ "help", "no-cache" });
+    cl.parser = ArgParser(std::move(valueOptions), std::move(flagOptions));
     if (!cl.parser.parse(args))
         return usageError(err, command, cl.parser.error());
     if (cl.parser.flag("help")) {
@@ -102,6 +103,7 @@ int parseAnalysisRequest(const std::string& command, const CommandLine& cl,
 {
     std::string error;
     request.threads = cl.threads;
+    request.includeCommThreads = cl.parser.flag("include-comm-threads");
     if (const auto r = cl.parser.value("range")) {
         const auto range = core::parseTimeRange(*r, &error);
         if (!range)

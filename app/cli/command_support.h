@@ -28,13 +28,13 @@ struct CommandLine {
 // usage exit code.
 int parseCommand(const std::string& command, const std::vector<std::string>& args,
     std::set<std::string> valueOptions, CommandLine& cl, std::ostream& out, std::ostream& err,
-    const char* help);
+    const char* help, std::set<std::string> flagOptions = {});
 
 core::TracePtr load(
     const CommandLine& cl, std::ostream& err, int& exitCode, double* seconds = nullptr);
 
-// --range, --pes, --entries and --compat java into an AnalysisRequest. Returns 0 or the usage
-// exit code (after printing one line).
+// --range, --pes, --entries, --compat java and --include-comm-threads into an AnalysisRequest.
+// Returns 0 or the usage exit code (after printing one line).
 int parseAnalysisRequest(const std::string& command, const CommandLine& cl,
     core::analysis::AnalysisRequest& request, std::ostream& err);
 // Resolves --range end defaults etc. after loading (none needed yet); checks PEs exist.

@@ -1,6 +1,7 @@
 #include "analysis_request.h"
 
 #include "core/trace.h"
+#include "run_span.h"
 
 #include <algorithm>
 #include <atomic>
@@ -27,6 +28,11 @@ std::string ActivityColumns::name(int c) const
     }
 }
 
+std::size_t ResolvedRequest::aggregatedCount() const
+{
+    return static_cast<std::size_t>(std::count(aggregated.begin(), aggregated.end(), true));
+}
+
 TimeUs javaEndTime(const Trace& trace)
 {
     if (trace.metadata.projrcEndTime > 0)
@@ -49,9 +55,13 @@ ResolvedRequest resolve(const Trace& trace, const AnalysisRequest& request)
     ResolvedRequest r;
     r.mode = request.mode;
     r.columns.entryCount = static_cast<int>(trace.metadata.entries.size());
-    const TimeUs runEnd = request.mode == Mode::JavaCompat ? javaEndTime(trace) : trace.endTime();
+    // Correct mode: the span the run was traced (comm-thread tails and start-up excluded);
+    // compat mode: Java's [0, its end time].
+    const bool java = request.mode == Mode::JavaCompat;
+    const TimeRange span = java ? TimeRange { 0, javaEndTime(trace) } : tracedRunSpan(trace);
+    const TimeUs runEnd = span.end;
     if (request.range.begin == 0 && request.range.end == 0) {
-        r.range = { 0, runEnd };
+        r.range = span;
     } else {
         r.range = request.range;
         if (r.range.end == kTimeMax)
@@ -65,6 +75,18 @@ ResolvedRequest resolve(const Trace& trace, const AnalysisRequest& request)
         std::sort(wanted.begin(), wanted.end());
         std::set_intersection(
             valid.begin(), valid.end(), wanted.begin(), wanted.end(), std::back_inserter(r.pes));
+    }
+    // Comm threads apart, unless asked for, in compat mode, or when no worker PE is selected.
+    const auto& metadata = trace.metadata;
+    const bool anyWorker = std::any_of(
+        r.pes.begin(), r.pes.end(), [&](PeId pe) { return !metadata.isCommThread(pe); });
+    const bool all = java || request.includeCommThreads || !anyWorker;
+    r.aggregated.reserve(r.pes.size());
+    for (const auto pe : r.pes) {
+        const bool in = all || !metadata.isCommThread(pe);
+        r.aggregated.push_back(in);
+        if (!in)
+            r.apart.push_back(pe);
     }
     r.entrySelected.assign(trace.metadata.entries.size(), request.entries.empty());
     for (auto e : request.entries)

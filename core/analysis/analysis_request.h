@@ -28,12 +28,17 @@ struct Progress {
 
 // What to analyse: a time window, a set of PEs and (where it applies) of entry methods.
 struct AnalysisRequest {
-    // Time window; {0, 0} means the whole run, end == kTimeMax means "to the end of the run".
+    // Time window; {0, 0} means the traced span of the run (tracedRunSpan; Java's [0, end] in
+    // compat mode), end == kTimeMax means "to the end of that span".
     TimeRange range;
     std::vector<PeId> pes; // empty = every valid PE
     std::vector<EntryId> entries; // empty = every entry method
     Mode mode = Mode::Correct;
     unsigned threads = 0; // 0 = all cores
+    // Correct mode: comm threads (SMP pseudo-PEs, which have no idle records and relay other
+    // PEs' messages) count in averages, in sums over PEs, in the Extrema ranking and in message
+    // counts. By default they are kept apart. Compat mode always includes them, as Java does.
+    bool includeCommThreads = false;
 };
 
 // Activities a view shows besides entry methods. In result tables an activity is a column:
@@ -54,8 +59,9 @@ struct ActivityColumns {
     [[nodiscard]] std::string name(int c) const;
 };
 
-// The request with its defaults filled in for a trace: range clipped to the run (Java: its
-// own end time in compat mode), PEs = valid PEs intersected with the request, sorted.
+// The request with its defaults filled in for a trace: the default range is the run's traced
+// span (Java: [0, its own end time] in compat mode), PEs = valid PEs intersected with the request,
+// sorted.
 struct ResolvedRequest {
     TimeRange range;
     std::vector<PeId> pes;
@@ -63,6 +69,16 @@ struct ResolvedRequest {
     Mode mode = Mode::Correct;
     unsigned threads = 1;
     ActivityColumns columns;
+    // Per index of `pes`: whether the PE counts in averages and sums over PEs. False for comm
+    // threads unless the request includes them (or selects no worker PE at all).
+    std::vector<bool> aggregated;
+    std::vector<PeId> apart; // the selected PEs left out of averages (comm threads)
+
+    [[nodiscard]] bool isAggregated(std::size_t k) const
+    {
+        return k < aggregated.size() && aggregated[k];
+    }
+    [[nodiscard]] std::size_t aggregatedCount() const;
 };
 ResolvedRequest resolve(const Trace& trace, const AnalysisRequest& request);
 

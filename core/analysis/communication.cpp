@@ -28,6 +28,7 @@ std::optional<CommunicationOverTime> computeCommunication(const Trace& trace,
     const auto r = resolve(trace, request);
     CommunicationOverTime c;
     c.columns = r.columns;
+    c.apart = r.apart;
     const bool java = r.mode == Mode::JavaCompat;
     if (java) {
         TimeUs size = options.intervalSize;
@@ -46,6 +47,10 @@ std::optional<CommunicationOverTime> computeCommunication(const Trace& trace,
     const auto& meta = trace.metadata;
     std::mutex merge;
     const bool ok = parallelFor(r.pes.size(), r.threads, progress, [&](std::size_t k) {
+        // Comm threads apart (correct mode): their sends and receives relay messages that the
+        // workers' records already count once.
+        if (!r.isAggregated(k))
+            return;
         const PeId self = r.pes[k];
         const auto& pe = trace.pes[static_cast<std::size_t>(self)];
         std::array<std::vector<double>, kCommMetrics> local;
@@ -95,7 +100,9 @@ std::optional<CommunicationOverTime> computeCommunication(const Trace& trace,
                 add(CommMetric::ExtMsgsRecv, t, entry, 1.0);
                 add(CommMetric::ExtBytesRecv, t, entry, bytes);
             }
-            if (meta.nodeOf(source) != meta.nodeOf(self)) {
+            // A message a comm thread handed over came from another node (correct mode).
+            const bool relayed = !java && meta.isCommThread(source);
+            if (relayed || meta.nodeOf(source) != meta.nodeOf(self)) {
                 add(CommMetric::ExtNodeMsgsRecv, t, entry, 1.0);
                 add(CommMetric::ExtNodeBytesRecv, t, entry, bytes);
             }

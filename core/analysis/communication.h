@@ -33,6 +33,7 @@ struct CommunicationOverTime {
     // Correct mode: totals per interval (messages, bytes). Java compat: divided by
     // (interval size / 1000) as Java does, i.e. per millisecond although Java labels it "/s".
     std::array<std::vector<double>, kCommMetrics> values;
+    std::vector<PeId> apart; // selected PEs not counted (comm threads, by default)
 
     [[nodiscard]] double at(CommMetric m, std::int64_t interval, int column) const
     {
@@ -50,6 +51,9 @@ struct CommOptions {
 // Correct mode: a broadcast or multicast counts once per destination (as Java), and a receive is
 // an execution that delivered a message: thread resumptions, SDAG serial blocks and the repeated
 // BEGINs the tracer writes around nested executions are not receives (Java counts them all).
+// Comm threads are left out unless the request includes them: what they send and receive are
+// relays of messages the workers' records count once; a message a worker received through a
+// comm thread counts as coming from another node.
 std::optional<CommunicationOverTime> computeCommunication(const Trace& trace,
     const AnalysisRequest& request, const CommOptions& options = {}, const Progress& progress = {});
 

@@ -1,8 +1,8 @@
 #include "extrema.h"
 
 #include "core/trace.h"
+#include "extrema_clustering.h"
 #include "java_event_stream.h"
-#include "java_random.h"
 #include "pe_activity.h"
 #include "summary_profiles.h"
 
@@ -133,134 +133,6 @@ Counts correctVector(const PeTrace& pe, const ResolvedRequest& r, double* v)
     return counts;
 }
 
-struct Clusters {
-    std::vector<int> assignment;
-    std::vector<double> distance;
-    int k = 0;
-};
-
-// k-means as the reference tool does it: dimensions shifted by their minimum, initial centroids
-// from java.util.Random(11337), Euclidean distance (ties to the lowest cluster), empty clusters
-// keep their centroid, until no PE moves.
-Clusters kMeans(const std::vector<double>& vectors, std::size_t n, std::size_t dims, int k)
-{
-    std::vector<double> data = vectors;
-    for (std::size_t d = 0; d < dims; ++d) {
-        double lo = INFINITY;
-        for (std::size_t p = 0; p < n; ++p)
-            lo = std::min(lo, data[p * dims + d]);
-        for (std::size_t p = 0; p < n; ++p)
-            data[p * dims + d] -= lo;
-    }
-    Clusters c;
-    c.k = k;
-    JavaRandom random(11337);
-    std::vector<std::size_t> picks;
-    while (picks.size() < static_cast<std::size_t>(k)) {
-        const auto x = static_cast<std::size_t>(random.nextInt(static_cast<std::int32_t>(n)));
-        if (std::find(picks.begin(), picks.end(), x) == picks.end())
-            picks.push_back(x);
-    }
-    std::vector<double> centroids(static_cast<std::size_t>(k) * dims);
-    for (std::size_t j = 0; j < picks.size(); ++j)
-        std::copy_n(data.begin() + static_cast<std::ptrdiff_t>(picks[j] * dims), dims,
-            centroids.begin() + static_cast<std::ptrdiff_t>(j * dims));
-    c.assignment.assign(n, -1);
-    c.distance.assign(n, 0.0);
-    for (int iteration = 0; iteration < 1000; ++iteration) {
-        bool changed = false;
-        for (std::size_t p = 0; p < n; ++p) {
-            int best = 0;
-            double bestDistance = INFINITY;
-            for (int j = 0; j < k; ++j) {
-                double d2 = 0;
-                for (std::size_t d = 0; d < dims; ++d) {
-                    const double diff
-                        = data[p * dims + d] - centroids[static_cast<std::size_t>(j) * dims + d];
-                    d2 += diff * diff;
-                }
-                const double dist = std::sqrt(d2);
-                if (dist < bestDistance) {
-                    bestDistance = dist;
-                    best = j;
-                }
-            }
-            if (c.assignment[p] != best)
-                changed = true;
-            c.assignment[p] = best;
-            c.distance[p] = bestDistance;
-        }
-        if (!changed)
-            break;
-        for (int j = 0; j < k; ++j) {
-            std::vector<double> sum(dims, 0.0);
-            std::size_t members = 0;
-            for (std::size_t p = 0; p < n; ++p)
-                if (c.assignment[p] == j) {
-                    ++members;
-                    for (std::size_t d = 0; d < dims; ++d)
-                        sum[d] += data[p * dims + d];
-                }
-            if (members > 0)
-                for (std::size_t d = 0; d < dims; ++d)
-                    centroids[static_cast<std::size_t>(j) * dims + d]
-                        = sum[d] / static_cast<double>(members);
-        }
-    }
-    return c;
-}
-
-// The reference's selectRepresentatives: one representative per non-empty cluster (closest
-// to its centroid) placed from the left while slots remain, the remaining slots given to the
-// clusters in proportion to their size and filled with their farthest PEs from the right.
-// Returns positions in ascending significance.
-std::vector<std::size_t> selectRepresentatives(
-    const Clusters& c, std::size_t n, std::size_t slots, int& nonEmpty)
-{
-    std::vector<std::vector<std::size_t>> members(static_cast<std::size_t>(c.k));
-    for (std::size_t p = 0; p < n; ++p)
-        members[static_cast<std::size_t>(c.assignment[p])].push_back(p);
-    for (auto& m : members)
-        std::stable_sort(
-            m.begin(), m.end(), [&](auto a, auto b) { return c.distance[a] < c.distance[b]; });
-    std::vector<std::size_t> clusters;
-    for (std::size_t j = 0; j < members.size(); ++j)
-        if (!members[j].empty())
-            clusters.push_back(j);
-    nonEmpty = static_cast<int>(clusters.size());
-    std::vector<std::size_t> extra(members.size(), 0);
-    const auto reps = std::min(slots, clusters.size());
-    if (slots > clusters.size() && n > clusters.size()) {
-        auto remaining = slots - clusters.size();
-        std::size_t given = 0;
-        for (auto j : clusters) {
-            extra[j] = static_cast<std::size_t>(
-                std::floor(static_cast<double>(remaining) * static_cast<double>(members[j].size())
-                    / static_cast<double>(n - clusters.size())));
-            extra[j] = std::min(extra[j], members[j].size() - 1);
-            given += extra[j];
-        }
-        for (auto j : clusters) {
-            if (given >= remaining)
-                break;
-            if (extra[j] + 1 < members[j].size()) {
-                ++extra[j];
-                ++given;
-            }
-        }
-    }
-    std::vector<std::size_t> left;
-    std::vector<std::size_t> right;
-    for (std::size_t i = 0; i < reps; ++i)
-        left.push_back(members[clusters[i]].front());
-    for (auto j : clusters)
-        for (std::size_t e = 0; e < extra[j]; ++e)
-            right.push_back(members[j][members[j].size() - 1 - e]);
-    std::reverse(right.begin(), right.end());
-    left.insert(left.end(), right.begin(), right.end());
-    return left;
-}
-
 } // namespace
 
 std::string_view extremaCriterionName(ExtremaCriterion criterion)
@@ -279,8 +151,19 @@ std::optional<ExtremaCriterion> parseExtremaCriterion(std::string_view name)
 std::optional<Extrema> computeExtrema(const Trace& trace, const AnalysisRequest& request,
     const ExtremaOptions& options, const Progress& progress)
 {
-    const auto r = resolve(trace, request);
+    auto r = resolve(trace, request);
     Extrema x;
+    // Comm threads (no idle records; their sends are relays) are neither ranked nor averaged
+    // unless the request includes them.
+    if (!r.apart.empty()) {
+        std::vector<PeId> ranked;
+        for (std::size_t k = 0; k < r.pes.size(); ++k)
+            if (r.isAggregated(k))
+                ranked.push_back(r.pes[k]);
+        r.pes = std::move(ranked);
+        r.aggregated.assign(r.pes.size(), true);
+        x.apart = r.apart;
+    }
     x.criterion = options.criterion;
     x.columns = r.columns;
     x.pes = r.pes;
@@ -341,7 +224,7 @@ std::optional<Extrema> computeExtrema(const Trace& trace, const AnalysisRequest&
             k = std::clamp<std::int64_t>(k, 1, static_cast<std::int64_t>(n));
             const auto clusters = kMeans(x.vectors, n, width, static_cast<int>(k));
             if (java) {
-                selected = selectRepresentatives(clusters, n, th, x.clusterCount);
+                selected = javaRepresentatives(clusters, th, x.clusterCount);
             } else {
                 // The PEs farthest from their cluster's centre are the outliers.
                 std::vector<std::size_t> order(n);

@@ -35,6 +35,7 @@ struct Extrema {
     ExtremaCriterion criterion = ExtremaCriterion::LeastIdle;
     ActivityColumns columns;
     std::vector<PeId> pes; // every analysed PE
+    std::vector<PeId> apart; // selected PEs neither ranked nor averaged (comm threads, by default)
     // Per analysed PE, the activity vector ([pe * columns.count() + column]): % of the range
     // for the idle criteria, µs otherwise (as Java).
     std::vector<double> vectors;

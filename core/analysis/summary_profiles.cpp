@@ -47,7 +47,12 @@ std::optional<TimeProfile> timeProfileFromSummaries(
 {
     TimeProfile profile;
     profile.columns = r.columns;
-    const auto pes = pesWith(trace.details, r.pes);
+    std::vector<PeId> summed; // comm threads apart, as from logs
+    for (std::size_t k = 0; k < r.pes.size(); ++k)
+        if (r.isAggregated(k))
+            summed.push_back(r.pes[k]);
+    profile.apart = r.apart;
+    const auto pes = pesWith(trace.details, summed);
     profile.peCount = pes.size();
     const TimeUs size = finestInterval(trace, pes, true);
     if (size <= 0)
@@ -210,7 +215,7 @@ std::vector<double> usageFromSummaries(const Trace& trace, PeId pe, const Resolv
     return out;
 }
 
-SummaryAverage summaryAverage(const Trace& trace, Mode mode)
+SummaryAverage summaryAverage(const Trace& trace, Mode mode, bool includeCommThreads)
 {
     // A corrupt .sum (a huge interval next to a tiny one) must not exhaust memory: bins past
     // this are dropped. Charm++ doubles the bin size before a PE needs 60,000 bins, so even a
@@ -228,6 +233,10 @@ SummaryAverage summaryAverage(const Trace& trace, Mode mode)
         // worker PEs only), so comm-thread summaries are left out in compat mode.
         if (compat && static_cast<PeId>(p) >= s->numPes)
             continue;
+        if (!compat && !includeCommThreads && trace.metadata.isCommThread(static_cast<PeId>(p))) {
+            ++avg.commThreadsApart;
+            continue;
+        }
         pes.push_back(static_cast<PeId>(p));
     }
     avg.peTotal = pes.size();

@@ -35,6 +35,7 @@ struct SummaryAverage {
     std::vector<double> idle; // %; empty when no .sum has IdlePercent
     std::vector<std::uint32_t> peCount; // PEs covering each bin
     std::size_t peTotal = 0; // PEs averaged
+    std::size_t commThreadsApart = 0; // comm threads with a .sum left out (correct mode)
     bool resampled = false; // PEs had different intervals (coarser bins repeated)
 
     [[nodiscard]] bool empty() const { return utilization.empty() || intervalUs <= 0; }
@@ -46,6 +47,7 @@ struct SummaryAverage {
     }
     [[nodiscard]] TimeUs duration() const { return binBegin(binCount()); }
 };
-SummaryAverage summaryAverage(const Trace& trace, Mode mode);
+// Correct mode leaves comm threads out (they have no idle data) unless includeCommThreads.
+SummaryAverage summaryAverage(const Trace& trace, Mode mode, bool includeCommThreads = false);
 
 } // namespace parallax::core::analysis

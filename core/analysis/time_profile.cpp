@@ -70,7 +70,8 @@ std::optional<TimeProfile> computeTimeProfile(const Trace& trace, const Analysis
         return timeProfileFromSummaries(trace, r, options);
     TimeProfile profile;
     profile.columns = r.columns;
-    profile.peCount = r.pes.size();
+    profile.peCount = r.aggregatedCount();
+    profile.apart = r.apart;
     const bool java = r.mode == Mode::JavaCompat;
     if (java) {
         TimeUs size = options.intervalSize;
@@ -84,6 +85,8 @@ std::optional<TimeProfile> computeTimeProfile(const Trace& trace, const Analysis
     profile.time.assign(static_cast<std::size_t>(profile.grid.count) * width, 0.0);
     std::mutex merge;
     const bool ok = parallelFor(r.pes.size(), r.threads, progress, [&](std::size_t k) {
+        if (!r.isAggregated(k)) // comm threads apart: no idle records, relays
+            return;
         const auto& pe = trace.pes[static_cast<std::size_t>(r.pes[k])];
         std::vector<double> local(profile.time.size(), 0.0);
         if (java) {

@@ -9,11 +9,13 @@
 namespace parallax::core::analysis {
 
 // Time per activity (entry methods, overhead, idle, pack, unpack) per interval, summed over the
-// selected PEs. An execution straddling interval boundaries is split exactly.
+// selected PEs (comm threads apart unless the request includes them). An execution straddling
+// interval boundaries is split exactly.
 struct TimeProfile {
     IntervalGrid grid;
     ActivityColumns columns;
-    std::size_t peCount = 0;
+    std::size_t peCount = 0; // PEs summed
+    std::vector<PeId> apart; // selected PEs left out of the sums (comm threads, by default)
     // µs summed over PEs, row-major [interval * columns.count() + column].
     std::vector<double> time;
 

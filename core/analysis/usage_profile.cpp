@@ -181,12 +181,17 @@ std::optional<UsageProfile> computeUsageProfile(
                 u.percent[k * width + e] = u.sendPercent[k * width + e] = 0.0;
     u.average.assign(width, 0.0);
     u.averageSend.assign(width, 0.0);
-    for (std::size_t k = 0; k < r.pes.size(); ++k)
+    // The average covers the worker PEs; comm threads are kept apart (ResolvedRequest).
+    for (std::size_t k = 0; k < r.pes.size(); ++k) {
+        if (!r.isAggregated(k))
+            continue;
         for (std::size_t c = 0; c < width; ++c) {
             u.average[c] += u.percent[k * width + c];
             u.averageSend[c] += u.sendPercent[k * width + c];
         }
-    const double n = static_cast<double>(std::max<std::size_t>(r.pes.size(), 1));
+    }
+    u.apart = r.apart;
+    const double n = static_cast<double>(std::max<std::size_t>(r.aggregatedCount(), 1));
     for (std::size_t c = 0; c < width; ++c) {
         u.average[c] /= n;
         u.averageSend[c] /= n;

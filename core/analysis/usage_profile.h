@@ -8,7 +8,8 @@
 namespace parallax::core::analysis {
 
 // Per PE, the percentage of the range spent in each activity (entry methods, overhead, idle,
-// pack, unpack), plus the average over the selected PEs.
+// pack, unpack), plus the average over the selected PEs (comm threads apart unless the request
+// includes them).
 struct UsageProfile {
     TimeRange range;
     ActivityColumns columns;
@@ -17,7 +18,8 @@ struct UsageProfile {
     std::vector<double> percent;
     // Java compat only: the per-entry message-send time row ("Message Send Time: <EP>"), %.
     std::vector<double> sendPercent;
-    std::vector<double> average; // per column, mean over pes
+    std::vector<double> average; // per column, mean over pes except `apart`
+    std::vector<PeId> apart; // PEs left out of the average (comm threads, by default)
     std::vector<double> averageSend; // per column
 
     [[nodiscard]] double at(std::size_t peIndex, int column) const

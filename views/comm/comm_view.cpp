@@ -2,6 +2,7 @@
 
 #include "core/analysis/csv_export.h"
 #include "core/analysis/interval_grid.h"
+#include "core/analysis/run_span.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
 #include "views/common/options_bar.h"
@@ -63,6 +64,7 @@ CommView::CommView(EntryPalette* palette, QWidget* parent)
         labels << metricLabel(static_cast<CommMetric>(m));
     m_metric = m_options->addChoice(tr("&Metric"), labels);
     m_metric->setObjectName(QStringLiteral("metric"));
+    m_options->offerCommThreads(); // relays are counted only when included
     m_interval = m_options->addField(tr("&Interval"), {},
         [this](const QString& text) { return intervalFieldError(text, m_options); });
     m_interval->setObjectName(QStringLiteral("interval"));
@@ -150,6 +152,7 @@ void CommView::recompute()
     core::analysis::AnalysisRequest request;
     request.range = m_options->range();
     request.pes = m_options->pes();
+    request.includeCommThreads = m_options->includeCommThreads();
     core::analysis::CommOptions options;
     if (!m_interval->text().trimmed().isEmpty())
         options.intervalSize
@@ -216,11 +219,14 @@ void CommView::rebuildChart()
     const bool bytes = isBytes(m);
     const QString totalText = bytes ? formatBarValue(sum, BarUnit::Bytes)
                                     : tr("%1 messages").arg(formatBarValue(sum, BarUnit::Messages));
-    m_chart->setTitle(metricLabel(m),
-        tr("%1 · total %2 · %3 intervals of %4")
-            .arg(describeSelection(*m_trace, m_options->range(), m_options->pes()), totalText,
-                QLocale().toString(static_cast<qlonglong>(grid.count)),
-                formatTime(static_cast<double>(grid.size))));
+    QString subtitle = tr("%1 · total %2 · %3 intervals of %4")
+                           .arg(describeSelection(*m_trace, m_options->range(), m_options->pes()),
+                               totalText, QLocale().toString(static_cast<qlonglong>(grid.count)),
+                               formatTime(static_cast<double>(grid.size)));
+    if (!r.apart.empty()) // their sends and receives are relays of the workers' messages
+        subtitle += tr(" · comm threads (PE %1) not counted: relays")
+                        .arg(QString::fromStdString(core::formatPeList(r.apart)));
+    m_chart->setTitle(metricLabel(m), subtitle);
     m_chart->setLegendHeading(isSend(m) ? tr("Destination entry · share") : tr("Entry · share"));
 
     StackedBarData chartData;
@@ -263,9 +269,8 @@ void CommView::showContextMenu(QPoint globalPos, int category)
     }
     QAction* back = menu.addAction(tr("Zoom out"), this, [this]() { zoomOut(); });
     back->setEnabled(canZoomOut());
-    menu.addAction(tr("Show the whole run"), this, [this]() {
-        zoomTo({ 0, std::max<core::TimeUs>(m_trace->endTime(), 1) });
-    });
+    menu.addAction(tr("Show the whole traced run"), this,
+        [this]() { zoomTo(core::analysis::tracedRunSpan(*m_trace)); });
     menu.addSeparator();
     addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
     addExportActions(menu, *this);

@@ -1,5 +1,6 @@
 #include "views/common/bar_chart_view.h"
 
+#include "core/analysis/run_span.h"
 #include "views/common/async_computation.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
@@ -80,7 +81,7 @@ void BarChartView::setTrace(core::TracePtr trace)
 void BarChartView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
 {
     if (range.empty() && m_trace)
-        range = { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) };
+        range = core::analysis::tracedRunSpan(*m_trace);
     m_options->setRange(range);
     m_options->setPes(pes);
     rememberShown();

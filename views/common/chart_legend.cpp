@@ -53,8 +53,11 @@ std::vector<LegendItem> legendItems(const StackedBarData& data)
         totals = data.seriesTotals();
     }
     const double grand = std::accumulate(totals.begin(), totals.end(), 0.0);
+    // A series drawn only outside the reference bar (untraced time of comm threads kept out of
+    // the average) is still named, with no share of the reference.
+    const auto drawn = data.seriesTotals();
     for (std::size_t s = 0; s < data.series.size(); ++s) {
-        if (!(totals[s] > 0.0))
+        if (!(totals[s] > 0.0) && !(s < drawn.size() && drawn[s] > 0.0))
             continue;
         const auto& series = data.series[s];
         LegendItem item;

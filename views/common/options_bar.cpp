@@ -1,11 +1,14 @@
 #include "views/common/options_bar.h"
 
+#include "core/analysis/run_span.h"
 #include "core/text_args.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSignalBlocker>
 
 #include <cstdio>
 
@@ -60,6 +63,20 @@ OptionsBar::OptionsBar(QWidget* parent)
     m_fields = new QHBoxLayout();
     m_fields->setSpacing(6);
     layout->addLayout(m_fields);
+    m_commThreads = new QCheckBox(tr("Include &comm threads"), this);
+    m_commThreads->setObjectName(QStringLiteral("includeCommThreads"));
+    m_commThreads->setToolTip(tr("Comm threads have no idle records and relay other PEs' "
+                                 "messages, so by default they are left out of averages, sums "
+                                 "over PEs, rankings and message counts"));
+    m_commThreads->setVisible(false);
+    layout->addWidget(m_commThreads);
+    connect(m_commThreads, &QCheckBox::toggled, this, [this](bool on) {
+        if (on == m_includeCommThreads)
+            return;
+        m_includeCommThreads = on;
+        if (!apply()) // a bad field elsewhere: the box does not change either
+            setIncludeCommThreads(!on);
+    });
     m_error = new QLabel(this);
     m_error->setObjectName(QStringLiteral("optionsError"));
     m_error->setStyleSheet(QStringLiteral("color: #c0392b;"));
@@ -72,8 +89,18 @@ void OptionsBar::setTrace(const core::TracePtr& trace)
     m_trace = trace;
     m_pes.clear();
     m_peList->clear();
-    setRange(trace ? core::TimeRange { 0, std::max<core::TimeUs>(trace->endTime(), 1) }
-                   : core::TimeRange {});
+    setRange(trace ? core::analysis::tracedRunSpan(*trace) : core::TimeRange {});
+    std::vector<core::PeId> commThreads;
+    if (trace)
+        for (const auto pe : trace->validPes())
+            if (trace->metadata.isCommThread(pe))
+                commThreads.push_back(pe);
+    setIncludeCommThreads(false);
+    m_commThreads->setVisible(m_offerCommThreads && !commThreads.empty());
+    m_commThreads->setText(commThreads.empty()
+            ? tr("Include &comm threads")
+            : tr("Include &comm threads (PE %1)")
+                  .arg(QString::fromStdString(core::formatPeList(commThreads))));
     showError({});
 }
 
@@ -160,34 +187,37 @@ std::optional<std::vector<core::PeId>> OptionsBar::parsePeField(
     return pes;
 }
 
+void OptionsBar::setIncludeCommThreads(bool include)
+{
+    m_includeCommThreads = include;
+    const QSignalBlocker block(m_commThreads);
+    m_commThreads->setChecked(include);
+}
+
 bool OptionsBar::apply()
 {
+    // Every field is checked so that the message names all the bad ones; one bad field keeps
+    // every change out (views read their fields together), and the message says so.
+    QStringList problems;
     QString error;
     const auto begin = parseTimeField(m_begin->text(), &error);
-    if (!begin) {
-        showError(tr("From: %1").arg(error));
-        return false;
-    }
+    if (!begin)
+        problems << tr("From: %1").arg(error);
     const auto end = parseTimeField(m_end->text(), &error);
-    if (!end) {
-        showError(tr("To: %1").arg(error));
-        return false;
-    }
-    if (*end <= *begin) {
-        showError(tr("The range ends before it begins"));
-        return false;
-    }
+    if (!end)
+        problems << tr("To: %1").arg(error);
+    if (begin && end && *end <= *begin)
+        problems << tr("The range ends before it begins");
     const auto pes
         = parsePeField(m_peList->text(), m_trace ? m_trace->metadata.processors : 0, &error);
-    if (!pes) {
-        showError(tr("PEs: %1").arg(error));
+    if (!pes)
+        problems << tr("PEs: %1").arg(error);
+    for (const auto& [edit, validator] : m_extraFields)
+        if (const auto problem = validator(edit->text()))
+            problems << *problem;
+    if (!problems.isEmpty()) {
+        showError(tr("%1 — nothing applied").arg(problems.join(QStringLiteral("; "))));
         return false;
-    }
-    for (const auto& [edit, validator] : m_extraFields) {
-        if (const auto problem = validator(edit->text())) {
-            showError(*problem);
-            return false;
-        }
     }
     m_range = { *begin, *end };
     m_pes = *pes;

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QComboBox;
@@ -18,8 +19,11 @@ namespace parallax::views {
 // The row of options above every view: a time range with units ("10ms" .. "25ms"), a PE list
 // ("0-3,5,7-15:2"), and view-specific fields (interval size or bins, metric, criterion …)
 // that views add with addField()/addChoice(). Bad input is rejected with a message next to the
-// fields and the last good values stay in force. Pressing Enter (or choosing in a combo box)
-// applies: applied() fires with the parsed values.
+// fields that names every bad field and says that nothing was applied; the last good values
+// stay in force. Pressing Enter (or choosing in a combo box) applies: applied() fires with the
+// parsed values. The range starts as the run's traced span (core::analysis::tracedRunSpan).
+// On SMP runs with comm threads, views that offer it get an "Include comm threads" box (off by
+// default) that says whether they count in averages, sums and rankings; toggling it applies.
 class OptionsBar : public QWidget {
     Q_OBJECT
 public:
@@ -32,6 +36,12 @@ public:
 
     [[nodiscard]] core::TimeRange range() const { return m_range; }
     [[nodiscard]] const std::vector<core::PeId>& pes() const { return m_pes; } // empty = all
+    // Whether comm threads count in averages, sums over PEs and rankings (AnalysisRequest).
+    [[nodiscard]] bool includeCommThreads() const { return m_includeCommThreads; }
+    void setIncludeCommThreads(bool include);
+    // Views whose numbers depend on it show the "Include comm threads" box (on SMP runs with
+    // comm threads only); call before setTrace().
+    void offerCommThreads() { m_offerCommThreads = true; }
 
     // A free-text field with a validator: returns the error message or std::nullopt.
     using Validator = std::function<std::optional<QString>(const QString&)>;
@@ -58,6 +68,9 @@ private:
     core::TracePtr m_trace;
     core::TimeRange m_range;
     std::vector<core::PeId> m_pes;
+    bool m_includeCommThreads = false;
+    bool m_offerCommThreads = false;
+    QCheckBox* m_commThreads = nullptr;
     QLineEdit* m_begin = nullptr;
     QLineEdit* m_end = nullptr;
     QLineEdit* m_peList = nullptr;

@@ -1,7 +1,9 @@
 #include "views/extrema/extrema_view.h"
 
 #include "core/analysis/csv_export.h"
+#include "core/text_args.h"
 #include "views/common/async_computation.h"
+#include "views/common/not_traced_series.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
 
@@ -71,6 +73,7 @@ ExtremaView::ExtremaView(EntryPalette* palette, QWidget* parent)
     m_addAll->setToolTip(tr("Open the timeline of every extreme PE"));
     m_addAll->setEnabled(false);
 
+    m_options->offerCommThreads(); // comm threads are ranked only when included
     m_chart->setObjectName(QStringLiteral("extremaChart"));
     m_chart->setHint(tr("Click a PE's bar to open its timeline"));
     addToolbarWidget(m_addAll);
@@ -143,6 +146,7 @@ void ExtremaView::recompute()
     core::analysis::AnalysisRequest request;
     request.range = m_options->range();
     request.pes = m_options->pes();
+    request.includeCommThreads = m_options->includeCommThreads();
     core::analysis::ExtremaOptions options;
     options.criterion = criterion();
     options.count = countFieldValue(m_count->text(), 0);
@@ -221,6 +225,9 @@ void ExtremaView::showExtrema(core::analysis::Extrema extrema)
         + tr(" among ") + describeSelection(*m_trace, m_range, x.pes);
     if (x.criterion == ExtremaCriterion::Clustering && x.error.empty())
         subtitle += tr(" · %1 non-empty clusters").arg(x.clusterCount);
+    if (!x.apart.empty()) // comm threads: no idle records, relays; the options bar includes them
+        subtitle += tr(" · comm threads (PE %1) not ranked")
+                        .arg(QString::fromStdString(core::formatPeList(x.apart)));
     m_chart->setTitle(title, subtitle);
     m_addAll->setEnabled(!x.extremes.empty());
     m_addAll->setText(x.extremes.empty() ? tr("&Add all to Timeline")
@@ -245,9 +252,11 @@ void ExtremaView::showExtrema(core::analysis::Extrema extrema)
     const auto others = x.pes.size() - std::min(x.pes.size(), outliers);
     const std::vector<double>* groups[] = { &x.average, &x.nonOutliers, &x.outliers };
     const QString groupLabels[] = { tr("avg"), tr("non-outliers"), tr("outliers") };
-    const QString groupTitles[] = { tr("Average of all %1 PEs").arg(x.pes.size()),
-        tr("Average of the %1 non-outliers").arg(others),
-        tr("Average of the %1 outliers").arg(outliers) };
+    const QString groupTitles[]
+        = { x.apart.empty() ? tr("Average of all %1 PEs").arg(x.pes.size())
+                            : tr("Average of all %1 worker PEs").arg(x.pes.size()),
+              tr("Average of the %1 non-outliers").arg(others),
+              tr("Average of the %1 outliers").arg(outliers) };
     // The ranked value is drawn above every bar: the mean score of each group, then each PE's.
     double groupScore[kAveragedColumns] = { 0.0, 0.0, 0.0 };
     std::size_t groupSize[kAveragedColumns] = { 0, 0, 0 };
@@ -301,6 +310,7 @@ void ExtremaView::showExtrema(core::analysis::Extrema extrema)
         const auto position = static_cast<std::size_t>(it - x.pes.begin());
         fill(kAveragedColumns + (outliers - 1 - k), x.vectors.data() + position * width);
     }
+    addNotTracedSeries(chartData); // a bar never stops short unlabelled
     m_chart->setData(std::move(chartData), x.columns);
 }
 

@@ -1,6 +1,7 @@
 #include "views/overview/overview_view.h"
 
 #include "core/analysis/csv_export.h"
+#include "core/analysis/run_span.h"
 #include "core/text_args.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
@@ -96,6 +97,14 @@ void OverviewChart::setBusy(bool busy)
 void OverviewChart::setSubtitle(const QString& subtitle)
 {
     m_subtitle = subtitle;
+    update();
+}
+
+void OverviewChart::setCommThreadsMuted(bool muted)
+{
+    if (m_commThreadsMuted == muted)
+        return;
+    m_commThreadsMuted = muted;
     update();
 }
 
@@ -275,8 +284,27 @@ void OverviewChart::paintFrame(
                 },
                 m_traced));
     }
-    // Row separators while rows are tall enough to show them, node boundaries always.
+    // Comm threads apart: their rows under a veil unless the options bar includes them.
     const auto rows = m_overview->pes.size();
+    if (m_commThreadsMuted && m_trace) {
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(withAlpha(style.background, 185));
+        const QString note = tr("comm thread: no idle records · \"Include comm threads\" shows it");
+        for (std::size_t r = 0; r < rows; ++r) {
+            if (!m_trace->metadata.isCommThread(m_overview->pes[r]))
+                continue;
+            const QRect row = g.rowRect(r);
+            painter.setPen(Qt::NoPen);
+            painter.drawRect(row);
+            if (onScreen && row.height() >= fm.height() + 4
+                && fm.horizontalAdvance(note) + 16 <= row.width()) {
+                painter.setPen(style.text);
+                painter.drawText(row, Qt::AlignCenter, note);
+            }
+        }
+        painter.setBrush(Qt::NoBrush);
+    }
+    // Row separators while rows are tall enough to show them, node boundaries always.
     const double rowHeight = static_cast<double>(g.plot.height()) / static_cast<double>(rows);
     if (rowHeight >= 8.0) {
         painter.setPen(QPen(style.background, 1));
@@ -646,6 +674,7 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
     : AnalysisView(ViewKind::Overview, palette, parent)
 {
     m_options = new OptionsBar(this);
+    m_options->offerCommThreads();
     m_columns = m_options->addField(
         tr("&Columns"), QStringLiteral("1000"),
         [](const QString& text) { return countFieldError(text, 1, kMaxColumns, tr("Columns")); },
@@ -672,6 +701,7 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
         // Choosing a colouring also applies the bar: recompute and report only real changes.
         const bool changed
             = rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
+        m_chart->setCommThreadsMuted(!m_options->includeCommThreads());
         if (!changed && m_overview
             && m_overview->grid.count == countFieldValue(m_columns->text(), 1000))
             return;
@@ -709,7 +739,7 @@ void OverviewView::setTrace(core::TracePtr trace)
 void OverviewView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
 {
     if (range.empty() && m_trace)
-        range = { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) };
+        range = core::analysis::tracedRunSpan(*m_trace);
     m_options->setRange(range);
     m_options->setPes(pes);
     rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
@@ -805,9 +835,8 @@ void OverviewView::showContextMenu(QPoint globalPos, std::optional<core::PeId> p
     }
     QAction* back = menu->addAction(tr("Zoom out"), this, [this]() { zoomOut(); });
     back->setEnabled(!m_zoomHistory.empty());
-    menu->addAction(tr("Show the whole run"), this, [this]() {
-        zoomTo({ 0, std::max<core::TimeUs>(m_trace->endTime(), 1) });
-    });
+    menu->addAction(tr("Show the whole traced run"), this,
+        [this]() { zoomTo(core::analysis::tracedRunSpan(*m_trace)); });
     menu->addSeparator();
     addOpenRangeMenu(*menu, *this, range, m_options->pes());
     addExportActions(*menu, *this);
@@ -826,6 +855,8 @@ void OverviewView::recompute()
     core::analysis::AnalysisRequest request;
     request.range = m_options->range();
     request.pes = m_options->pes();
+    request.includeCommThreads = m_options->includeCommThreads();
+    m_chart->setCommThreadsMuted(!request.includeCommThreads);
     core::analysis::OverviewOptions options;
     options.columns = countFieldValue(m_columns->text(), 1000);
     auto trace = m_trace;

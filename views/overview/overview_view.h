@@ -90,6 +90,10 @@ public:
     void setSubtitle(const QString& subtitle);
     void setSelectedRange(std::optional<core::TimeRange> range);
     [[nodiscard]] std::optional<core::TimeRange> selectedRange() const { return m_selected; }
+    // Comm-thread rows drawn under a veil (the default: they have no idle records, so their
+    // rows are all overhead and would draw the eye away from the workers).
+    void setCommThreadsMuted(bool muted);
+    [[nodiscard]] bool commThreadsMuted() const { return m_commThreadsMuted; }
 
     [[nodiscard]] OverviewGeometry geometryFor(QSize size, bool exported = false) const;
     [[nodiscard]] const OverviewGeometry& currentGeometry() const;
@@ -139,6 +143,7 @@ private:
     std::vector<std::int64_t> m_dominantCounts;
     QString m_subtitle;
     bool m_busy = false;
+    bool m_commThreadsMuted = true;
     std::optional<core::TimeRange> m_selected;
 
     mutable std::optional<OverviewGeometry> m_geometry;

@@ -1,10 +1,12 @@
 #include "views/summary/run_summary_widget.h"
 
+#include "core/analysis/run_span.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
 #include "views/common/time_format.h"
 #include "views/summary/summary_graph_widget.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -13,6 +15,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QRegularExpression>
+#include <QSignalBlocker>
 #include <QStringList>
 #include <QVBoxLayout>
 
@@ -202,6 +205,13 @@ RunSummaryWidget::RunSummaryWidget(QWidget* parent)
     m_fields.insert(QStringLiteral("graphCaption"), m_graphHeading);
     outer->addSpacing(2);
     outer->addWidget(m_graphHeading);
+    m_commThreads = new QCheckBox(tr("Include comm threads"), this);
+    m_commThreads->setObjectName(QStringLiteral("summaryIncludeCommThreads"));
+    m_commThreads->setToolTip(tr("Comm threads have no idle data; by default the graph averages "
+                                 "the worker PEs only"));
+    m_commThreads->hide();
+    connect(m_commThreads, &QCheckBox::toggled, this, [this]() { computeGraph(); });
+    outer->addWidget(m_commThreads);
     outer->addSpacing(8);
     m_graph = new SummaryGraphWidget(this);
     m_graph->setMinimumHeight(240);
@@ -292,6 +302,7 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
         m_graph->setSeries({});
         m_graph->hide();
         m_noGraph->hide();
+        m_commThreads->hide();
         return;
     }
     const auto& t = *m_trace;
@@ -412,10 +423,24 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
                         "individual events stay empty.");
     setField(QStringLiteral("notice"), noticeText, !noticeText.isEmpty());
 
-    // Graph: averaged off the GUI thread (a newer run replaces a pending average).
+    {
+        const QSignalBlocker block(m_commThreads);
+        m_commThreads->setChecked(false);
+    }
+    m_commThreads->hide();
+    computeGraph();
+    // Start-up and the tail after the traced span are marked, not drawn as the program's work.
+    m_graph->setTracedSpan(core::analysis::tracedRunSpan(*m_trace));
+}
+
+void RunSummaryWidget::computeGraph()
+{
+    if (!m_trace)
+        return;
+    // Averaged off the GUI thread (a newer run replaces a pending average).
     m_graphComputation->run<core::analysis::SummaryAverage>(
-        [trace = m_trace](const core::analysis::Progress&) {
-            return core::analysis::summaryAverage(*trace, core::analysis::Mode::Correct);
+        [trace = m_trace, include = m_commThreads->isChecked()](const core::analysis::Progress&) {
+            return core::analysis::summaryAverage(*trace, core::analysis::Mode::Correct, include);
         },
         [this](core::analysis::SummaryAverage series) { showGraph(std::move(series)); });
 }
@@ -440,6 +465,15 @@ void RunSummaryWidget::showGraph(core::analysis::SummaryAverage series)
         = tr("Average over %1, %2 bins")
               .arg(countOf(static_cast<std::uint64_t>(series.peTotal), tr("PE"), tr("PEs")),
                   durationText(series.intervalUs));
+    // The box stays once shown for this run, so that it can be unticked again.
+    if (series.commThreadsApart > 0)
+        m_commThreads->show();
+    if (series.commThreadsApart > 0)
+        caption += tr(" (worker PEs; %1 left out: no idle data)")
+                       .arg(countOf(static_cast<std::uint64_t>(series.commThreadsApart),
+                           tr("comm thread"), tr("comm threads")));
+    if (m_commThreads->isChecked())
+        caption += tr(" (comm threads included)");
     if (series.resampled)
         caption += tr(" (coarser bins repeated)");
     caption += tr(", from the .sum files");

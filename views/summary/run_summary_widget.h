@@ -9,6 +9,7 @@
 
 #include <vector>
 
+class QCheckBox;
 class QFormLayout;
 class QGridLayout;
 class QLabel;
@@ -42,6 +43,9 @@ public:
     // Whether the field's row is shown (rows that do not apply to a run are hidden).
     [[nodiscard]] bool isFieldVisible(const QString& key) const;
     [[nodiscard]] SummaryGraphWidget* graphWidget() const { return m_graph; }
+    // "Include comm threads" under the graph's caption (shown for runs whose comm threads have
+    // .sum files): averages them with the workers.
+    [[nodiscard]] QCheckBox* commThreadsBox() const { return m_commThreads; }
 
 signals:
     // The user clicked "show" next to the import-report counts.
@@ -55,6 +59,7 @@ private:
     void setField(const QString& key, const QString& text, bool visible = true);
     void arrangeSections();
     void showGraph(core::analysis::SummaryAverage series);
+    void computeGraph();
 
     core::TracePtr m_trace;
     QHash<QString, QLabel*> m_fields;
@@ -66,6 +71,7 @@ private:
     QLabel* m_noGraph = nullptr;
     SummaryGraphWidget* m_graph = nullptr;
     AsyncComputation* m_graphComputation = nullptr;
+    QCheckBox* m_commThreads = nullptr;
 };
 
 } // namespace parallax::views

@@ -113,6 +113,10 @@ QString SummaryGraphWidget::toolTipAt(double x) const
         lines << tr("Idle: %1").arg(percentText(m_series.idle[*bin]));
     lines << tr("Average of %1 of %2 PEs")
                  .arg(locale.toString(m_series.peCount[*bin]), locale.toString(m_series.peTotal));
+    if (m_tracedSpan && m_series.binBegin(*bin + 1) <= m_tracedSpan->begin)
+        lines << tr("Start-up: before the run's first BEGIN_COMPUTATION");
+    else if (m_tracedSpan && m_series.binBegin(*bin) >= m_tracedSpan->end)
+        lines << tr("Tail: after the run's end (comm threads and shutdown)");
     const auto& b = g.buckets[*bucket];
     if (b.lastBin - b.firstBin > 1) {
         QString column = tr("This pixel column: %1 bins, mean utilization %2")
@@ -175,9 +179,72 @@ void SummaryGraphWidget::paintEvent(QPaintEvent*)
         painter.drawPolyline(idle);
     painter.restore();
 
+    paintUntraced(painter, g);
     paintAxes(painter, g);
     paintLegend(painter, g);
     paintHover(painter, g);
+}
+
+void SummaryGraphWidget::setTracedSpan(std::optional<core::TimeRange> span)
+{
+    m_tracedSpan = span;
+    update();
+}
+
+std::pair<QRectF, QRectF> SummaryGraphWidget::untracedBands() const
+{
+    const auto& g = geometry();
+    const double duration = static_cast<double>(m_series.duration());
+    if (!m_tracedSpan || g.empty() || !(duration > 0))
+        return {};
+    auto xOf = [&](core::TimeUs t) {
+        const double f = std::clamp(static_cast<double>(t) / duration, 0.0, 1.0);
+        return g.plot.left() + f * g.plot.width();
+    };
+    const double begin = xOf(m_tracedSpan->begin);
+    const double end = xOf(m_tracedSpan->end);
+    QRectF startUp;
+    QRectF tail;
+    if (begin - g.plot.left() >= 1.0)
+        startUp = QRectF(g.plot.left(), g.plot.top(), begin - g.plot.left(), g.plot.height());
+    if (g.plot.right() - end >= 1.0)
+        tail = QRectF(end, g.plot.top(), g.plot.right() - end, g.plot.height());
+    return { startUp, tail };
+}
+
+void SummaryGraphWidget::paintUntraced(QPainter& painter, const SummaryGraphGeometry& g) const
+{
+    const auto [startUp, tail] = untracedBands();
+    if (startUp.isEmpty() && tail.isEmpty())
+        return;
+    const QPalette pal = palette();
+    const QColor text = pal.color(QPalette::WindowText);
+    const QColor base = pal.color(QPalette::Base);
+    const QFontMetricsF fm(font());
+    painter.save();
+    // A veil over the series (they stay visible) and a hatch, with the band's name at the top.
+    auto band = [&](const QRectF& r, const QString& label, const QString& longLabel) {
+        if (r.isEmpty())
+            return;
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(withAlpha(base, 170));
+        painter.drawRect(r);
+        painter.setBrush(QBrush(withAlpha(text, 40), Qt::BDiagPattern));
+        painter.drawRect(r);
+        painter.setPen(QPen(withAlpha(text, 90), 1.0, Qt::DashLine));
+        const double x = r.left() == g.plot.left() ? r.right() : r.left();
+        painter.drawLine(QPointF(crisp(x), r.top()), QPointF(crisp(x), r.bottom()));
+        painter.setPen(withAlpha(text, 190));
+        const QString shown = fm.horizontalAdvance(longLabel) + 8.0 <= r.width() ? longLabel
+            : fm.horizontalAdvance(label) + 8.0 <= r.width()                     ? label
+                                                                                 : QString();
+        if (!shown.isEmpty())
+            painter.drawText(
+                r.adjusted(4.0, 0.0, -4.0, -4.0), Qt::AlignHCenter | Qt::AlignBottom, shown);
+    };
+    band(startUp, tr("start-up"), tr("start-up (not traced)"));
+    band(tail, tr("tail"), tr("after the run's end"));
+    painter.restore();
 }
 
 void SummaryGraphWidget::paintAxes(QPainter& painter, const SummaryGraphGeometry& g) const

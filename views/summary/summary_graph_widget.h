@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include <optional>
+#include <utility>
 
 namespace parallax::views {
 
@@ -21,6 +22,13 @@ public:
 
     void setSeries(core::analysis::SummaryAverage series);
     [[nodiscard]] const core::analysis::SummaryAverage& series() const { return m_series; }
+    // The span the run was traced (core::analysis::tracedRunSpan): the time before it is shaded
+    // and labelled "start-up", the time after it "after the run", so that neither reads as the
+    // program's own work. Nothing is marked without it.
+    void setTracedSpan(std::optional<core::TimeRange> span);
+    [[nodiscard]] std::optional<core::TimeRange> tracedSpan() const { return m_tracedSpan; }
+    // The shaded bands in widget coordinates (start-up, then the tail; empty rects when none).
+    [[nodiscard]] std::pair<QRectF, QRectF> untracedBands() const;
 
     // The geometry for the current size (built on demand); for tests and tooltips.
     [[nodiscard]] const SummaryGraphGeometry& geometry() const;
@@ -47,10 +55,12 @@ private:
     void paintLegend(QPainter& painter, const SummaryGraphGeometry& g) const;
     void paintAxes(QPainter& painter, const SummaryGraphGeometry& g) const;
     void paintHover(QPainter& painter, const SummaryGraphGeometry& g) const;
+    void paintUntraced(QPainter& painter, const SummaryGraphGeometry& g) const;
 
     core::analysis::SummaryAverage m_series;
     mutable std::optional<SummaryGraphGeometry> m_geometry; // cache for the current size
     std::optional<double> m_hoverX; // cursor x over the plot, for the overlay
+    std::optional<core::TimeRange> m_tracedSpan;
 };
 
 } // namespace parallax::views

@@ -2,7 +2,9 @@
 
 #include "core/analysis/csv_export.h"
 #include "core/analysis/interval_grid.h"
+#include "core/analysis/run_span.h"
 #include "views/common/async_computation.h"
+#include "views/common/not_traced_series.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
 
@@ -31,6 +33,7 @@ TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
     m_bins->setPlaceholderText(QStringLiteral("1000"));
     m_bins->setToolTip(tr("Number of intervals over the range (empty: 1000)"));
 
+    m_options->offerCommThreads();
     m_chart->setObjectName(QStringLiteral("timeProfileChart"));
     m_chart->setHint(tr("Drag across the chart to zoom · right-click for more"));
 
@@ -69,6 +72,7 @@ void TimeProfileView::recompute()
     core::analysis::AnalysisRequest request;
     request.range = m_options->range();
     request.pes = m_options->pes();
+    request.includeCommThreads = m_options->includeCommThreads();
     core::analysis::TimeProfileOptions options;
     if (!m_interval->text().trimmed().isEmpty())
         options.intervalSize
@@ -134,8 +138,10 @@ void TimeProfileView::showProfile(core::analysis::TimeProfile profile, std::size
     chartData.contiguous = true;
     chartData.unit = BarUnit::Percent;
     chartData.yMaximum = 100.0;
-    chartData.yTitle
-        = peCount == 1 ? tr("% of the PE's time") : tr("% of processor time (%1 PEs)").arg(peCount);
+    chartData.yTitle = peCount == 1 ? tr("% of the PE's time")
+        : p.apart.empty()
+        ? tr("% of processor time (%1 PEs)").arg(peCount)
+        : tr("% of processor time (%1 worker PEs; comm threads apart)").arg(peCount);
     chartData.xTitle = tr("Time");
     chartData.secondaryLabel = tr("Processor time");
     chartData.secondaryUnit = BarUnit::Time;
@@ -153,6 +159,7 @@ void TimeProfileView::showProfile(core::analysis::TimeProfile profile, std::size
             chartData.secondary[i * series + s] = p.at(interval, column);
         }
     }
+    addNotTracedSeries(chartData);
     m_chart->setData(std::move(chartData), p.columns);
 }
 
@@ -169,9 +176,8 @@ void TimeProfileView::showContextMenu(QPoint globalPos, int category)
     }
     QAction* back = menu.addAction(tr("Zoom out"), this, [this]() { zoomOut(); });
     back->setEnabled(canZoomOut());
-    menu.addAction(tr("Show the whole run"), this, [this]() {
-        zoomTo({ 0, std::max<core::TimeUs>(m_trace->endTime(), 1) });
-    });
+    menu.addAction(tr("Show the whole traced run"), this,
+        [this]() { zoomTo(core::analysis::tracedRunSpan(*m_trace)); });
     menu.addSeparator();
     addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
     addExportActions(menu, *this);

@@ -1,7 +1,9 @@
 #include "views/usage_profile/usage_profile_view.h"
 
 #include "core/analysis/csv_export.h"
+#include "core/text_args.h"
 #include "views/common/async_computation.h"
+#include "views/common/not_traced_series.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
 
@@ -10,6 +12,7 @@ namespace parallax::views {
 UsageProfileView::UsageProfileView(EntryPalette* palette, QWidget* parent)
     : BarChartView(ViewKind::UsageProfile, palette, parent)
 {
+    m_options->offerCommThreads();
     m_chart->setObjectName(QStringLiteral("usageChart"));
     m_chart->setHint(tr("Click a PE's bar to open its timeline"));
 
@@ -33,6 +36,7 @@ void UsageProfileView::recompute()
     core::analysis::AnalysisRequest request;
     request.range = m_options->range();
     request.pes = m_options->pes();
+    request.includeCommThreads = m_options->includeCommThreads();
     const auto trace = m_trace;
     m_computation->run<std::optional<core::analysis::UsageProfile>>(
         [trace, request](const core::analysis::Progress& progress) {
@@ -64,20 +68,29 @@ void UsageProfileView::showProfile(core::analysis::UsageProfile profile)
     chartData.unit = BarUnit::Percent;
     chartData.yMaximum = 100.0;
     chartData.yTitle = tr("% of the time range");
-    chartData.xTitle = tr("PE");
+    chartData.xTitle = p.apart.empty() ? tr("PE") : tr("PE (c: comm thread, not in the average)");
     chartData.legendReference = 0; // shares of the average bar
     StackedBarCategory average;
     average.label = tr("avg");
-    average.title = tr("Average of %1 PEs").arg(p.pes.size());
+    const auto averaged = p.pes.size() - p.apart.size();
+    average.title = p.apart.empty() ? tr("Average of %1 PEs").arg(p.pes.size())
+                                    : tr("Average of %1 worker PEs").arg(averaged);
+    if (!p.apart.empty())
+        average.note = tr("Comm threads (PE %1) are not in the average: they have no idle "
+                          "records. \"Include comm threads\" adds them.")
+                           .arg(QString::fromStdString(core::formatPeList(p.apart)));
     chartData.categories.push_back(average);
     for (std::size_t k = 0; k < p.pes.size(); ++k) {
         const auto pe = p.pes[k];
+        const bool apart = std::find(p.apart.begin(), p.apart.end(), pe) != p.apart.end();
         StackedBarCategory c;
-        c.label = QString::number(pe);
+        c.label = apart ? tr("%1c").arg(pe) : QString::number(pe);
         c.title = tr("PE %1").arg(pe);
-        c.separatorBefore = k == 0;
+        // A gap after the average and before the comm threads kept apart.
+        c.separatorBefore = k == 0 || (apart && pe == p.apart.front());
         QString note = metadata.isCommThread(pe)
             ? tr("Communication thread of node %1").arg(metadata.nodeOf(pe))
+                + (apart ? tr(" (not in the average)") : QString())
             : (metadata.smp ? tr("Node %1").arg(metadata.nodeOf(pe)) : QString());
         if (!note.isEmpty())
             note += QLatin1Char('\n');
@@ -92,6 +105,7 @@ void UsageProfileView::showProfile(core::analysis::UsageProfile profile)
         for (std::size_t k = 0; k < p.pes.size(); ++k)
             chartData.values[(k + 1) * series + s] = p.at(k, column);
     }
+    addNotTracedSeries(chartData);
     m_chart->setData(std::move(chartData), p.columns);
 }
 
