@@ -12,6 +12,8 @@
 #include "views/histogram/entry_chooser.h"
 #include "views/histogram/histogram_view.h"
 #include "views/time_profile/time_profile_view.h"
+#include "views/timeline/timeline_view.h"
+#include "views/timeline/timeline_widget.h"
 
 #include <QCheckBox>
 #include <QLineEdit>
@@ -270,4 +272,13 @@ TEST_CASE("views that need event logs say that the run has summaries only", "[vi
     for (std::size_t k = 0; k < data.categoryCount(); ++k)
         CHECK(data.total(k) <= 100.0 + 1e-6);
     CHECK(profile.chart()->geometry().yMaximum <= 100.0 + 1e-9);
+
+    // The Timeline says why it has nothing to draw, and stops saying it for a run with logs.
+    TimelineView timeline(&p.palette);
+    timeline.resize(900, 400);
+    timeline.show();
+    timeline.setTrace(trace);
+    CHECK(timeline.timeline()->summariesOnly());
+    timeline.setTrace(realRun("gen-feat-smp"));
+    CHECK_FALSE(timeline.timeline()->summariesOnly());
 }

@@ -2,6 +2,7 @@
 // drags, clicking a block to see its message arrow (and loading a missing sender), rendering and
 // CSV on sample and real runs.
 
+#include "core/analysis/run_span.h"
 #include "support/io_support.h"
 #include "support/test_support.h"
 #include "timeline_test_support.h"
@@ -59,8 +60,9 @@ TEST_CASE("the timeline shows the first PEs until others are asked for, then add
     auto& view = shown.view;
     view.setTrace(sample("imbalance"));
     CHECK(view.loadedPes().size() == 12); // opened on its own: the first PEs
-    CHECK(view.window().begin == 0);
-    CHECK(view.window().end == view.timeline()->runSpan().end);
+    const auto traced = core::analysis::tracedRunSpan(*sample("imbalance"));
+    CHECK(view.window().begin == traced.begin); // the traced span, like every view
+    CHECK(view.window().end == traced.end);
 
     view.setSelection({ 20'000, 32'000 }, { 3, 9 }); // e.g. from Extrema: replaces them
     CHECK(view.loadedPes() == std::vector<core::PeId> { 3, 9 });
@@ -135,9 +137,10 @@ TEST_CASE("wheel and keys zoom around the cursor, drags and arrows pan, F shows 
     QTest::keyClick(w, Qt::Key_Home); // its start
     CHECK(w->window().begin == 0);
     CHECK(w->window().length() == Approx(100'000).margin(4));
-    QTest::keyClick(w, Qt::Key_F); // the whole run
-    CHECK(w->window().begin == 0);
-    CHECK(w->window().end == w->runSpan().end);
+    QTest::keyClick(w, Qt::Key_F); // the whole traced run
+    const auto traced = core::analysis::tracedRunSpan(*sample("imbalance"));
+    CHECK(w->window().begin == traced.begin);
+    CHECK(w->window().end == traced.end);
 
     // The window never leaves the run and never gets shorter than a few microseconds.
     w->setWindow({ -50'000, 10'000 });
@@ -591,4 +594,25 @@ TEST_CASE(
     // A directory that does not exist: a clear error.
     CHECK_FALSE(view.exportSvg(dir.filePath(QStringLiteral("no/such/dir/t.svg")), {}, &error));
     CHECK_FALSE(error.isEmpty());
+}
+
+TEST_CASE(
+    "the timeline opens on the traced span, not on the comm threads' tail", "[views][timeline]")
+{
+    // gen-leanmd-smp: the comm threads (PEs 4 and 5) record until 9.82 s, the workers' traced
+    // span ends at the .projrc end time, about 7.94 s.
+    parallax::test::ShownTimeline shown(1200, 400);
+    const auto trace = parallax::test::loadOk(parallax::test::realLog("gen-leanmd-smp"));
+    shown.view.setTrace(trace);
+    auto* w = shown.view.timeline();
+    const auto traced = core::analysis::tracedRunSpan(*trace);
+    REQUIRE(traced.end < trace->endTime());
+    CHECK(w->window().begin == traced.begin);
+    CHECK(w->window().end == traced.end);
+    // Zooming out still reaches the whole recorded run; F comes back to the traced span.
+    w->setWindow({ 0, trace->endTime() });
+    CHECK(w->window().end == trace->endTime());
+    w->setFocus();
+    QTest::keyClick(w, Qt::Key_F);
+    CHECK(w->window().end == traced.end);
 }

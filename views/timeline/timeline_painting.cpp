@@ -45,13 +45,17 @@ void TimelineWidget::paintChart(
     painter.fillRect(QRect(QPoint(0, 0), size), style.background);
     painter.setRenderHint(QPainter::Antialiasing, false);
     const QFontMetrics fm(painter.font());
-    if (!m_trace || m_pes.empty()) {
+    if (!m_trace || m_pes.empty() || m_summariesOnly) {
         painter.setPen(style.muted);
         painter.drawText(QRect(QPoint(0, 0), size).adjusted(16, 16, -16, -16),
             Qt::AlignCenter | Qt::TextWordWrap,
-            !m_trace ? tr("No run loaded")
-                     : tr("No PEs shown. Type PEs in the options above, or click a PE in "
-                          "another view."));
+            !m_trace              ? tr("No run loaded")
+                : m_summariesOnly ? tr("This run has summaries only: the Timeline needs the "
+                                       "PEs' .log files, which were not found beside the .sts. "
+                                       "The Usage Profile, Time Profile and Overview work from "
+                                       "the summaries.")
+                                  : tr("No PEs shown. Type PEs in the options above, or click a "
+                                       "PE in another view."));
         return;
     }
     const TimelineGeometry exportedGeometry

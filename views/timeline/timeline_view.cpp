@@ -96,7 +96,7 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
     m_status->setForegroundRole(QPalette::PlaceholderText); // muted
     auto* zoomOut = toolButton(QStringLiteral("−"), tr("Zoom out (−)"), this);
     auto* zoomIn = toolButton(QStringLiteral("+"), tr("Zoom in (+)"), this);
-    auto* whole = toolButton(tr("Whole run"), tr("Show the whole run (F)"), this);
+    auto* whole = toolButton(tr("Whole run"), tr("Show the whole traced run (F)"), this);
     auto* back
         = toolButton(QStringLiteral("◀"), tr("Back to the previous window (Alt+Left)"), this);
     back->setObjectName(QStringLiteral("timelineBack"));
@@ -253,6 +253,7 @@ void TimelineView::setTrace(core::TracePtr trace)
         : m_trace;
     m_options->setTrace(m_trace);
     m_timeline->setTrace(m_shown);
+    m_timeline->setSummariesOnly(m_trace && !m_trace->hasLogs() && !m_trace->logsOnDemand());
     if (m_trace) {
         const auto valid = m_trace->validPes();
         m_timeline->setPes({ valid.begin(),

@@ -71,6 +71,14 @@ void TimelineWidget::setTrace(core::TracePtr trace)
     emit referenceChanged();
 }
 
+void TimelineWidget::setSummariesOnly(bool summariesOnly)
+{
+    if (summariesOnly == m_summariesOnly)
+        return;
+    m_summariesOnly = summariesOnly;
+    invalidate();
+}
+
 void TimelineWidget::replaceTrace(core::TracePtr trace)
 {
     adoptTrace(std::move(trace));

@@ -61,6 +61,10 @@ public:
     // The rows, top to bottom (PEs without a log show an empty row).
     void setPes(std::vector<core::PeId> pes);
     [[nodiscard]] const std::vector<core::PeId>& pes() const { return m_pes; }
+    // A run opened from its summary files alone has no executions to draw: the chart says so
+    // instead of showing empty rows.
+    void setSummariesOnly(bool summariesOnly);
+    [[nodiscard]] bool summariesOnly() const { return m_summariesOnly; }
 
     // Collapsing: the shown PEs among `pes` become one aggregated row (utilization over time,
     // dominant entry per pixel column) where the first of them was; a PE belongs to at most
@@ -224,6 +228,7 @@ private:
     QPointer<EntryPalette> m_palette;
     core::TracePtr m_trace;
     std::vector<core::PeId> m_pes;
+    bool m_summariesOnly = false;
     std::vector<TimelineGroup> m_groups;
     core::TimeRange m_window { 0, 1 };
     int m_scrollY = 0;
