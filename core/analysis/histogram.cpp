@@ -196,7 +196,10 @@ std::optional<Histogram> computeHistogram(const Trace& trace, const AnalysisRequ
                 correctDurations(pe, r, endsWithRun, binner, local);
             break;
         case HistogramMetric::MessageSize:
-            messageSizes(pe, r, binner, local);
+            // A comm thread's sends relay messages a worker already sent (counted there), so
+            // they are left out unless the request includes comm threads (docs/differences.md).
+            if (r.isAggregated(k))
+                messageSizes(pe, r, binner, local);
             break;
         case HistogramMetric::IdlePercent: {
             const auto b = binner.bin(idlePercent(pe, r));

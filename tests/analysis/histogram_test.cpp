@@ -68,3 +68,43 @@ TEST_CASE("the heaviest entry methods of a real run rank first", "[analysis][his
         CHECK(ranking.time[static_cast<std::size_t>(ranking.order[k - 1])]
             >= ranking.time[static_cast<std::size_t>(ranking.order[k])]);
 }
+
+TEST_CASE("the message-size histogram leaves comm-thread relays out unless they are included",
+    "[analysis][histogram]")
+{
+    // gen-leanmd-smp: PEs 4 and 5 are comm threads; what they send relays what workers sent.
+    const auto trace = parallax::test::loadOk(realLog("gen-leanmd-smp"));
+    REQUIRE(trace->metadata.isCommThread(4));
+    AnalysisRequest request;
+    request.threads = 1;
+    HistogramOptions options;
+    options.metric = HistogramMetric::MessageSize;
+    options.bins = 1000;
+    options.binSize = 1000.0; // every message of this run falls in a bin, none in the overflow
+    const auto workers = computeHistogram(*trace, request, options);
+    request.includeCommThreads = true;
+    const auto all = computeHistogram(*trace, request, options);
+    REQUIRE(workers);
+    REQUIRE(all);
+    // By hand: the workers' sends in the traced span, one per destination.
+    const auto span = resolve(*trace, {}).range;
+    double workerSends = 0;
+    double relays = 0;
+    for (core::PeId p = 0; p < trace->metadata.processors; ++p) {
+        const auto& pe = trace->pes[static_cast<std::size_t>(p)];
+        const auto range = pe.sendsIn(span.begin, span.end);
+        for (auto k = range.first; k < range.last; ++k)
+            (trace->metadata.isCommThread(p) ? relays : workerSends)
+                += static_cast<double>(std::max(pe.sends.destinationCount[k], 1));
+    }
+    REQUIRE(relays > 0);
+    double counted = 0;
+    double countedAll = 0;
+    for (std::int64_t b = 0; b <= workers->bins; ++b)
+        for (int c = 0; c < workers->columns.count(); ++c) {
+            counted += workers->count(b, c);
+            countedAll += all->count(b, c);
+        }
+    CHECK(counted == Approx(workerSends));
+    CHECK(countedAll == Approx(workerSends + relays));
+}
