@@ -6,6 +6,7 @@
 #include "core/text_args.h"
 #include "core/trace.h"
 #include "io/run_loader.h"
+#include "timeline_commands.h"
 
 #include <algorithm>
 #include <chrono>
@@ -26,8 +27,10 @@ RUN is a run directory, a NAME.sts or a NAME.sum.sts file.
 commands:
   info RUN                   what the run holds and what was odd about it (key: value lines)
   entries RUN                entry methods as CSV id,name,chare
-  timeline RUN --pe N        one PE's executions, idle, pack and unpack intervals as CSV
+  timeline RUN --pe LIST     PEs' executions, idle, pack and unpack intervals as CSV
       [--range B:E]          time window, e.g. 10ms:25ms (units ns, us, ms, s; plain = us)
+  message-path RUN --pe N --at T
+                             the message that started PE N's execution at T, back to its send
   usage RUN                  per-PE % of time per entry method, idle, overhead, pack, unpack
   time-profile RUN           time per entry method summed over PEs, per interval
   overview RUN               per PE and time column: utilization, idle, dominant activity
@@ -150,93 +153,6 @@ int runEntries(const std::vector<std::string>& args, std::ostream& out, std::ost
     return kExitOk;
 }
 
-int runTimeline(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
-{
-    CommandLine cl;
-    const char* help = "usage: parallax-cli timeline RUN --pe N [--range B:E]\n\n"
-                       "Prints PE N's entry-method executions and idle, pack and unpack intervals\n"
-                       "that overlap the range, in time order, as CSV\n"
-                       "begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes\n"
-                       "(kind exec, idle, pack or unpack). Times take units: 100us, 12ms, 3.5s.\n";
-    if (const int rc = parseCommand("timeline", args, { "pe", "range" }, cl, out, err, help);
-        rc != kExitOk)
-        return rc < 0 ? kExitOk : rc;
-    const auto peText = cl.parser.value("pe");
-    if (!peText)
-        return usageError(err, "timeline", "missing --pe N");
-    std::string error;
-    const auto peList = core::parsePeList(*peText, &error);
-    if (!peList || peList->size() != 1 || peText->find_first_of(",-:") != std::string::npos)
-        return usageError(err, "timeline", "--pe needs one PE number, got '" + *peText + "'");
-    std::optional<core::TimeRangeArg> range;
-    if (const auto r = cl.parser.value("range")) {
-        range = core::parseTimeRange(*r, &error);
-        if (!range)
-            return usageError(err, "timeline", "--range: " + error);
-    }
-    int rc = kExitOk;
-    const auto trace = load(cl, err, rc);
-    if (!trace)
-        return rc;
-    const auto pe = peList->front();
-    if (pe >= trace->metadata.processors)
-        return usageError(err, "timeline",
-            "PE " + std::to_string(pe) + " is not in this run (PEs 0-"
-                + std::to_string(trace->metadata.processors - 1) + ")");
-    if (static_cast<std::size_t>(pe) >= trace->pes.size()
-        || !trace->pes[static_cast<std::size_t>(pe)].hasLog)
-        return usageError(err, "timeline",
-            "PE " + std::to_string(pe)
-                + " has no log (PEs with logs: " + core::formatPeList(trace->validPes()) + ")");
-    const auto& p = trace->pes[static_cast<std::size_t>(pe)];
-    const core::TimeUs t0 = range && range->begin ? *range->begin : 0;
-    const core::TimeUs t1 = range && range->end ? *range->end : core::kTimeMax;
-    const auto& meta = trace->metadata;
-
-    struct Row {
-        core::TimeUs begin;
-        core::TimeUs end;
-        int kind; // 0 exec, 1 idle, 2 pack, 3 unpack
-        std::size_t index;
-    };
-    std::vector<Row> rows;
-    const auto execs = p.executionsOverlapping(t0, t1);
-    for (auto i = execs.first; i < execs.last; ++i)
-        rows.push_back({ p.executions.begin[i], p.executions.end[i], 0, i });
-    const core::IntervalColumns* others[] = { &p.idles, &p.packs, &p.unpacks };
-    for (int k = 0; k < 3; ++k) {
-        const auto& c = *others[k];
-        const auto r = core::overlappingRange(c.begin, c.end, t0, t1);
-        for (auto i = r.first; i < r.last; ++i)
-            rows.push_back({ c.begin[i], c.end[i], k + 1, i });
-    }
-    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-        return a.begin != b.begin ? a.begin < b.begin : a.kind < b.kind;
-    });
-    static const char* const kKinds[] = { "exec", "idle", "pack", "unpack" };
-    std::string line;
-    out << "begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes\n";
-    for (const auto& row : rows) {
-        line.clear();
-        line += std::to_string(row.begin);
-        line += ',';
-        line += std::to_string(row.end);
-        line += ',';
-        line += kKinds[row.kind];
-        if (row.kind == 0) {
-            const auto entry = static_cast<core::EntryId>(p.executions.entry[row.index]);
-            line += ',' + std::to_string(entry) + ',' + csvField(meta.entryName(entry)) + ','
-                + std::to_string(p.executions.sourcePe[row.index]) + ','
-                + std::to_string(p.executions.msgBytes[row.index]);
-        } else {
-            line += ",,,,";
-        }
-        line += '\n';
-        out << line;
-    }
-    return kExitOk;
-}
-
 namespace {
 std::map<std::string, ExtraCommand>& extraCommands()
 {
@@ -268,6 +184,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runEntries(rest, out, err);
     if (command == "timeline")
         return runTimeline(rest, out, err);
+    if (command == "message-path")
+        return runMessagePath(rest, out, err);
     if (command == "histogram")
         return runHistogram(rest, out, err);
     if (command == "comm")

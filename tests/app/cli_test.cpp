@@ -190,19 +190,42 @@ TEST_CASE("cli timeline prints the header and the PE's intervals in time order")
     REQUIRE(run.exitCode == 0);
     CHECK(run.outLines()
         == std::vector<std::string> {
-            "begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes",
-            "1100,1200,exec,1,Main(CkArgMsg* m),0,64",
-            "1200,1500,idle,,,,",
-            "1500,2000,exec,2,\"compute(int n, double x)\",0,80",
-            "1600,1610,pack,,,,",
-            "2000,2500,exec,4,\"halo(int a, int b)\",1,96",
-            "2500,3000,idle,,,,",
+            "pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes",
+            "0,1100,1200,exec,1,Main(CkArgMsg* m),0,64",
+            "0,1200,1500,idle,,,,",
+            "0,1500,2000,exec,2,\"compute(int n, double x)\",0,80",
+            "0,1600,1610,pack,,,,",
+            "0,2000,2500,exec,4,\"halo(int a, int b)\",1,96",
+            "0,2500,3000,idle,,,,",
         });
     const auto pe1 = runCliInProcess({ "timeline", tinyRun(), "--pe=1" });
     REQUIRE(pe1.exitCode == 0);
     CHECK(pe1.outLines()
-        == std::vector<std::string> { "begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes",
-            "1200,1300,exec,3,\"say\"\"hi\",0,64" });
+        == std::vector<std::string> {
+            "pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes",
+            "1,1200,1300,exec,3,\"say\"\"hi\",0,64" });
+    // A list: PE by PE, the same rows as each PE alone.
+    const auto both = runCliInProcess({ "timeline", tinyRun(), "--pe", "0-1" });
+    REQUIRE(both.exitCode == 0);
+    CHECK(both.outLines().size() == 1 + 6 + 1);
+    CHECK(both.outLines().back() == pe1.outLines().back());
+}
+
+TEST_CASE("cli message-path follows a message back through the SMP comm thread")
+{
+    // gen-feat-smp: PE 1's recvHalo at 1202146 µs was relayed by comm thread 4 from PE 2
+    // (checked by hand against the logs: the CREATION on PE 2 at 1195002 µs, the relay's
+    // execution on PE 4 at 1199597 µs and its send at 1199598 µs).
+    const auto run = runCliInProcess({ "message-path",
+        parallax::test::realLog("gen-feat-smp").string(), "--pe", "1", "--at", "1200ms" });
+    REQUIRE(run.exitCode == 0);
+    const auto lines = run.outLines();
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0] == "hop,pe,begin_us,end_us,entry_name,sender_pe,send_us,latency_us,link,reason");
+    CHECK(lines[1] == "0,1,1202146,1202195,recvHalo(DataMsg* impl_msg),4,1199598,2548,linked,");
+    CHECK(lines[2] == "1,4,1199597,1199599,recvHalo(DataMsg* impl_msg),2,1195002,4595,linked,");
+    const auto bad = runCliInProcess({ "message-path", tinyRun(), "--pe", "0", "--at", "1h" });
+    CHECK(bad.exitCode == 2);
 }
 
 TEST_CASE("cli timeline range with units equals the same range in microseconds")
@@ -217,11 +240,11 @@ TEST_CASE("cli timeline range with units equals the same range in microseconds")
     // [1000, 2000): the execution beginning at 2000 is outside.
     CHECK(plain.outLines()
         == std::vector<std::string> {
-            "begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes",
-            "1100,1200,exec,1,Main(CkArgMsg* m),0,64",
-            "1200,1500,idle,,,,",
-            "1500,2000,exec,2,\"compute(int n, double x)\",0,80",
-            "1600,1610,pack,,,,",
+            "pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes",
+            "0,1100,1200,exec,1,Main(CkArgMsg* m),0,64",
+            "0,1200,1500,idle,,,,",
+            "0,1500,2000,exec,2,\"compute(int n, double x)\",0,80",
+            "0,1600,1610,pack,,,,",
         });
 }
 
@@ -236,10 +259,10 @@ TEST_CASE("cli timeline rows match the raw log lines of a real run")
     REQUIRE(run.exitCode == 0);
     CHECK(run.outLines()
         == std::vector<std::string> {
-            "begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes",
-            "1947,1952,exec,152,SayHi(int hiNo),0,112",
-            "1954,1958,exec,152,SayHi(int hiNo),0,112",
-            "1959,1967,exec,152,SayHi(int hiNo),0,112",
+            "pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes",
+            "0,1947,1952,exec,152,SayHi(int hiNo),0,112",
+            "0,1954,1958,exec,152,SayHi(int hiNo),0,112",
+            "0,1959,1967,exec,152,SayHi(int hiNo),0,112",
         });
     // Lines 72-75: "2 5 34 1976 1 1 128 ..." "3 0 34 2000 ..." "14 2001 0" "15 2030 0"
     const auto later = runCliInProcess(
@@ -247,10 +270,10 @@ TEST_CASE("cli timeline rows match the raw log lines of a real run")
     REQUIRE(later.exitCode == 0);
     CHECK(later.outLines()
         == std::vector<std::string> {
-            "begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes",
-            "1976,2000,exec,34,\"updateLocation(const CkArrayIndex &idx, const CkLocEntry "
+            "pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes",
+            "0,1976,2000,exec,34,\"updateLocation(const CkArrayIndex &idx, const CkLocEntry "
             "&e)\",1,128",
-            "2001,2030,idle,,,,",
+            "0,2001,2030,idle,,,,",
         });
 }
 
@@ -268,15 +291,16 @@ TEST_CASE("cli timeline rows are sorted and all overlap the requested range")
     for (std::size_t i = 1; i < lines.size(); ++i) {
         const auto fields = csvSplit(lines[i]);
         INFO(lines[i]);
-        REQUIRE(fields.size() == 7);
-        const auto begin = std::stoll(fields[0]);
-        const auto end = std::stoll(fields[1]);
+        REQUIRE(fields.size() == 8);
+        CHECK(fields[0] == "1");
+        const auto begin = std::stoll(fields[1]);
+        const auto end = std::stoll(fields[2]);
         CHECK(begin >= previous);
         previous = begin;
         CHECK(begin <= end);
         CHECK(begin < t1);
         CHECK((end > t0 || (begin == end && begin >= t0)));
-        execRows += fields[2] == "exec" ? 1U : 0U;
+        execRows += fields[3] == "exec" ? 1U : 0U;
     }
     // Same count as the interval index of the loaded trace.
     const auto trace = io::loadRun(path).trace;
@@ -299,8 +323,8 @@ TEST_CASE("cli bad arguments exit 2 with one line on stderr")
     requireUsageError({ "timeline", tiny, "--pe", "99" });
     requireUsageError({ "timeline", tiny, "--pe", "-1" });
     requireUsageError({ "timeline", tiny, "--pe", "abc" });
-    requireUsageError({ "timeline", tiny, "--pe", "0,1" });
-    requireUsageError({ "timeline", tiny, "--pe", "0-1" });
+    requireUsageError({ "timeline", tiny, "--pe", "0,x" });
+    requireUsageError({ "timeline", tiny, "--pe", "0-9" }); // PEs 2-9 are not in the run
     requireUsageError({ "timeline", tiny, "--pe", "0", "--range", "5:1" });
     requireUsageError({ "timeline", tiny, "--pe", "0", "--range", "abc" });
     requireUsageError({ "timeline", tiny, "--pe", "0", "--range", "1ms:2parsecs" });
