@@ -121,11 +121,10 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     view->resize(static_cast<int>(width), static_cast<int>(height));
     view->setTrace(trace);
-    const bool wholeRun = request.range.begin == 0 && request.range.end == 0;
-    core::TimeRange range = wholeRun
-        ? core::TimeRange { 0, std::max<core::TimeUs>(trace->endTime(), 1) }
-        : request.range;
-    if (range.end == core::kTimeMax)
+    // Without --range every view keeps its own default: the run's traced span.
+    const bool defaultRange = request.range.begin == 0 && request.range.end == 0;
+    core::TimeRange range = defaultRange ? core::TimeRange {} : request.range;
+    if (!defaultRange && range.end == core::kTimeMax)
         range.end = std::max(trace->endTime(), range.begin + 1);
     auto pes = request.pes;
     if (*kind == views::ViewKind::Timeline && pes.empty()) {
