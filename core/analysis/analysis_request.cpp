@@ -27,6 +27,13 @@ std::string ActivityColumns::name(int c) const
     }
 }
 
+std::string ActivityColumns::label(int c) const
+{
+    if (isEntry(c) && entryNames && static_cast<std::size_t>(c) < entryNames->size())
+        return (*entryNames)[static_cast<std::size_t>(c)];
+    return name(c);
+}
+
 TimeUs javaEndTime(const Trace& trace)
 {
     if (trace.metadata.projrcEndTime > 0)
@@ -49,6 +56,13 @@ ResolvedRequest resolve(const Trace& trace, const AnalysisRequest& request)
     ResolvedRequest r;
     r.mode = request.mode;
     r.columns.entryCount = static_cast<int>(trace.metadata.entries.size());
+    {
+        auto names = std::make_shared<std::vector<std::string>>();
+        names->reserve(trace.metadata.entries.size());
+        for (const auto& entry : trace.metadata.entries)
+            names->push_back(entry.name);
+        r.columns.entryNames = std::move(names);
+    }
     const TimeUs runEnd = request.mode == Mode::JavaCompat ? javaEndTime(trace) : trace.endTime();
     if (request.range.begin == 0 && request.range.end == 0) {
         r.range = { 0, runEnd };
