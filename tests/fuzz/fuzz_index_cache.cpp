@@ -35,7 +35,7 @@ constexpr std::size_t kHeaderHashAt = 40;
 const fs::path& runDir()
 {
     static const fs::path dir = [] {
-        const auto d = fs::temp_directory_path() / "parallax-fuzz-cache-run";
+        auto d = fs::temp_directory_path() / "parallax-fuzz-cache-run";
         fs::create_directories(d);
         parallax::fuzz::writeFile(d / "tiny.sts",
             "PROJECTIONS_ID \nVERSION 11.0\nTOTAL_PHASES 1\nMACHINE \"netlrts-linux-x86_64\"\n"
