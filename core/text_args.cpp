@@ -56,11 +56,22 @@ std::optional<TimeUs> parseTime(std::string_view text, std::string* error)
             "empty time; expected a number with an optional unit such as 100us, 12ms or 3.5s");
         return std::nullopt;
     }
+    // Microseconds are written µs in everything Parallax shows; typed, "us", "µs" (U+00B5) and
+    // "μs" (Greek mu, U+03BC) all mean the same.
     std::size_t unitStart = s.size();
-    while (unitStart > 0 && std::isalpha(static_cast<unsigned char>(s[unitStart - 1])) != 0)
-        --unitStart;
+    std::string_view unit;
+    for (const std::string_view micro :
+        { std::string_view("\xC2\xB5s"), std::string_view("\xCE\xBCs") })
+        if (s.size() >= micro.size() && s.substr(s.size() - micro.size()) == micro) {
+            unitStart = s.size() - micro.size();
+            unit = "us";
+        }
+    if (unit.empty()) {
+        while (unitStart > 0 && std::isalpha(static_cast<unsigned char>(s[unitStart - 1])) != 0)
+            --unitStart;
+        unit = s.substr(unitStart);
+    }
     const auto number = trim(s.substr(0, unitStart));
-    const auto unit = s.substr(unitStart);
     double scale = 0.0;
     if (unit.empty() || unit == "us")
         scale = 1.0;
@@ -73,8 +84,8 @@ std::optional<TimeUs> parseTime(std::string_view text, std::string* error)
     else if (unit == "m" || unit == "min")
         scale = 60e6;
     else {
-        setError(
-            error, cat("unknown time unit '", unit, "' in '", s) + "'; use ns, us, ms, s or min");
+        setError(error,
+            cat("unknown time unit '", unit, "' in '", s) + "'; use ns, us (or µs), ms, s or min");
         return std::nullopt;
     }
     double value = 0.0;
@@ -218,7 +229,7 @@ std::string formatDuration(TimeUs us)
     char buf[64];
     const double v = static_cast<double>(us);
     if (us < 1000 && us > -1000)
-        std::snprintf(buf, sizeof buf, "%lld us", static_cast<long long>(us));
+        std::snprintf(buf, sizeof buf, "%lld \xC2\xB5s", static_cast<long long>(us));
     else if (us < 1'000'000 && us > -1'000'000)
         std::snprintf(buf, sizeof buf, "%.3g ms", v / 1e3);
     else

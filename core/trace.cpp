@@ -43,6 +43,19 @@ std::vector<PeId> Trace::validPes() const
     return out;
 }
 
+std::vector<PeId> Trace::pesLackingFile(const std::vector<std::string>& paths)
+{
+    std::vector<PeId> out;
+    const bool any
+        = std::any_of(paths.begin(), paths.end(), [](const std::string& p) { return !p.empty(); });
+    if (!any)
+        return out;
+    for (std::size_t p = 0; p < paths.size(); ++p)
+        if (paths[p].empty())
+            out.push_back(static_cast<PeId>(p));
+    return out;
+}
+
 std::vector<PeId> Trace::missingPes() const
 {
     std::vector<PeId> out;

@@ -51,6 +51,9 @@ public:
     // PEs in [0, PROCESSORS) without a log although other PEs have one (or, for summary-only
     // runs, without a .sum).
     [[nodiscard]] std::vector<PeId> missingPes() const;
+    // PEs without a file of one kind (`files.logPaths`, `sumPaths` or `sumdPaths`: one path per
+    // PE, empty = none) although other PEs have one; empty when no PE or every PE has one.
+    [[nodiscard]] static std::vector<PeId> pesLackingFile(const std::vector<std::string>& paths);
 
     // Earliest timestamp of any log record (0 without logs).
     [[nodiscard]] TimeUs beginTime() const;

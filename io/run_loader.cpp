@@ -207,7 +207,7 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
         auto& report = trace->report;
         auto& files = trace->files;
         const auto& meta = trace->metadata;
-        auto progress = [&](LoadProgress p) {
+        auto progress = [&](const LoadProgress& p) {
             if (options.progress)
                 options.progress(p);
         };

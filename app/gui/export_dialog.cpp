@@ -2,8 +2,12 @@
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QFormLayout>
+#include <QSettings>
 #include <QSpinBox>
+#include <QStandardPaths>
 
 namespace parallax::app {
 
@@ -41,6 +45,29 @@ ExportSizeDialog::ExportSizeDialog(QSize screenSize, QWidget* parent)
 QSize ExportSizeDialog::size() const
 {
     return m_useScreen->isChecked() ? m_screen : QSize(m_width->value(), m_height->value());
+}
+
+QString exportStartDirectory()
+{
+    const QString remembered = QSettings().value(QLatin1String(kExportDirectoryKey)).toString();
+    if (!remembered.isEmpty() && QFileInfo(remembered).isDir())
+        return remembered;
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (!documents.isEmpty() && QFileInfo(documents).isDir())
+        return documents;
+    return QDir::homePath();
+}
+
+QString suggestedExportPath(const QString& fileName)
+{
+    return QDir(exportStartDirectory()).filePath(fileName);
+}
+
+void rememberExportDirectory(const QString& savedFile)
+{
+    const QString folder = QFileInfo(savedFile).absolutePath();
+    if (!folder.isEmpty())
+        QSettings().setValue(QLatin1String(kExportDirectoryKey), folder);
 }
 
 } // namespace parallax::app

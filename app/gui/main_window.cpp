@@ -532,10 +532,8 @@ void MainWindow::exportChart()
     ExportSizeDialog sizeDialog(view->size(), this);
     if (sizeDialog.exec() != QDialog::Accepted)
         return;
-    const auto suggested
-        = QDir(dialogStartDirectory())
-              .filePath(QString::fromStdString(m_trace->files.baseName) + QLatin1Char('-')
-                  + views::viewKey(view->kind()) + QStringLiteral(".png"));
+    const auto suggested = suggestedExportPath(QString::fromStdString(m_trace->files.baseName)
+        + QLatin1Char('-') + views::viewKey(view->kind()) + QStringLiteral(".png"));
     const QString png = tr("PNG images (*.png)");
     const QString svg = tr("SVG vector images (*.svg)");
     QString filter = png;
@@ -551,12 +549,14 @@ void MainWindow::exportChart()
         const auto image = view->renderChart(sizeDialog.size());
         saved = !image.isNull() && image.save(path, "PNG");
     }
-    if (!saved)
+    if (!saved) {
         QMessageBox::warning(this, tr("Export Chart"),
             tr("Could not write %1. %2")
                 .arg(path, error.isEmpty() ? tr("Check the folder and try again.") : error));
-    else
+    } else {
+        rememberExportDirectory(path);
         statusBar()->showMessage(tr("Saved %1").arg(path), kStatusMessageMs);
+    }
 }
 
 void MainWindow::exportData()
@@ -564,21 +564,21 @@ void MainWindow::exportData()
     auto* view = m_workspace->currentView();
     if (view == nullptr)
         return;
-    const auto suggested
-        = QDir(dialogStartDirectory())
-              .filePath(QString::fromStdString(m_trace->files.baseName) + QLatin1Char('-')
-                  + views::viewKey(view->kind()) + QStringLiteral(".csv"));
+    const auto suggested = suggestedExportPath(QString::fromStdString(m_trace->files.baseName)
+        + QLatin1Char('-') + views::viewKey(view->kind()) + QStringLiteral(".csv"));
     const auto path
         = QFileDialog::getSaveFileName(this, tr("Export Data"), suggested, tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-        || file.write(view->csv().toUtf8()) < 0)
+        || file.write(view->csv().toUtf8()) < 0) {
         QMessageBox::warning(this, tr("Export Data"),
             tr("Could not write %1. Check the folder and try again.").arg(path));
-    else
+    } else {
+        rememberExportDirectory(path);
         statusBar()->showMessage(tr("Saved %1").arg(path), kStatusMessageMs);
+    }
 }
 
 void MainWindow::showImportReport()

@@ -38,7 +38,6 @@ public:
     void cancel();
 
     [[nodiscard]] const QString& path() const { return m_path; }
-    [[nodiscard]] bool isFinished() const { return m_finished; }
     // After `loaded`: whether the run came from the index cache, and why a cache was not used
     // or was rebuilt (empty when nothing is worth saying).
     [[nodiscard]] bool fromCache() const { return m_fromCache; }

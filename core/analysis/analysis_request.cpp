@@ -33,6 +33,13 @@ std::size_t ResolvedRequest::aggregatedCount() const
     return static_cast<std::size_t>(std::count(aggregated.begin(), aggregated.end(), true));
 }
 
+std::string ActivityColumns::label(int c) const
+{
+    if (isEntry(c) && entryNames && static_cast<std::size_t>(c) < entryNames->size())
+        return (*entryNames)[static_cast<std::size_t>(c)];
+    return name(c);
+}
+
 TimeUs javaEndTime(const Trace& trace)
 {
     if (trace.metadata.projrcEndTime > 0)
@@ -55,6 +62,13 @@ ResolvedRequest resolve(const Trace& trace, const AnalysisRequest& request)
     ResolvedRequest r;
     r.mode = request.mode;
     r.columns.entryCount = static_cast<int>(trace.metadata.entries.size());
+    {
+        auto names = std::make_shared<std::vector<std::string>>();
+        names->reserve(trace.metadata.entries.size());
+        for (const auto& entry : trace.metadata.entries)
+            names->push_back(entry.name);
+        r.columns.entryNames = std::move(names);
+    }
     // Correct mode: the span the run was traced (comm-thread tails and start-up excluded);
     // compat mode: Java's [0, its end time].
     const bool java = request.mode == Mode::JavaCompat;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,11 @@ struct ActivityColumns {
     [[nodiscard]] bool isEntry(int c) const { return c >= 0 && c < entryCount; }
     // "17", "idle", "overhead", "pack" or "unpack" (the CLI's activity names).
     [[nodiscard]] std::string name(int c) const;
+    // What a reader calls it: the entry method's name from the .sts ("compute(int n)"), or
+    // "overhead", "idle", "pack", "unpack"; the id when the names are unknown.
+    [[nodiscard]] std::string label(int c) const;
+    // Entry names by id, shared by every result of one trace (set by resolve()).
+    std::shared_ptr<const std::vector<std::string>> entryNames;
 };
 
 // The request with its defaults filled in for a trace: the default range is the run's traced

@@ -26,6 +26,20 @@ std::string formatCsvNumber(double value)
     return buf;
 }
 
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\n\r") == std::string::npos)
+        return text;
+    std::string out = "\"";
+    for (const char c : text) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    out += '"';
+    return out;
+}
+
 std::string_view histogramMetricKey(HistogramMetric metric)
 {
     switch (metric) {
@@ -41,14 +55,15 @@ std::string_view histogramMetricKey(HistogramMetric metric)
 
 std::string usageCsv(const UsageProfile* usage)
 {
-    std::string out = "pe,activity,percent\n";
+    std::string out = "pe,activity,activity_name,percent\n";
     if (usage == nullptr)
         return out;
     const int width = usage->columns.count();
     auto row = [&](const std::string& pe, const double* values) {
         for (int c = 0; c < width; ++c)
             if (values[c] != 0.0)
-                out += pe + ',' + usage->columns.name(c) + ',' + formatCsvNumber(values[c]) + '\n';
+                out += pe + ',' + usage->columns.name(c) + ',' + csvField(usage->columns.label(c))
+                    + ',' + formatCsvNumber(values[c]) + '\n';
     };
     row("avg", usage->average.data());
     for (std::size_t k = 0; k < usage->pes.size(); ++k)
@@ -59,7 +74,7 @@ std::string usageCsv(const UsageProfile* usage)
 
 std::string timeProfileCsv(const TimeProfile* profile)
 {
-    std::string out = "interval,begin_us,end_us,activity,time_us,percent\n";
+    std::string out = "interval,begin_us,end_us,activity,activity_name,time_us,percent\n";
     if (profile == nullptr)
         return out;
     const auto& p = *profile;
@@ -70,14 +85,15 @@ std::string timeProfileCsv(const TimeProfile* profile)
                 continue;
             out += std::to_string(i + p.grid.firstIndex) + ',' + std::to_string(p.grid.begin(i))
                 + ',' + std::to_string(p.grid.end(i)) + ',' + p.columns.name(c) + ','
-                + formatCsvNumber(v) + ',' + formatCsvNumber(p.percent(i, c)) + '\n';
+                + csvField(p.columns.label(c)) + ',' + formatCsvNumber(v) + ','
+                + formatCsvNumber(p.percent(i, c)) + '\n';
         }
     return out;
 }
 
 std::string overviewCsv(const Overview* overview)
 {
-    std::string out = "pe,column,begin_us,end_us,dominant,utilization_pct,idle_pct\n";
+    std::string out = "pe,column,begin_us,end_us,dominant,dominant_name,utilization_pct,idle_pct\n";
     if (overview == nullptr)
         return out;
     const auto& o = *overview;
@@ -89,6 +105,7 @@ std::string overviewCsv(const Overview* overview)
             out += std::to_string(o.pes[k]) + ',' + std::to_string(i + o.grid.firstIndex) + ','
                 + std::to_string(o.grid.begin(i)) + ',' + std::to_string(o.grid.end(i)) + ','
                 + o.columns.name(o.dominant[index]) + ','
+                + csvField(o.columns.label(o.dominant[index])) + ','
                 + formatCsvNumber(static_cast<double>(o.utilization[index])) + ','
                 + formatCsvNumber(static_cast<double>(o.idle[index])) + '\n';
         }
@@ -97,7 +114,7 @@ std::string overviewCsv(const Overview* overview)
 
 std::string histogramCsv(const Histogram* histogram)
 {
-    std::string out = "metric,bin,lo,hi,activity,count\n";
+    std::string out = "metric,bin,lo,hi,activity,activity_name,count\n";
     if (histogram == nullptr)
         return out;
     const auto& h = *histogram;
@@ -109,7 +126,8 @@ std::string histogramCsv(const Histogram* histogram)
             const double n = h.count(b, c);
             if (n != 0.0)
                 out += name + ',' + std::to_string(b) + ',' + lo + ',' + hi + ','
-                    + h.columns.name(c) + ',' + formatCsvNumber(n) + '\n';
+                    + h.columns.name(c) + ',' + csvField(h.columns.label(c)) + ','
+                    + formatCsvNumber(n) + '\n';
         }
     }
     return out;
@@ -117,7 +135,7 @@ std::string histogramCsv(const Histogram* histogram)
 
 std::string commCsv(const CommunicationOverTime* comm)
 {
-    std::string out = "interval,begin_us,end_us,metric,activity,value\n";
+    std::string out = "interval,begin_us,end_us,metric,activity,activity_name,value\n";
     if (comm == nullptr)
         return out;
     const auto& r = *comm;
@@ -130,7 +148,8 @@ std::string commCsv(const CommunicationOverTime* comm)
                 out += std::to_string(i + r.grid.firstIndex) + ',' + std::to_string(r.grid.begin(i))
                     + ',' + std::to_string(r.grid.end(i)) + ','
                     + std::string(commMetricName(static_cast<CommMetric>(m))) + ','
-                    + r.columns.name(c) + ',' + formatCsvNumber(v) + '\n';
+                    + r.columns.name(c) + ',' + csvField(r.columns.label(c)) + ','
+                    + formatCsvNumber(v) + '\n';
             }
     return out;
 }
@@ -139,18 +158,19 @@ std::string extremaCsv(const Extrema* extrema)
 {
     std::string out = "rank,pe,score\n";
     if (extrema == nullptr)
-        return out + "group,activity,value\n";
+        return out + "group,activity,activity_name,value\n";
     const auto& x = *extrema;
     for (std::size_t i = 0; i < x.extremes.size(); ++i)
         out += std::to_string(i + 1) + ',' + std::to_string(x.extremes[i]) + ','
             + formatCsvNumber(x.extremeScores[i]) + '\n';
-    out += "group,activity,value\n";
+    out += "group,activity,activity_name,value\n";
     const std::pair<const char*, const std::vector<double>*> groups[] = { { "avg", &x.average },
         { "non-outliers", &x.nonOutliers }, { "outliers", &x.outliers } };
     for (const auto& [group, values] : groups)
         for (int c = 0; c < x.columns.count() && static_cast<std::size_t>(c) < values->size(); ++c)
             if ((*values)[static_cast<std::size_t>(c)] != 0.0)
                 out += std::string(group) + ',' + x.columns.name(c) + ','
+                    + csvField(x.columns.label(c)) + ','
                     + formatCsvNumber((*values)[static_cast<std::size_t>(c)]) + '\n';
     return out;
 }

@@ -20,6 +20,17 @@ TEST_CASE("parseTime reads microseconds milliseconds and seconds")
     CHECK(core::parseTime("1000ns") == TimeUs { 1 });
 }
 
+TEST_CASE("parseTime reads microseconds spelled us, µs and μs alike")
+{
+    CHECK(core::parseTime("100\xC2\xB5s") == TimeUs { 100 }); // MICRO SIGN
+    CHECK(core::parseTime("100\xCE\xBCs") == TimeUs { 100 }); // GREEK SMALL LETTER MU
+    CHECK(core::parseTime("250 \xC2\xB5s") == TimeUs { 250 });
+    CHECK(core::parseTime("100us") == TimeUs { 100 });
+    std::string error;
+    CHECK_FALSE(core::parseTime("\xC2\xB5s", &error).has_value());
+    CHECK_FALSE(error.empty());
+}
+
 TEST_CASE("parseTime takes a plain number as microseconds")
 {
     CHECK(core::parseTime("250") == TimeUs { 250 });
@@ -147,7 +158,7 @@ TEST_CASE("formatPeList writes compact ranges and round-trips through parsePeLis
 
 TEST_CASE("formatDuration picks a readable unit")
 {
-    CHECK(core::formatDuration(12) == "12 us");
+    CHECK(core::formatDuration(12) == "12 \xC2\xB5s"); // µs, the one spelling shown
     CHECK(core::formatDuration(3250) == "3.25 ms");
     CHECK(core::formatDuration(1'500'000) == "1.5 s");
 }

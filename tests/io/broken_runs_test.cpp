@@ -13,6 +13,10 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <utility>
 
 using namespace parallax;
@@ -319,20 +323,89 @@ TEST_CASE("broken: a log path that is a directory leaves the PE out with a repor
     requireSamePeTrace(trace->pes[0], base->pes[0]);
 }
 
-TEST_CASE("broken: an unreadable log is a file error when permissions apply")
-{
-    if (::geteuid() == 0) {
-        WARN("not checked: running as root, file permissions do not apply (the dangling "
-             "symlink and directory cases cover unreadable logs)");
-        return;
+namespace {
+
+// Root reads any file whatever its permission bits, because of two capabilities. Tests run as
+// root in CI, so to check what an unreadable file does there, this drops them from the
+// effective set of the calling thread for its lifetime (threads started meanwhile inherit
+// that) and raises them again after; the permitted set is left alone. Without root it does
+// nothing: permissions apply anyway.
+class WithoutFileCapabilities {
+public:
+    WithoutFileCapabilities()
+    {
+        if (::geteuid() != 0)
+            return;
+        m_header.version = _LINUX_CAPABILITY_VERSION_3;
+        m_header.pid = 0;
+        if (::syscall(SYS_capget, &m_header, m_saved) != 0)
+            return;
+        __user_cap_data_struct lowered[2] = { m_saved[0], m_saved[1] };
+        for (const int cap : { CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH })
+            lowered[cap / 32].effective &= ~(1U << (cap % 32));
+        m_dropped = ::syscall(SYS_capset, &m_header, lowered) == 0;
     }
+    ~WithoutFileCapabilities()
+    {
+        if (m_dropped)
+            ::syscall(SYS_capset, &m_header, m_saved);
+    }
+    WithoutFileCapabilities(const WithoutFileCapabilities&) = delete;
+    WithoutFileCapabilities& operator=(const WithoutFileCapabilities&) = delete;
+
+    // True when permission bits now apply to this thread (not root, or root without them).
+    [[nodiscard]] bool permissionsApply() const { return ::geteuid() != 0 || m_dropped; }
+
+private:
+    __user_cap_header_struct m_header {};
+    __user_cap_data_struct m_saved[2] {};
+    bool m_dropped = false;
+};
+
+} // namespace
+
+TEST_CASE("broken: an unreadable log is a file error, also when the tests run as root")
+{
     TempDir dir;
     copyBase(dir);
     fs::permissions(dir / "run.1.log", fs::perms::none);
-    const auto trace = loadOk(dir.path());
+    io::LoadOptions options;
+    options.threads = 1;
+    core::TracePtr trace;
+    {
+        const WithoutFileCapabilities unprivileged;
+        REQUIRE(unprivileged.permissionsApply());
+        {
+            // The precondition itself: this thread can no longer open the file.
+            const int fd = ::open((dir / "run.1.log").c_str(), O_RDONLY | O_CLOEXEC);
+            if (fd >= 0)
+                ::close(fd);
+            REQUIRE(fd < 0);
+        }
+        trace = loadOk(dir.path(), options);
+    }
+    INFO(describe(trace->report));
     CHECK(countOf(*trace, Issue::FileError) == 1);
     CHECK(findExample(trace->report, Issue::FileError, "run.1.log"));
     CHECK(trace->validPes() == std::vector<core::PeId> { 0 });
+    CHECK(trace->missingPes() == std::vector<core::PeId> { 1 });
+}
+
+TEST_CASE("broken: a log that is a symlink loop is a file error and the PE is left out")
+{
+    // Unreadable for every user, root included (ELOOP).
+    TempDir dir;
+    copyBase(dir);
+    fs::remove(dir / "run.1.log");
+    fs::create_symlink("run.1.log", dir / "run.1.log");
+    const auto trace = loadOk(dir.path());
+    const auto base = baseRun();
+    INFO(describe(trace->report));
+    CHECK(countOf(*trace, Issue::FileError) + countOf(*trace, Issue::MissingFile) == 1);
+    CHECK((findExample(trace->report, Issue::FileError, "run.1.log")
+        || findExample(trace->report, Issue::MissingFile, "run.1.log")));
+    CHECK(trace->validPes() == std::vector<core::PeId> { 0 });
+    requireSamePeTrace(trace->pes[0], base->pes[0]);
 }
 
 TEST_CASE("broken: a gzip log cut in half keeps the records before the cut")

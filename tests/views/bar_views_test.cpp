@@ -129,7 +129,7 @@ TEST_CASE("the usage profile shows avg and one bar per PE and opens a PE's timel
     CHECK(profile.at(3, idle) < 15.0);
     CHECK(profile.at(0, idle) > 25.0);
 
-    CHECK(firstLine(view.csv()) == QStringLiteral("pe,activity,percent"));
+    CHECK(firstLine(view.csv()) == QStringLiteral("pe,activity,activity_name,percent"));
     CHECK(view.csv().section(QLatin1Char('\n'), 1, 1).startsWith(QStringLiteral("avg,")));
 
     view.show();
@@ -165,7 +165,7 @@ TEST_CASE("the time profile stacks % of processor time per interval and zooms on
     CHECK(data.categories.size() == static_cast<std::size_t>(view.profile()->grid.count));
     CHECK(data.yMaximum == std::optional<double>(100.0));
     CHECK(firstLine(view.csv())
-        == QStringLiteral("interval,begin_us,end_us,activity,time_us,percent"));
+        == QStringLiteral("interval,begin_us,end_us,activity,activity_name,time_us,percent"));
 
     // Options: a 1 ms interval gives 135 intervals over the 134.6 ms run.
     QString error;
@@ -307,7 +307,7 @@ TEST_CASE(
     CHECK(first > 0);
     CHECK(second > 0.1 * first);
     CHECK(gap < 0.05 * second);
-    CHECK(firstLine(view.csv()) == QStringLiteral("metric,bin,lo,hi,activity,count"));
+    CHECK(firstLine(view.csv()) == QStringLiteral("metric,bin,lo,hi,activity,activity_name,count"));
 
     // Total time instead of counts.
     view.setAccumulated(true);
@@ -346,8 +346,8 @@ TEST_CASE("communication over time labels its unit and switches metrics without 
     checkRendersChart(view, view.chart());
     CHECK(view.chart()->title() == QStringLiteral("Messages sent"));
     CHECK(view.chart()->data().yTitle.startsWith(QStringLiteral("messages per interval (")));
-    CHECK(
-        firstLine(view.csv()) == QStringLiteral("interval,begin_us,end_us,metric,activity,value"));
+    CHECK(firstLine(view.csv())
+        == QStringLiteral("interval,begin_us,end_us,metric,activity,activity_name,value"));
     CHECK(view.csv().contains(QStringLiteral(",bytes_sent,")));
 
     view.setMetric(core::analysis::CommMetric::BytesSent);
@@ -403,7 +403,8 @@ TEST_CASE("extrema by least idle time shows PEs 9 and 3, the most extreme rightm
     CHECK(firstLine(csv) == QStringLiteral("rank,pe,score"));
     CHECK(csv.section(QLatin1Char('\n'), 1, 1).startsWith(QStringLiteral("1,3,")));
     CHECK(csv.section(QLatin1Char('\n'), 2, 2).startsWith(QStringLiteral("2,9,")));
-    CHECK(csv.section(QLatin1Char('\n'), 3, 3) == QStringLiteral("group,activity,value"));
+    CHECK(csv.section(QLatin1Char('\n'), 3, 3)
+        == QStringLiteral("group,activity,activity_name,value"));
 
     view.show();
     REQUIRE(QTest::qWaitForWindowExposed(&view));

@@ -4,10 +4,14 @@
 #include "core/analysis/summary_profiles.h"
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
+#include "support/test_support.h"
+#include "views/import_report/import_report_widget.h"
 #include "views/summary/run_summary_widget.h"
 #include "views/summary/summary_graph_widget.h"
 
 #include <QTest>
+#include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 
 #include <catch2/catch.hpp>
 
@@ -87,4 +91,47 @@ TEST_CASE("a newer run replaces the graph of a run still being averaged", "[view
     summary.setTrace(nullptr);
     waitForGraph(summary);
     CHECK_FALSE(summary.graphWidget()->isVisible());
+}
+
+TEST_CASE("the summary page lists which PEs have no data and which lack a summary file", "[views]")
+{
+    test::TempDir dir;
+    for (const auto& entry : std::filesystem::directory_iterator(kSamples / "imbalance"))
+        std::filesystem::copy_file(entry.path(), dir.path() / entry.path().filename());
+    for (const char* gone : { "imbalance.3.log.gz", "imbalance.7.log.gz", "imbalance.8.log.gz",
+             "imbalance.9.log.gz", "imbalance.5.sum" })
+        REQUIRE(std::filesystem::remove(dir.path() / gone));
+    RunSummaryWidget summary;
+    summary.setTrace(load(dir.path()));
+    waitForGraph(summary);
+    CHECK(summary.fieldText(QStringLiteral("missingPes"))
+        == QStringLiteral("3,7-9 (no data: left out of every view); no .sum file: 5"));
+
+    RunSummaryWidget complete;
+    complete.setTrace(load(kSamples / "imbalance"));
+    waitForGraph(complete);
+    CHECK(complete.fieldText(QStringLiteral("missingPes")) == QStringLiteral("none"));
+}
+
+TEST_CASE("the import report names every PE without a log or a summary file", "[views]")
+{
+    test::TempDir dir;
+    for (const auto& entry : std::filesystem::directory_iterator(kSamples / "imbalance"))
+        std::filesystem::copy_file(entry.path(), dir.path() / entry.path().filename());
+    // More PEs than the report keeps examples of.
+    for (const char* gone : { "imbalance.1.log.gz", "imbalance.2.log.gz", "imbalance.3.log.gz",
+             "imbalance.4.log.gz", "imbalance.5.log.gz", "imbalance.6.log.gz",
+             "imbalance.10.log.gz", "imbalance.11.sumd" })
+        REQUIRE(std::filesystem::remove(dir.path() / gone));
+    ImportReportWidget report;
+    report.setTrace(load(dir.path()));
+    CHECK(report.summaryText().contains(QStringLiteral("warning")));
+    CHECK(report.listedKinds() >= 1);
+    const auto* tree = report.findChild<QTreeWidget*>();
+    REQUIRE(tree != nullptr);
+    QStringList lines;
+    for (QTreeWidgetItemIterator it(const_cast<QTreeWidget*>(tree)); *it != nullptr; ++it)
+        lines << (*it)->text(0);
+    INFO(lines.join(QLatin1Char('\n')).toStdString());
+    CHECK(lines.contains(QStringLiteral("no .log: PE 1-6,10; no .sumd: PE 11")));
 }

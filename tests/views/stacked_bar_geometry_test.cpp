@@ -395,7 +395,8 @@ TEST_CASE("1000 intervals x 200 entries draw at most one rectangle per pixel col
     data.yMaximum = 100.0;
     const std::size_t entries = 200;
     const std::size_t count = 1000;
-    core::analysis::ActivityColumns columns { static_cast<int>(entries) };
+    core::analysis::ActivityColumns columns;
+    columns.entryCount = static_cast<int>(entries);
     for (std::size_t s = 0; s < entries; ++s)
         data.series.push_back({ static_cast<int>(s), QStringLiteral("Chare::entry_%1").arg(s), {},
             static_cast<int>(s), {} });

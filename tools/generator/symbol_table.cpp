@@ -118,12 +118,6 @@ int SymbolTable::chareOf(EntryId entry) const
     return m_entries[static_cast<std::size_t>(entry)].chare;
 }
 
-int SymbolTable::objectIdCount(EntryId entry) const
-{
-    const int ndims = m_chares[static_cast<std::size_t>(chareOf(entry))].ndims;
-    return ndims >= 1 ? ndims : 4;
-}
-
 std::string SymbolTable::shortName(EntryId entry) const
 {
     const EntryMethod& method = m_entries[static_cast<std::size_t>(entry)];

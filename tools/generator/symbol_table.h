@@ -92,8 +92,6 @@ public:
 
     int entryCount() const { return static_cast<int>(m_entries.size()); }
     int chareOf(EntryId entry) const;
-    // Number of object-id values a BEGIN_PROCESSING of this EP carries (docs/format.md §2.3).
-    int objectIdCount(EntryId entry) const;
     // "Chare::method" without the parameter list, e.g. "Worker::compute".
     std::string shortName(EntryId entry) const;
 

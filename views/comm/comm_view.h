@@ -32,7 +32,6 @@ public:
     [[nodiscard]] static QString metricLabel(core::analysis::CommMetric metric);
 
     // For tests and the app.
-    [[nodiscard]] QComboBox* metricChoice() const { return m_metric; }
     [[nodiscard]] QLineEdit* intervalField() const { return m_interval; }
     [[nodiscard]] QLineEdit* binsField() const { return m_bins; }
     [[nodiscard]] const std::optional<core::analysis::CommunicationOverTime>& result() const

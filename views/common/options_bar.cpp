@@ -25,7 +25,7 @@ QString timeText(core::TimeUs us)
         return QString::number(us / 1000) + QStringLiteral("ms");
     if (us >= 10'000) // exact, but readable: 134.614ms rather than 134614us
         return QString::number(static_cast<double>(us) / 1000.0, 'f', 3) + QStringLiteral("ms");
-    return QString::number(us) + QStringLiteral("us");
+    return QString::number(us) + QStringLiteral("µs");
 }
 
 } // namespace
@@ -47,12 +47,12 @@ OptionsBar::OptionsBar(QWidget* parent)
     };
     m_begin = new QLineEdit(this);
     m_begin->setObjectName(QStringLiteral("rangeBegin"));
-    m_begin->setToolTip(
-        tr("Start of the time range: a number with a unit (ns, us, ms, s); plain numbers are µs"));
+    m_begin->setToolTip(tr("Start of the time range: a number with a unit (ns, µs or us, ms, s); "
+                           "plain numbers are µs"));
     m_end = new QLineEdit(this);
     m_end->setObjectName(QStringLiteral("rangeEnd"));
-    m_end->setToolTip(
-        tr("End of the time range: a number with a unit (ns, us, ms, s); plain numbers are µs"));
+    m_end->setToolTip(tr(
+        "End of the time range: a number with a unit (ns, µs or us, ms, s); plain numbers are µs"));
     m_peList = new QLineEdit(this);
     m_peList->setObjectName(QStringLiteral("peList"));
     m_peList->setToolTip(tr("Processors, e.g. 0-3,5,7-15:2 (empty = all)"));

@@ -56,7 +56,6 @@ public:
     void setHint(const QString& hint);
     // While busy, the chart says "Computing…" (over the old data, if any) after a short delay.
     void setBusy(bool busy);
-    [[nodiscard]] bool isBusy() const { return m_busy; }
 
     // The geometry and legend for the current size (built on demand, cached).
     [[nodiscard]] const StackedBarGeometry& geometry() const;

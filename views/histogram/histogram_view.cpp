@@ -192,9 +192,9 @@ void HistogramView::metricChanged()
     switch (m) {
     case HistogramMetric::Duration:
         m_binSize->setPlaceholderText(tr("auto"));
-        m_binSize->setToolTip(tr("Bin width with a unit, e.g. 100us, 1ms (empty: from the data)"));
+        m_binSize->setToolTip(tr("Bin width with a unit, e.g. 100µs, 1ms (empty: from the data)"));
         m_minimum->setToolTip(
-            tr("Shortest duration shown, e.g. 100us (shorter ones are left out)"));
+            tr("Shortest duration shown, e.g. 100µs (shorter ones are left out)"));
         break;
     case HistogramMetric::MessageSize:
         m_binSize->setPlaceholderText(tr("auto"));

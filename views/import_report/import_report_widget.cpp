@@ -1,5 +1,7 @@
 #include "views/import_report/import_report_widget.h"
 
+#include "core/text_args.h"
+
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -133,6 +135,23 @@ void ImportReportWidget::rebuild()
         item->setText(KeyColumn, fromView(core::issueKey(issue)));
         item->setForeground(KeyColumn, palette().brush(QPalette::PlaceholderText));
 
+        if (issue == core::Issue::MissingFile) {
+            // Every PE concerned, not only the first examples: "no .log: 3,7-9; no .sum: 5".
+            QStringList which;
+            const std::pair<const std::vector<std::string>*, const char*> kinds[]
+                = { { &m_trace->files.logPaths, ".log" }, { &m_trace->files.sumPaths, ".sum" },
+                      { &m_trace->files.sumdPaths, ".sumd" } };
+            for (const auto& [paths, kind] : kinds)
+                if (const auto pes = core::Trace::pesLackingFile(*paths); !pes.empty())
+                    which << tr("no %1: PE %2")
+                                 .arg(QLatin1String(kind),
+                                     QString::fromStdString(core::formatPeList(pes)));
+            if (!which.isEmpty()) {
+                auto* list = new QTreeWidgetItem(item);
+                list->setText(ProblemColumn, which.join(QStringLiteral("; ")));
+                list->setFirstColumnSpanned(true);
+            }
+        }
         std::uint64_t shown = 0;
         for (const auto& example : report.examples()) {
             if (example.issue != issue)

@@ -74,6 +74,30 @@ std::size_t presentCount(const std::vector<std::string>& paths)
         std::count_if(paths.begin(), paths.end(), [](const std::string& p) { return !p.empty(); }));
 }
 
+// "3, 7-9" for the PEs the run leaves out, then the PEs that only lack a summary file, so a
+// reader sees which PEs are affected, not only how many.
+QString missingPesText(const core::Trace& t)
+{
+    QStringList parts;
+    const auto missing = t.missingPes();
+    if (!missing.empty())
+        parts << QObject::tr("%1 (no data: left out of every view)")
+                     .arg(fromStd(core::formatPeList(missing)));
+    const std::pair<const std::vector<std::string>*, const char*> kinds[]
+        = { { &t.files.logPaths, ".log" }, { &t.files.sumPaths, ".sum" },
+              { &t.files.sumdPaths, ".sumd" } };
+    for (const auto& [paths, kind] : kinds) {
+        auto lacking = core::Trace::pesLackingFile(*paths);
+        std::erase_if(lacking, [&missing](core::PeId pe) {
+            return std::find(missing.begin(), missing.end(), pe) != missing.end();
+        });
+        if (!lacking.empty())
+            parts << QObject::tr("no %1 file: %2")
+                         .arg(QLatin1String(kind), fromStd(core::formatPeList(lacking)));
+    }
+    return parts.isEmpty() ? QObject::tr("none") : parts.join(QStringLiteral("; "));
+}
+
 QLabel* makeHeading(const QString& text, QWidget* parent)
 {
     auto* label = new QLabel(text.toUpper(), parent);
@@ -380,9 +404,7 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
     setField(QStringLiteral("logs"), filesText(logs, t.files.logBytes));
     setField(QStringLiteral("sums"), filesText(sums, t.files.sumBytes));
     setField(QStringLiteral("sumds"), sumds == 0 ? tr("none") : countText(sumds));
-    const auto missing = t.missingPes();
-    setField(QStringLiteral("missingPes"),
-        missing.empty() ? tr("none") : fromStd(core::formatPeList(missing)));
+    setField(QStringLiteral("missingPes"), missingPesText(t));
 
     const auto& report = t.report;
     const auto errors = report.total(core::Severity::Error);

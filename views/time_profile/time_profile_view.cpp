@@ -21,7 +21,7 @@ TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
         [this](const QString& text) { return intervalFieldError(text, m_options); });
     m_interval->setObjectName(QStringLiteral("interval"));
     m_interval->setPlaceholderText(tr("auto"));
-    m_interval->setToolTip(tr("Interval size with a unit, e.g. 100us, 1ms (empty: use Bins)"));
+    m_interval->setToolTip(tr("Interval size with a unit, e.g. 100µs, 1ms (empty: use Bins)"));
     m_bins = m_options->addField(tr("&Bins"), {}, [this](const QString& text) {
         if (auto e = countFieldError(text, 1, kMaxIntervals, tr("Bins")))
             return e;
