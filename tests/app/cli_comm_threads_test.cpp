@@ -13,7 +13,7 @@ using parallax::test::runCliInProcess;
 
 namespace {
 
-// pe -> idle % from `usage` CSV rows "pe,activity,percent".
+// pe -> idle % from `usage` CSV rows "pe,activity,activity_name,percent".
 std::map<std::string, double> idleByPe(const std::string& csv)
 {
     std::map<std::string, double> idle;
@@ -23,7 +23,7 @@ std::map<std::string, double> idleByPe(const std::string& csv)
         if (a == std::string::npos || b == std::string::npos)
             continue;
         if (line.substr(a + 1, b - a - 1) == "idle")
-            idle[line.substr(0, a)] = std::stod(line.substr(b + 1));
+            idle[line.substr(0, a)] = std::stod(line.substr(line.rfind(',') + 1));
     }
     return idle;
 }
