@@ -149,10 +149,7 @@ void CommView::recompute()
         m_chart->clearData(tr("No run loaded"));
         return;
     }
-    core::analysis::AnalysisRequest request;
-    request.range = m_options->range();
-    request.pes = m_options->pes();
-    request.includeCommThreads = m_options->includeCommThreads();
+    auto request = m_options->request();
     core::analysis::CommOptions options;
     if (!m_interval->text().trimmed().isEmpty())
         options.intervalSize
@@ -164,11 +161,7 @@ void CommView::recompute()
     if (grid.count > kMaxIntervals) {
         m_computation->cancel();
         m_result.reset();
-        m_chart->clearData(tr("An interval of %1 gives %2 intervals over this range; at most %3 "
-                              "can be shown. Choose a longer interval.")
-                               .arg(formatTime(static_cast<double>(grid.size)),
-                                   QLocale().toString(static_cast<qlonglong>(grid.count)),
-                                   QLocale().toString(kMaxIntervals)));
+        m_chart->clearData(tooManyIntervalsText(grid.size, grid.count));
         return;
     }
     // All eight metrics come out of one computation: switching metrics only redraws.

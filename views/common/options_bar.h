@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/analysis_request.h"
 #include "core/trace.h"
 
 #include <QWidget>
@@ -38,6 +39,15 @@ public:
     [[nodiscard]] const std::vector<core::PeId>& pes() const { return m_pes; } // empty = all
     // Whether comm threads count in averages, sums over PEs and rankings (AnalysisRequest).
     [[nodiscard]] bool includeCommThreads() const { return m_includeCommThreads; }
+    // What the fields ask of an analysis: the range, the PEs and whether comm threads count.
+    [[nodiscard]] core::analysis::AnalysisRequest request() const
+    {
+        core::analysis::AnalysisRequest r;
+        r.range = m_range;
+        r.pes = m_pes;
+        r.includeCommThreads = m_includeCommThreads;
+        return r;
+    }
     void setIncludeCommThreads(bool include);
     // Views whose numbers depend on it show the "Include comm threads" box (on SMP runs with
     // comm threads only); call before setTrace().

@@ -876,6 +876,14 @@ std::optional<QString> intervalFieldError(const QString& text, const OptionsBar*
     return std::nullopt;
 }
 
+QString tooManyIntervalsText(core::TimeUs intervalSize, long long count)
+{
+    return StackedBarChart::tr("An interval of %1 gives %2 intervals over this range; at most %3 "
+                               "can be shown. Choose a longer interval.")
+        .arg(formatTime(static_cast<double>(intervalSize)),
+            QLocale().toString(static_cast<qlonglong>(count)), QLocale().toString(kMaxIntervals));
+}
+
 QProgressBar* makeBusyIndicator(
     AsyncComputation* computation, StackedBarChart* chart, QWidget* parent)
 {

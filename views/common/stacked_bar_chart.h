@@ -177,6 +177,8 @@ void addOpenRangeMenu(
 inline constexpr long long kMaxIntervals = 20'000;
 // Checks the interval field against the range typed in `options`; the message or nullopt.
 std::optional<QString> intervalFieldError(const QString& text, const OptionsBar* options);
+// The chart's message when the interval grid of a range would pass kMaxIntervals.
+QString tooManyIntervalsText(core::TimeUs intervalSize, long long count);
 
 // A slim progress bar that shows while `computation` runs (indeterminate until the first
 // progress report) and keeps the chart's busy state in step.

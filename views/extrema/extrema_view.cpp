@@ -143,10 +143,7 @@ void ExtremaView::recompute()
         emit computed();
         return;
     }
-    core::analysis::AnalysisRequest request;
-    request.range = m_options->range();
-    request.pes = m_options->pes();
-    request.includeCommThreads = m_options->includeCommThreads();
+    auto request = m_options->request();
     core::analysis::ExtremaOptions options;
     options.criterion = criterion();
     options.count = countFieldValue(m_count->text(), 0);

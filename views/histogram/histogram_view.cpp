@@ -376,9 +376,7 @@ void HistogramView::recompute()
             tr("This run has summaries only: the histogram needs the event logs (.log files)"));
         return;
     }
-    core::analysis::AnalysisRequest request;
-    request.range = m_options->range();
-    request.pes = m_options->pes();
+    auto request = m_options->request();
     request.entries = m_entries;
     HistogramOptions options;
     options.includeIdle = m_idle->isChecked() && m_entries.empty();

@@ -852,10 +852,7 @@ void OverviewView::recompute()
         m_chart->setSubtitle({});
         return;
     }
-    core::analysis::AnalysisRequest request;
-    request.range = m_options->range();
-    request.pes = m_options->pes();
-    request.includeCommThreads = m_options->includeCommThreads();
+    auto request = m_options->request();
     m_chart->setCommThreadsMuted(!request.includeCommThreads);
     core::analysis::OverviewOptions options;
     options.columns = countFieldValue(m_columns->text(), 1000);

@@ -69,10 +69,7 @@ void TimeProfileView::recompute()
         m_chart->clearData(tr("No run loaded"));
         return;
     }
-    core::analysis::AnalysisRequest request;
-    request.range = m_options->range();
-    request.pes = m_options->pes();
-    request.includeCommThreads = m_options->includeCommThreads();
+    auto request = m_options->request();
     core::analysis::TimeProfileOptions options;
     if (!m_interval->text().trimmed().isEmpty())
         options.intervalSize
@@ -84,11 +81,7 @@ void TimeProfileView::recompute()
     if (grid.count > kMaxIntervals) {
         m_computation->cancel();
         m_profile.reset();
-        m_chart->clearData(tr("An interval of %1 gives %2 intervals over this range; at most %3 "
-                              "can be shown. Choose a longer interval.")
-                               .arg(formatTime(static_cast<double>(grid.size)),
-                                   QLocale().toString(static_cast<qlonglong>(grid.count)),
-                                   QLocale().toString(kMaxIntervals)));
+        m_chart->clearData(tooManyIntervalsText(grid.size, grid.count));
         return;
     }
     const auto trace = m_trace;

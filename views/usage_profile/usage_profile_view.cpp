@@ -33,10 +33,7 @@ void UsageProfileView::recompute()
         m_chart->clearData(tr("No run loaded"));
         return;
     }
-    core::analysis::AnalysisRequest request;
-    request.range = m_options->range();
-    request.pes = m_options->pes();
-    request.includeCommThreads = m_options->includeCommThreads();
+    auto request = m_options->request();
     const auto trace = m_trace;
     m_computation->run<std::optional<core::analysis::UsageProfile>>(
         [trace, request](const core::analysis::Progress& progress) {
