@@ -67,6 +67,21 @@ TEST_CASE("the summary page shows the run and its whole-run utilization graph", 
     CHECK(peak <= 101.0);
 }
 
+TEST_CASE(
+    "the summary page names the traced span next to the records' first and last times", "[views]")
+{
+    // gen-leanmd-smp: records from 56.7 ms to 9.822 s; traced from the workers' first
+    // BEGIN_COMPUTATION (59.722 ms) to the .projrc end time (7.940491 s).
+    const auto trace = load(test::realLog("gen-leanmd-smp"));
+    RunSummaryWidget summary;
+    summary.setTrace(trace);
+    CHECK(summary.fieldText(QStringLiteral("end")).startsWith(QStringLiteral("9.82")));
+    const auto traced = summary.fieldText(QStringLiteral("traced"));
+    CHECK(traced.startsWith(QStringLiteral("59.7")));
+    CHECK(traced.contains(QStringLiteral("– 7.94")));
+    waitForGraph(summary);
+}
+
 TEST_CASE("a run without .sum files says why there is no graph", "[views]")
 {
     RunSummaryWidget summary;

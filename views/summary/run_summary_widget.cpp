@@ -201,6 +201,7 @@ RunSummaryWidget::RunSummaryWidget(QWidget* parent)
     addField(time, QStringLiteral("begin"), tr("Begin"));
     addField(time, QStringLiteral("end"), tr("End"));
     addField(time, QStringLiteral("duration"), tr("Duration"));
+    addField(time, QStringLiteral("traced"), tr("Traced"));
     addField(time, QStringLiteral("events"), tr("Events"));
 
     auto* files = addSection(tr("Files"));
@@ -387,6 +388,19 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
     setField(QStringLiteral("begin"), hasTime ? durationText(begin) : dash());
     setField(QStringLiteral("end"), hasTime ? durationText(end) : dash());
     setField(QStringLiteral("duration"), hasTime ? durationText(end - begin) : dash());
+    // The span every view opens on (first BEGIN_COMPUTATION to the run's end), next to the
+    // records' own first and last times, which comm-thread tails and start-up stretch.
+    const auto traced = core::analysis::tracedRunSpan(t);
+    setField(QStringLiteral("traced"),
+        hasTime ? tr("%1 – %2 (%3)")
+                      .arg(durationText(traced.begin), durationText(traced.end),
+                          durationText(traced.length()))
+                : dash());
+    m_fields.value(QStringLiteral("traced"))
+        ->setToolTip(tr("The span the views open on: from the first BEGIN_COMPUTATION of a "
+                        "worker PE to the run's end time (.projrc), else the workers' last "
+                        "END_COMPUTATION. Records outside it (start-up, comm-thread tails) "
+                        "are shown as \"not traced\" or marked on the graph."));
     setField(QStringLiteral("events"),
         hasLogs                ? countText(t.eventCount())
             : t.logsOnDemand() ? tr("— (logs read on demand)")
