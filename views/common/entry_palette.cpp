@@ -118,7 +118,10 @@ QColor EntryPalette::packColor()
 }
 QColor EntryPalette::unpackColor()
 {
-    return QColor(0xff, 0x8c, 0x00);
+    // A neutral dark grey, like pack (near black) and overhead: runtime work, not an entry
+    // method. Projections' orange would be taken for the second-heaviest entry method, which
+    // gets the palette's orange.
+    return QColor(0x4d, 0x4d, 0x4d);
 }
 
 QColor EntryPalette::color(const core::analysis::ActivityColumns& columns, int column) const

@@ -24,9 +24,10 @@ namespace parallax::views {
 // The colour of every activity, the same in every view: entry methods get distinct colours
 // from a colour-blind-safe qualitative palette by their share of the run's time (the heaviest
 // entry method the first, most distinct colour; see setRun()), never a pastel that could pass
-// for idle. Overhead is a quiet mid grey, idle a light grey, pack black and unpack orange (as
-// in Projections). A user's choice for an entry is kept by entry name and wins over the
-// ranking, so it survives reopening the run (the app stores overrides() in QSettings).
+// for idle. Overhead is a quiet mid grey, idle a light grey, pack black and unpack dark grey
+// (Projections draws unpack orange, which the palette gives to the second-heaviest entry). A
+// user's choice for an entry is kept by entry name and wins over the ranking, so it survives
+// reopening the run (the app stores overrides() in QSettings).
 class EntryPalette : public QObject {
     Q_OBJECT
 public:
