@@ -12,13 +12,14 @@ if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 flags="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-if [ ! -f build-asan/build.ninja ]; then
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARALLAX_WERROR=ON \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
-    -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
-    -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
-    "${launcher[@]}" "$@"
-fi
+# Warnings are errors in the Release build (tools/build.sh); here GCC's -O1 + sanitizer
+# instrumentation gives false -Wmaybe-uninitialized reports inside libstdc++ (std::regex), so
+# warnings stay warnings.
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARALLAX_WERROR=OFF \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
+  -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
+  -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
+  "${launcher[@]}" "$@" >/dev/null
 cmake --build build-asan -j "$jobs"
 
 # Leaks: real leak detection for our own code; the suppressions only cover allocations made
