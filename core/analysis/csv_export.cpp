@@ -1,15 +1,14 @@
 #include "csv_export.h"
 
 #include "communication.h"
+#include "core/trace.h"
 #include "extrema.h"
 #include "histogram.h"
 #include "overview.h"
 #include "time_profile.h"
 #include "usage_profile.h"
-#include "core/trace.h"
 
 #include <algorithm>
-
 #include <cstdio>
 
 namespace parallax::core::analysis {
