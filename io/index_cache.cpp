@@ -211,12 +211,16 @@ ReadAttempt readCache(
         }
         if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0)
             throw CacheFormatError("not an index cache file (wrong magic)");
-        if (header.byteOrder != kByteOrderMark || header.layout != layoutFingerprint())
-            throw CacheFormatError("written on another kind of machine or build");
+        // Byte order, then the version (a cache from an older Parallax usually has another
+        // layout too, and "another version" is the reason a user can act on), then the layout.
+        if (header.byteOrder != kByteOrderMark)
+            throw CacheFormatError("written on another kind of machine (byte order)");
         if (header.version != kFormatVersion)
             throw CacheFormatError("written by another version (format "
                 + std::to_string(header.version) + ", expected " + std::to_string(kFormatVersion)
                 + ")");
+        if (header.layout != layoutFingerprint())
+            throw CacheFormatError("written on another kind of machine or build");
         if (header.headerHash != headerHashOf(header))
             throw CacheFormatError("checksum mismatch in the header");
         if (header.sectionCount < 2 || header.sectionCount > kMaxSections
