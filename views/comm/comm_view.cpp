@@ -251,23 +251,10 @@ void CommView::rebuildChart()
 
 void CommView::showContextMenu(QPoint globalPos, int category)
 {
-    if (!m_trace)
-        return;
-    QMenu menu(this);
-    if (m_result && category >= 0 && category < m_result->grid.count) {
-        const core::TimeRange interval { m_result->grid.begin(category),
-            m_result->grid.end(category) };
-        menu.addAction(tr("Zoom to %1").arg(formatTimeSpan(interval)), this,
-            [this, interval]() { zoomTo(interval); });
-    }
-    QAction* back = menu.addAction(tr("Zoom out"), this, [this]() { zoomOut(); });
-    back->setEnabled(canZoomOut());
-    menu.addAction(tr("Show the whole traced run"), this,
-        [this]() { zoomTo(core::analysis::tracedRunSpan(*m_trace)); });
-    menu.addSeparator();
-    addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
-    addExportActions(menu, *this);
-    menu.exec(globalPos);
+    std::optional<core::TimeRange> interval;
+    if (m_result && category >= 0 && category < m_result->grid.count)
+        interval = core::TimeRange { m_result->grid.begin(category), m_result->grid.end(category) };
+    showTimeAxisMenu(globalPos, interval);
 }
 
 QString CommView::csv() const

@@ -58,6 +58,24 @@ void BarChartView::showContextMenu(QPoint globalPos, int category)
     menu.exec(globalPos);
 }
 
+void BarChartView::showTimeAxisMenu(QPoint globalPos, std::optional<core::TimeRange> interval)
+{
+    if (!m_trace)
+        return;
+    QMenu menu(this);
+    if (interval)
+        menu.addAction(tr("Zoom to %1").arg(formatTimeSpan(*interval)), this,
+            [this, range = *interval]() { zoomTo(range); });
+    QAction* back = menu.addAction(tr("Zoom out"), this, [this]() { zoomOut(); });
+    back->setEnabled(canZoomOut());
+    menu.addAction(tr("Show the whole traced run"), this,
+        [this]() { zoomTo(core::analysis::tracedRunSpan(*m_trace)); });
+    menu.addSeparator();
+    addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
+    addExportActions(menu, *this);
+    menu.exec(globalPos);
+}
+
 void BarChartView::addToolbarWidget(QWidget* widget)
 {
     m_toolbar->insertWidget(m_toolbar->count() - 1, widget); // before the busy indicator

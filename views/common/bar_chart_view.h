@@ -2,6 +2,7 @@
 
 #include "views/common/analysis_view.h"
 
+#include <optional>
 #include <vector>
 
 class QHBoxLayout;
@@ -52,6 +53,9 @@ protected:
         core::TimeRange range;
     };
     [[nodiscard]] virtual BarPes pesOfBar(int category) const;
+    // The context menu of a time-axis view: "Zoom to" the bar's `interval` when there is one,
+    // zoom out, the whole traced run, "Open this range in …" and the export actions.
+    void showTimeAxisMenu(QPoint globalPos, std::optional<core::TimeRange> interval);
 
     // Puts a widget in the top row, right of the options bar.
     void addToolbarWidget(QWidget* widget);

@@ -158,23 +158,11 @@ void TimeProfileView::showProfile(core::analysis::TimeProfile profile, std::size
 
 void TimeProfileView::showContextMenu(QPoint globalPos, int category)
 {
-    if (!m_trace)
-        return;
-    QMenu menu(this);
-    if (m_profile && category >= 0 && category < m_profile->grid.count) {
-        const core::TimeRange interval { m_profile->grid.begin(category),
-            m_profile->grid.end(category) };
-        menu.addAction(tr("Zoom to %1").arg(formatTimeSpan(interval)), this,
-            [this, interval]() { zoomTo(interval); });
-    }
-    QAction* back = menu.addAction(tr("Zoom out"), this, [this]() { zoomOut(); });
-    back->setEnabled(canZoomOut());
-    menu.addAction(tr("Show the whole traced run"), this,
-        [this]() { zoomTo(core::analysis::tracedRunSpan(*m_trace)); });
-    menu.addSeparator();
-    addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
-    addExportActions(menu, *this);
-    menu.exec(globalPos);
+    std::optional<core::TimeRange> interval;
+    if (m_profile && category >= 0 && category < m_profile->grid.count)
+        interval
+            = core::TimeRange { m_profile->grid.begin(category), m_profile->grid.end(category) };
+    showTimeAxisMenu(globalPos, interval);
 }
 
 QString TimeProfileView::csv() const
