@@ -2,7 +2,6 @@
 
 #include "core/analysis/csv_export.h"
 #include "core/analysis/interval_grid.h"
-#include "core/analysis/run_span.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
 #include "views/common/options_bar.h"
@@ -11,7 +10,6 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QLocale>
-#include <QMenu>
 
 namespace parallax::views {
 

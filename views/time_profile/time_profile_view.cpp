@@ -2,7 +2,6 @@
 
 #include "core/analysis/csv_export.h"
 #include "core/analysis/interval_grid.h"
-#include "core/analysis/run_span.h"
 #include "views/common/async_computation.h"
 #include "views/common/not_traced_series.h"
 #include "views/common/options_bar.h"
@@ -10,7 +9,6 @@
 
 #include <QLineEdit>
 #include <QLocale>
-#include <QMenu>
 
 namespace parallax::views {
 
