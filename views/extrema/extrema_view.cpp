@@ -166,48 +166,31 @@ void ExtremaView::recompute()
         });
 }
 
-QString ExtremaView::scoreText(double score) const
+QString ExtremaView::scoreText(double score, ScoreText form) const
 {
-    const QLocale locale;
+    const bool bar = form == ScoreText::OnBar;
     switch (m_extrema ? m_extrema->criterion : criterion()) {
     case ExtremaCriterion::LeastIdle:
     case ExtremaCriterion::MostIdle:
         return tr("%1 idle").arg(formatBarValue(score, BarUnit::Percent));
     case ExtremaCriterion::Overhead:
-        return tr("%1 overhead").arg(formatBarValue(score, BarUnit::Percent));
+        return (bar ? tr("%1 ovh") : tr("%1 overhead"))
+            .arg(formatBarValue(score, BarUnit::Percent));
     case ExtremaCriterion::ActiveEntries:
-        return tr("%1 entry methods ran").arg(formatBarValue(score, BarUnit::Count));
+        return (bar ? tr("%1 EPs") : tr("%1 entry methods ran"))
+            .arg(formatBarValue(score, BarUnit::Count));
     case ExtremaCriterion::GrainSize:
-        return tr("%1 per execution on average").arg(formatTime(score));
+        return bar ? formatTime(score) : tr("%1 per execution on average").arg(formatTime(score));
     case ExtremaCriterion::MsgsSent:
-        return tr("%1 messages sent").arg(formatBarValue(score, BarUnit::Messages));
+        return (bar ? tr("%1 msgs") : tr("%1 messages sent"))
+            .arg(formatBarValue(score, BarUnit::Messages));
     case ExtremaCriterion::BytesSent:
-        return tr("%1 sent").arg(formatBarValue(score, BarUnit::Bytes));
+        return bar ? formatBarValue(score, BarUnit::Bytes)
+                   : tr("%1 sent").arg(formatBarValue(score, BarUnit::Bytes));
     case ExtremaCriterion::Clustering:
-        return tr("distance %1 from its cluster's centre").arg(locale.toString(score, 'g', 4));
-    }
-    return {};
-}
-
-QString ExtremaView::shortScoreText(double score) const
-{
-    const QLocale locale;
-    switch (m_extrema ? m_extrema->criterion : criterion()) {
-    case ExtremaCriterion::LeastIdle:
-    case ExtremaCriterion::MostIdle:
-        return tr("%1 idle").arg(formatBarValue(score, BarUnit::Percent));
-    case ExtremaCriterion::Overhead:
-        return tr("%1 ovh").arg(formatBarValue(score, BarUnit::Percent));
-    case ExtremaCriterion::ActiveEntries:
-        return tr("%1 EPs").arg(formatBarValue(score, BarUnit::Count));
-    case ExtremaCriterion::GrainSize:
-        return formatTime(score);
-    case ExtremaCriterion::MsgsSent:
-        return tr("%1 msgs").arg(formatBarValue(score, BarUnit::Messages));
-    case ExtremaCriterion::BytesSent:
-        return formatBarValue(score, BarUnit::Bytes);
-    case ExtremaCriterion::Clustering:
-        return tr("d %1").arg(locale.toString(score, 'g', 3));
+        return bar
+            ? tr("d %1").arg(QLocale().toString(score, 'g', 3))
+            : tr("distance %1 from its cluster's centre").arg(QLocale().toString(score, 'g', 4));
     }
     return {};
 }
@@ -275,8 +258,9 @@ void ExtremaView::showExtrema(core::analysis::Extrema extrema)
         if (n > 0)
             c.note = tr("Mean score: %1").arg(scoreText(groupScore[g] / static_cast<double>(n)))
                 + (c.note.isEmpty() ? QString() : QStringLiteral("\n") + c.note);
-        chartData.valueLabels.push_back(
-            n > 0 ? shortScoreText(groupScore[g] / static_cast<double>(n)) : QString());
+        chartData.valueLabels.push_back(n > 0
+                ? scoreText(groupScore[g] / static_cast<double>(n), ScoreText::OnBar)
+                : QString());
         chartData.categories.push_back(c);
     }
     // Most extreme rightmost.
@@ -287,7 +271,7 @@ void ExtremaView::showExtrema(core::analysis::Extrema extrema)
         c.title = tr("PE %1 · rank %2 of %3").arg(pe).arg(k + 1).arg(outliers);
         c.note = tr("Score: %1\nClick to open its timeline").arg(scoreText(x.extremeScores[k]));
         c.separatorBefore = k + 1 == outliers;
-        chartData.valueLabels.push_back(shortScoreText(x.extremeScores[k]));
+        chartData.valueLabels.push_back(scoreText(x.extremeScores[k], ScoreText::OnBar));
         chartData.categories.push_back(std::move(c));
     }
     const auto series = chartData.series.size();

@@ -56,9 +56,10 @@ private:
     void showExtrema(core::analysis::Extrema extrema);
     // The PEs of a bar: one extreme PE, or all of them for the outliers' average.
     [[nodiscard]] BarPes pesOfBar(int category) const override;
-    [[nodiscard]] QString scoreText(double score) const;
-    // The score as drawn above a bar: "62 % idle", "1.2 k msgs", "3.4 ms".
-    [[nodiscard]] QString shortScoreText(double score) const;
+    // A PE's score in words for tooltips ("1,234 messages sent"), or short as drawn above a
+    // bar ("1.2 k msgs", "3.4 ms").
+    enum class ScoreText { Tooltip, OnBar };
+    [[nodiscard]] QString scoreText(double score, ScoreText form = ScoreText::Tooltip) const;
 
     QComboBox* m_criterion = nullptr;
     QLineEdit* m_count = nullptr;
