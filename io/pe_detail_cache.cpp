@@ -46,8 +46,8 @@ std::shared_ptr<const core::PeTrace> PeDetailCache::get(core::PeId pe, core::Imp
     // lie, lines differ in length): reading stops there and the PE shows its first part.
     std::uint64_t records = 0;
     bool cut = false;
-    auto onChunk = [&](std::uint64_t) {
-        records += 16384; // readPeLog calls this every 16,384 lines
+    auto onChunk = [&](std::uint64_t, std::uint64_t lines) {
+        records += lines;
         cut = records * kStoreBytesPerRecord > m_capBytes;
         return !cut;
     };

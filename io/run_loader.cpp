@@ -39,7 +39,7 @@ bool looksBinary(std::string_view line)
 
 bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& metadata,
     core::PeTrace& out, core::ImportReport& report,
-    const std::function<bool(std::uint64_t)>& onChunk)
+    const std::function<bool(std::uint64_t, std::uint64_t)>& onChunk)
 {
     const auto fileName = fileNameOf(path);
     std::string error;
@@ -57,6 +57,7 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
     std::string why;
     std::string_view line;
     std::uint64_t reported = 0;
+    std::uint64_t reportedLines = 0;
     std::uint64_t malformedInARow = 0;
     bool first = true;
     bool cancelled = false;
@@ -116,13 +117,15 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
                     + std::string(line.substr(0, 80)) + (line.size() > 80 ? "...'" : "'"));
             ++malformedInARow;
         }
-        if ((lines.lineNumber() & 0x3FFF) == 0 && onChunk) {
+        if (onChunk && lines.lineNumber() - reportedLines >= 16384) {
             const auto consumed = source->bytesConsumed();
-            if (!onChunk(consumed - reported)) {
+            const auto read = lines.lineNumber();
+            if (!onChunk(consumed - reported, read - reportedLines)) {
                 cancelled = true;
                 break;
             }
             reported = consumed;
+            reportedLines = read;
         }
     }
     for (const auto lineNumber : lines.overlongLineNumbers())
@@ -137,7 +140,7 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
     if (parser.doubledMulticasts() > 0)
         report.increment(core::Issue::MulticastCountDoubled, parser.doubledMulticasts());
     if (onChunk && !cancelled)
-        onChunk(source->bytesConsumed() - reported);
+        onChunk(source->bytesConsumed() - reported, lines.lineNumber() - reportedLines);
     out = builder.finish();
     return !cancelled;
 }
@@ -266,13 +269,12 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
             if (stop.load())
                 return;
             const auto pe = logPes[k];
-            auto onChunk = [&](std::uint64_t delta) {
+            auto onChunk = [&](std::uint64_t delta, std::uint64_t lines) {
                 bytesDone += delta;
                 reportProgress(false);
                 if (isCancelled())
                     stop = true;
-                // readPeLog calls this every 16,384 lines (and once at the end).
-                const auto records = recordsRead += 16384;
+                const auto records = recordsRead += lines;
                 if (enforceBudget
                     && records * kStoreBytesPerRecord + peBytes > options.memoryBudget) {
                     overBudget = true;

@@ -69,9 +69,10 @@ FoundRun findRun(const std::string& path, const LoadOptions& options = {});
 LoadResult loadFoundRun(FoundRun run, const LoadOptions& options = {});
 
 // Reads one PE's log into a PeTrace (used by loadRun; exposed for tests and benchmarks).
-// Returns false when cancelled.
+// Returns false when cancelled. `onChunk` hears the bytes and lines read since its last call,
+// every 16,384 lines and once at the end; returning false stops the read.
 bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& metadata,
     core::PeTrace& out, core::ImportReport& report,
-    const std::function<bool(std::uint64_t bytesDelta)>& onChunk = {});
+    const std::function<bool(std::uint64_t bytesDelta, std::uint64_t linesDelta)>& onChunk = {});
 
 } // namespace parallax::io

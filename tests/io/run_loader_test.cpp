@@ -186,7 +186,7 @@ TEST_CASE("a cancelled large log stops within the file instead of reading it to 
     core::PeTrace out;
     std::uint64_t seen = 0;
     const bool finished = io::readPeLog(sts.trace->files.logPaths[0], 0, sts.trace->metadata, out,
-        report, [&](std::uint64_t delta) {
+        report, [&](std::uint64_t delta, std::uint64_t) {
             seen += delta;
             return false;
         });
@@ -209,16 +209,32 @@ TEST_CASE("readPeLog reports chunks that add up to the file size")
     std::uint64_t seen = 0;
     int calls = 0;
     const auto& log = run->files.logPaths[4];
-    REQUIRE(io::readPeLog(log, 4, run->metadata, out, report, [&](std::uint64_t delta) {
-        seen += delta;
-        ++calls;
-        return true;
-    }));
+    std::uint64_t lines = 0;
+    REQUIRE(io::readPeLog(
+        log, 4, run->metadata, out, report, [&](std::uint64_t delta, std::uint64_t read) {
+            seen += delta;
+            lines += read;
+            ++calls;
+            return true;
+        }));
     CHECK(seen == fs::file_size(log));
     CHECK(calls > 1);
     CHECK(out.pe == 4);
     CHECK(out.hasLog);
     CHECK(out.recordCount > 10'000);
+    CHECK(lines >= out.recordCount); // every record is a line; blank and ignored lines too
+
+    // A small log: one call, with exactly its lines (the memory budget counts these, so a
+    // 17-line log must not weigh like 16,384).
+    const auto tiny = loadOk(fs::path(PARALLAX_TEST_DATA_DIR) / "runs" / "tiny", metaOnly);
+    std::vector<std::uint64_t> chunks;
+    core::PeTrace small;
+    REQUIRE(io::readPeLog(tiny->files.logPaths[0], 0, tiny->metadata, small, report,
+        [&](std::uint64_t, std::uint64_t read) {
+            chunks.push_back(read);
+            return true;
+        }));
+    CHECK(chunks == std::vector<std::uint64_t> { 17 });
 }
 
 TEST_CASE("reading without logs keeps the metadata and the summaries only")
