@@ -3,6 +3,7 @@
 #include "core/trace.h"
 #include "java_event_stream.h"
 #include "pe_activity.h"
+#include "run_span.h"
 
 #include <algorithm>
 #include <cmath>
@@ -183,7 +184,8 @@ std::optional<Histogram> computeHistogram(const Trace& trace, const AnalysisRequ
         h.accumulated.assign(cells, 0.0);
     if (!trace.hasLogs())
         return h;
-    const bool endsWithRun = r.range.end >= trace.endTime();
+    // The run ends where its traced span does (comm-thread tails do not move the end).
+    const bool endsWithRun = r.range.end >= tracedRunSpan(trace).end;
     std::mutex merge;
     const bool ok = parallelFor(r.pes.size(), r.threads, progress, [&](std::size_t k) {
         const auto& pe = trace.pes[static_cast<std::size_t>(r.pes[k])];
