@@ -358,16 +358,10 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
         // PEs without a file of a kind that others have (docs/format.md §5.6: reported, not
         // fatal).
         auto reportMissing = [&](const std::vector<std::string>& paths, const char* kind) {
-            std::size_t have = 0;
-            for (const auto& p : paths)
-                have += p.empty() ? 0U : 1U;
-            if (have == 0 || have == paths.size())
-                return;
-            for (std::size_t p = 0; p < paths.size(); ++p)
-                if (paths[p].empty())
-                    report.add(core::Issue::MissingFile,
-                        files.baseName + "." + std::to_string(p) + kind, 0,
-                        "PE " + std::to_string(p) + " has no " + kind + " file");
+            for (const auto p : core::Trace::pesLackingFile(paths))
+                report.add(core::Issue::MissingFile,
+                    files.baseName + "." + std::to_string(p) + kind, 0,
+                    "PE " + std::to_string(p) + " has no " + kind + " file");
         };
         reportMissing(files.logPaths, ".log");
         reportMissing(files.sumPaths, ".sum");
