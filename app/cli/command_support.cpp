@@ -13,20 +13,6 @@
 
 namespace parallax::cli {
 
-std::string csvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\n") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    out += '"';
-    return out;
-}
-
 int usageError(std::ostream& err, const std::string& command, const std::string& message)
 {
     err << "parallax-cli " << command << ": " << message << " (see parallax-cli " << command

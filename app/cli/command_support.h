@@ -12,9 +12,9 @@
 
 namespace parallax::cli {
 
-// Shared pieces of the commands: option parsing, loading a run, CSV quoting.
+// Shared pieces of the commands: option parsing and loading a run (CSV quoting is
+// core::analysis::csvField).
 
-std::string csvField(const std::string& s);
 int usageError(std::ostream& err, const std::string& command, const std::string& message);
 
 struct CommandLine {

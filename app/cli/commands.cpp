@@ -3,6 +3,7 @@
 #include "analysis_commands.h"
 #include "arg_parser.h"
 #include "command_support.h"
+#include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "core/trace.h"
 #include "io/run_loader.h"
@@ -147,8 +148,8 @@ int runEntries(const std::vector<std::string>& args, std::ostream& out, std::ost
     out << "id,name,chare\n";
     for (std::size_t id = 0; id < m.entries.size(); ++id) {
         const auto entry = static_cast<core::EntryId>(id);
-        out << id << "," << csvField(m.entryName(entry)) << ","
-            << csvField(m.chareNameOfEntry(entry)) << "\n";
+        out << id << "," << core::analysis::csvField(m.entryName(entry)) << ","
+            << core::analysis::csvField(m.chareNameOfEntry(entry)) << "\n";
     }
     return kExitOk;
 }

@@ -162,7 +162,8 @@ int runMessagePath(const std::vector<std::string>& args, std::ostream& out, std:
         const auto& e = trace->pes[static_cast<std::size_t>(rowPe)].executions;
         return std::to_string(hop) + ',' + std::to_string(rowPe) + ','
             + std::to_string(e.begin[execution]) + ',' + std::to_string(e.end[execution]) + ','
-            + csvField(meta.entryName(static_cast<core::EntryId>(e.entry[execution])));
+            + core::analysis::csvField(
+                meta.entryName(static_cast<core::EntryId>(e.entry[execution])));
     };
     out << "hop,pe,begin_us,end_us,entry_name,sender_pe,send_us,latency_us,link,reason\n";
     std::size_t hop = 0;
@@ -180,7 +181,8 @@ int runMessagePath(const std::vector<std::string>& args, std::ostream& out, std:
         } else {
             line += ',';
         }
-        line += std::string(",") + statusName(link.status) + ',' + csvField(link.reason) + '\n';
+        line += std::string(",") + statusName(link.status) + ','
+            + core::analysis::csvField(link.reason) + '\n';
         out << line;
     }
     if (path.empty())

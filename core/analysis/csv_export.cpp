@@ -176,17 +176,6 @@ std::string extremaCsv(const Extrema* extrema)
 
 std::string timelineCsv(const Trace& trace, const std::vector<PeId>& pes, TimeRange window)
 {
-    const auto quoted = [](const std::string& s) {
-        if (s.find_first_of(",\"\n") == std::string::npos)
-            return s;
-        std::string q = "\"";
-        for (const char c : s) {
-            if (c == '"')
-                q += '"';
-            q += c;
-        }
-        return q + '"';
-    };
     std::string out = "pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes\n";
     struct Row {
         TimeUs begin;
@@ -219,7 +208,7 @@ std::string timelineCsv(const Trace& trace, const std::vector<PeId>& pes, TimeRa
                 + std::to_string(row.end) + ',' + kKinds[row.kind];
             if (row.kind == 0) {
                 const auto entry = static_cast<EntryId>(p.executions.entry[row.index]);
-                out += ',' + std::to_string(entry) + ',' + quoted(trace.metadata.entryName(entry))
+                out += ',' + std::to_string(entry) + ',' + csvField(trace.metadata.entryName(entry))
                     + ',' + std::to_string(p.executions.sourcePe[row.index]) + ','
                     + std::to_string(p.executions.msgBytes[row.index]);
             } else {
