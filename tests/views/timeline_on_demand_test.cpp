@@ -2,6 +2,7 @@
 // the timeline reads the PEs it shows from their logs, off the GUI thread, and then shows
 // exactly what it shows for a run read in full.
 
+#include "core/analysis/run_span.h"
 #include "io/pe_detail_cache.h"
 #include "io/run_loader.h"
 #include "support/io_support.h"
@@ -44,6 +45,11 @@ TEST_CASE("a run read on demand shows the same timeline once its PEs are read", 
     reference.setTrace(full);
     onDemand.setTrace(light);
     waitIdle(onDemand);
+    // Both open on the run's traced span, though the on-demand copy held no PE's log then.
+    const auto traced = core::analysis::tracedRunSpan(*light);
+    CHECK(onDemand.window().begin == traced.begin);
+    CHECK(onDemand.window().end == traced.end);
+    CHECK(reference.window().begin == core::analysis::tracedRunSpan(*full).begin);
     const core::TimeRange window { 20'000, 45'000 };
     for (auto* view : { &reference, &onDemand }) {
         view->setSelection(window, { 3, 9 });

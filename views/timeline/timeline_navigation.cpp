@@ -1,7 +1,6 @@
 // TimelineWidget's navigation: the visible window kept inside the run, zoom around a point,
 // panning, and the back/forward history of windows (a gesture recorded once).
 
-#include "core/analysis/run_span.h"
 #include "views/timeline/timeline_widget.h"
 #include "views/timeline/timeline_widget_internal.h"
 
@@ -109,15 +108,8 @@ void TimelineWidget::fit()
 {
     // The traced span (first BEGIN_COMPUTATION to the run's end), like every other view's
     // default range: comm-thread tails and start-up stay reachable by zooming out or panning.
-    if (!m_trace) {
-        setWindow(runSpan());
-        return;
-    }
-    const auto traced = core::analysis::tracedRunSpan(*m_trace);
-    const auto whole = runSpan();
-    const core::TimeRange window { std::max(traced.begin, whole.begin),
-        std::min(traced.end, whole.end) };
-    setWindow(window.length() >= kMinimumWindow ? window : whole);
+    // setWindow() keeps the window inside runSpan().
+    setWindow(m_trace && m_tracedSpan.length() >= kMinimumWindow ? m_tracedSpan : runSpan());
 }
 
 void TimelineWidget::zoom(double factor, double anchorX)

@@ -1,6 +1,7 @@
 #include "views/timeline/timeline_view.h"
 
 #include "core/analysis/csv_export.h"
+#include "core/analysis/run_span.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
 #include "views/common/entry_palette.h"
@@ -252,7 +253,9 @@ void TimelineView::setTrace(core::TracePtr trace)
         ? withDetail(*m_trace, {}, nullptr, {}, core::analysis::Progress {})
         : m_trace;
     m_options->setTrace(m_trace);
-    m_timeline->setTrace(m_shown);
+    // The traced span of the whole run: an on-demand copy has no PE's log yet.
+    m_timeline->setTrace(
+        m_shown, m_trace ? core::analysis::tracedRunSpan(*m_trace) : core::TimeRange {});
     m_timeline->setSummariesOnly(m_trace && !m_trace->hasLogs() && !m_trace->logsOnDemand());
     if (m_trace) {
         const auto valid = m_trace->validPes();
@@ -288,9 +291,7 @@ void TimelineView::addPes(const std::vector<core::PeId>& pes)
     if (shown.empty())
         return; // none of them is in this run: keep what is shown
     m_showingDefault = false;
-    m_timeline->setPes(std::move(shown));
-    syncOptions();
-    updateStatus();
+    m_timeline->setPes(std::move(shown)); // pesChanged: options bar and status follow
 }
 
 void TimelineView::setPes(const std::vector<core::PeId>& pes)
@@ -301,9 +302,7 @@ void TimelineView::setPes(const std::vector<core::PeId>& pes)
         if (m_trace && pe >= 0 && pe < m_trace->metadata.processors
             && std::find(shown.begin(), shown.end(), pe) == shown.end())
             shown.push_back(pe);
-    m_timeline->setPes(std::move(shown));
-    syncOptions();
-    updateStatus();
+    m_timeline->setPes(std::move(shown)); // pesChanged: options bar and status follow
 }
 
 void TimelineView::movePe(core::PeId pe, int by)
@@ -327,9 +326,7 @@ void TimelineView::removePe(core::PeId pe)
     auto shown = m_timeline->pes();
     shown.erase(std::remove(shown.begin(), shown.end(), pe), shown.end());
     m_showingDefault = false;
-    m_timeline->setPes(std::move(shown));
-    syncOptions();
-    updateStatus();
+    m_timeline->setPes(std::move(shown)); // pesChanged: options bar and status follow
 }
 
 std::optional<std::vector<core::PeId>> TimelineView::parsePes(
@@ -370,9 +367,7 @@ bool TimelineView::removePeList(const QString& text, QString* error)
     std::erase_if(
         shown, [&](core::PeId pe) { return std::binary_search(pes->begin(), pes->end(), pe); });
     m_showingDefault = false;
-    m_timeline->setPes(std::move(shown));
-    syncOptions();
-    updateStatus();
+    m_timeline->setPes(std::move(shown)); // pesChanged: options bar and status follow
     return true;
 }
 

@@ -6,6 +6,7 @@
 
 #include "views/timeline/timeline_widget.h"
 
+#include "core/analysis/run_span.h"
 #include "views/common/entry_palette.h"
 #include "views/timeline/timeline_summary.h"
 #include "views/timeline/timeline_widget_internal.h"
@@ -49,9 +50,11 @@ void TimelineWidget::adoptTrace(core::TracePtr trace)
     m_summaries = m_trace ? std::make_shared<TimelineSummaryCache>(m_trace) : nullptr;
 }
 
-void TimelineWidget::setTrace(core::TracePtr trace)
+void TimelineWidget::setTrace(core::TracePtr trace, core::TimeRange tracedSpan)
 {
     adoptTrace(std::move(trace));
+    m_tracedSpan
+        = !tracedSpan.empty() || !m_trace ? tracedSpan : core::analysis::tracedRunSpan(*m_trace);
     m_pes.clear();
     m_groups.clear();
     m_highlight.reset();

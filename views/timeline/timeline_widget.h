@@ -52,8 +52,9 @@ class TimelineWidget : public QWidget {
 public:
     explicit TimelineWidget(EntryPalette* palette, QWidget* parent = nullptr);
 
-    // A new run: no rows, the whole run in view.
-    void setTrace(core::TracePtr trace);
+    // A new run: no rows, its traced span in view. `tracedSpan` is the span of the whole run
+    // when `trace` is a partial copy (logs read on demand); empty: computed from `trace`.
+    void setTrace(core::TracePtr trace, core::TimeRange tracedSpan = {});
     // The same run with other PEs' detail in it (a run whose logs are read on demand): keeps
     // the window, rows, groups, history and selection; only redraws.
     void replaceTrace(core::TracePtr trace);
@@ -231,6 +232,7 @@ private:
     bool m_summariesOnly = false;
     std::vector<TimelineGroup> m_groups;
     core::TimeRange m_window { 0, 1 };
+    core::TimeRange m_tracedSpan; // fit() shows it (the run's traced span)
     int m_scrollY = 0;
     QScrollBar* m_scrollBar = nullptr;
 
