@@ -99,8 +99,9 @@ QColor EntryPalette::entryColor(int entry) const
             return it.value();
     }
     const int e = entry < 0 ? 0 : entry;
-    const int rank
-        = static_cast<std::size_t>(e) < m_rank.size() ? m_rank[static_cast<std::size_t>(e)] : e;
+    const int rank = static_cast<std::size_t>(e) < m_ranking.rank.size()
+        ? m_ranking.rank[static_cast<std::size_t>(e)]
+        : e;
     return rankColor(rank);
 }
 
@@ -143,23 +144,17 @@ void EntryPalette::setEntryNames(std::vector<QString> names)
     emit changed();
 }
 
-void EntryPalette::setRanking(std::vector<int> rank)
-{
-    m_rank = std::move(rank);
-    emit changed();
-}
-
 void EntryPalette::setRun(const core::Trace* trace)
 {
     std::vector<QString> names;
-    std::vector<int> rank;
+    core::analysis::EntryRanking ranking;
     if (trace != nullptr) {
         for (const auto& entry : trace->metadata.entries)
             names.push_back(QString::fromStdString(entry.name));
-        rank = core::analysis::rankEntriesByTime(*trace).rank;
+        ranking = core::analysis::rankEntriesByTime(*trace);
     }
     m_names = std::move(names);
-    m_rank = std::move(rank);
+    m_ranking = std::move(ranking);
     emit changed();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/analysis_request.h"
+#include "core/analysis/entry_ranking.h"
 
 #include <QColor>
 #include <QHash>
@@ -49,8 +50,8 @@ public:
     void setRun(const core::Trace* trace);
     // Entry names of the current run (for name-based overrides); keeps the ranking.
     void setEntryNames(std::vector<QString> names);
-    // Per entry id, its rank by time (0 = heaviest); entries beyond it are ranked by id.
-    void setRanking(std::vector<int> rank);
+    // The run's entry ids, heaviest first (the legend's and the entry chooser's order).
+    [[nodiscard]] const std::vector<core::EntryId>& entryOrder() const { return m_ranking.order; }
     void setEntryColor(int entry, const QColor& color);
     void resetEntryColor(int entry);
     [[nodiscard]] const QHash<QString, QColor>& overrides() const { return m_overrides; }
@@ -61,7 +62,7 @@ signals:
 
 private:
     std::vector<QString> m_names;
-    std::vector<int> m_rank; // per entry id
+    core::analysis::EntryRanking m_ranking; // of the current run, computed once in setRun()
     QHash<QString, QColor> m_overrides; // entry name -> colour
 };
 

@@ -4,6 +4,7 @@
 #include "core/analysis/entry_ranking.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
+#include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
 #include "views/histogram/entry_chooser.h"
@@ -282,8 +283,12 @@ void HistogramView::chooseEntries()
 {
     if (!m_trace)
         return;
-    const auto ranking = core::analysis::rankEntriesByTime(*m_trace);
-    EntryChooser chooser(m_trace->metadata, ranking.order, m_entries, palette(), this);
+    // The palette ranked the run's entry methods when it opened (setRun): the same order without
+    // another pass over every execution on the GUI thread. A palette of another run: rank here.
+    auto order = palette()->entryOrder();
+    if (order.size() != m_trace->metadata.entries.size())
+        order = core::analysis::rankEntriesByTime(*m_trace).order;
+    EntryChooser chooser(m_trace->metadata, order, m_entries, palette(), this);
     if (chooser.exec() != QDialog::Accepted)
         return;
     auto chosen = chooser.selected();
