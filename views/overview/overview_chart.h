@@ -4,6 +4,7 @@
 #include "core/trace.h"
 #include "views/common/chart_style.h"
 #include "views/overview/overview_geometry.h"
+#include "views/overview/overview_rows.h"
 
 #include <QImage>
 #include <QPointer>
@@ -27,8 +28,12 @@ class OverviewChart : public QWidget {
 public:
     explicit OverviewChart(EntryPalette* palette, QWidget* parent = nullptr);
 
+    // `rows` describes each row of `overview` when it shows groups (composeOverview); empty:
+    // one row per PE of overview->pes.
     void setData(const core::TracePtr& trace, const core::analysis::Overview* overview,
-        OverviewColoring coloring);
+        OverviewColoring coloring, std::vector<OverviewRowInfo> rows = {},
+        const core::analysis::GroupOverview* groups = nullptr);
+    [[nodiscard]] const std::vector<OverviewRowInfo>& rows() const { return m_rows; }
     [[nodiscard]] OverviewColoring coloring() const { return m_coloring; }
     void setBusy(bool busy);
     void setSubtitle(const QString& subtitle);
@@ -41,8 +46,13 @@ public:
 
     [[nodiscard]] OverviewGeometry geometryFor(QSize size, bool exported = false) const;
     [[nodiscard]] const OverviewGeometry& currentGeometry() const;
-    // The PE row under a widget point (nullopt outside the plot).
+    // The PE row under a widget point (nullopt outside the plot, or on a group's aggregate row).
     [[nodiscard]] std::optional<core::PeId> peAt(QPoint pos) const;
+    // The group of the row under a widget point, in the plot or on its label (nullopt when the
+    // row belongs to no group).
+    [[nodiscard]] std::optional<int> groupAt(QPoint pos) const;
+    // The label of a row ("PE 12", "node 3", "busiest: PE 70", …).
+    [[nodiscard]] QString rowLabel(std::size_t row) const;
     [[nodiscard]] QString toolTipAt(QPoint pos) const;
     // The chart on a white background at `size` (title and legend included).
     [[nodiscard]] QImage renderImage(QSize size) const;
@@ -54,6 +64,8 @@ public:
 
 signals:
     void rowClicked(core::PeId pe);
+    // A click on a group's aggregate row or on a group row's label: expand or collapse it.
+    void groupClicked(int group);
     void rangeSelected(core::TimeRange range, QPoint globalPos);
     void contextMenuRequested(QPoint globalPos, std::optional<core::PeId> pe);
 
@@ -72,8 +84,10 @@ private:
     using Style = ChartStyle;
     [[nodiscard]] Style screenStyle() const;
     [[nodiscard]] static Style exportStyle();
-    [[nodiscard]] OverviewLayout layoutFor(bool exported) const;
+    [[nodiscard]] OverviewLayout layoutFor(bool exported, int width) const;
     [[nodiscard]] const QImage& imageFor(QSize plotSize) const;
+    [[nodiscard]] QString groupToolTip(
+        const OverviewRowInfo& info, std::size_t row, std::int64_t column) const;
     void paintFrame(
         QPainter& painter, const OverviewGeometry& g, const Style& style, bool onScreen) const;
     void paintLegend(QPainter& painter, const OverviewGeometry& g, const Style& style) const;
@@ -84,6 +98,9 @@ private:
     const core::analysis::Overview* m_overview = nullptr;
     OverviewColoring m_coloring = OverviewColoring::DominantActivity;
     std::vector<core::TimeRange> m_traced;
+    std::vector<OverviewRowInfo> m_rows;
+    const core::analysis::GroupOverview* m_groups = nullptr;
+    std::vector<bool> m_utilizationRows; // rows drawn with the utilization ramp (lowest/highest)
     std::vector<std::int64_t> m_dominantCounts;
     QString m_subtitle;
     bool m_busy = false;
@@ -97,6 +114,7 @@ private:
 
     std::optional<QPoint> m_mouse;
     std::optional<int> m_dragStart;
+    std::optional<std::size_t> m_labelPress; // a press on a row label
     std::optional<int> m_dragNow;
 };
 

@@ -75,7 +75,7 @@ void OverviewChart::paintFrame(
                 [&](int column) {
                     return palette ? palette->color(columns, column) : QColor(Qt::gray);
                 },
-                m_traced));
+                m_traced, m_utilizationRows));
     }
     // Comm threads apart: their rows under a veil unless the options bar includes them.
     const auto rows = m_overview->pes.size();
@@ -129,10 +129,11 @@ void OverviewChart::paintFrame(
         const QRect row = g.rowRect(r);
         const auto pe = m_overview->pes[r];
         const bool comm = meta.isCommThread(pe);
-        painter.setPen(comm ? style.muted : style.text);
-        painter.drawText(
-            QRect(0, row.center().y() - fm.height() / 2, g.plot.left() - 8, fm.height()),
-            Qt::AlignRight | Qt::AlignVCenter, overviewRowLabel(pe, comm));
+        const bool member = r < m_rows.size() && m_rows[r].member;
+        painter.setPen(comm || member ? style.muted : style.text);
+        const QRect box(0, row.center().y() - fm.height() / 2, g.plot.left() - 8, fm.height());
+        painter.drawText(box, Qt::AlignRight | Qt::AlignVCenter,
+            fm.elidedText(rowLabel(r), Qt::ElideMiddle, box.width()));
     }
 
     // Time axis.
@@ -214,8 +215,8 @@ void OverviewChart::paintFrame(
             painter.drawText(
                 QRect(0, row.center().y() - fm.height() / 2, g.plot.left() - 8, fm.height()),
                 Qt::AlignRight | Qt::AlignVCenter,
-                overviewRowLabel(m_overview->pes[cell->row],
-                    m_trace->metadata.isCommThread(m_overview->pes[cell->row])));
+                QFontMetrics(bold).elidedText(
+                    rowLabel(cell->row), Qt::ElideMiddle, g.plot.left() - 8));
             painter.restore();
         }
     }

@@ -37,9 +37,23 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
     m_coloring
         = m_options->addChoice(tr("Colour &by"), { tr("Dominant activity"), tr("Utilization") });
     m_coloring->setObjectName(QStringLiteral("coloring"));
+    m_grouping = m_options->addChoice(
+        tr("&Rows"), { tr("Auto"), tr("Every PE"), tr("Nodes"), tr("Blocks of PEs") });
+    m_grouping->setObjectName(QStringLiteral("grouping"));
+    m_grouping->setToolTip(tr("Auto: one row per PE up to %1 PEs, else groups (SMP nodes, or "
+                              "blocks of consecutive PEs)")
+                               .arg(kMaxRows));
+    m_groupDisplay = m_options->addChoice(
+        tr("&Groups show"), { tr("Mean"), tr("Spread (highest, mean, lowest)"), tr("Key PEs") });
+    m_groupDisplay->setObjectName(QStringLiteral("groupDisplay"));
+    m_groupDisplay->setToolTip(
+        tr("Mean: the members' mean. Spread: the highest, mean and lowest utilization of the "
+           "members. Key PEs: the first member, the busiest, the least busy and the mean of the "
+           "rest."));
     m_chart = new OverviewChart(palette, this);
     setFocusProxy(m_chart); // keys go to the chart, not to the options bar
     m_computation = new AsyncComputation(this);
+    m_memberComputation = new AsyncComputation(this);
     auto* top = new QHBoxLayout();
     top->setContentsMargins(0, 0, 6, 0);
     top->addWidget(m_options, 1);
@@ -67,6 +81,24 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
         setColoring(
             index == 1 ? OverviewColoring::Utilization : OverviewColoring::DominantActivity);
     });
+    connect(m_grouping, &QComboBox::currentIndexChanged, this, [this]() {
+        m_blockSize = 0;
+        m_expanded.clear();
+        recompute();
+    });
+    connect(m_groupDisplay, &QComboBox::currentIndexChanged, this, [this]() {
+        if (!m_trace || !m_groups)
+            return;
+        // The groups carry every display; regroup only when the number of rows per group
+        // changes how many groups fit.
+        std::vector<QString> names;
+        static_cast<void>(makeGroups(m_options->request(), names));
+        if (names == m_groupNames)
+            showComposed();
+        else
+            recompute();
+    });
+    connect(m_chart, &OverviewChart::groupClicked, this, &OverviewView::toggleGroup);
     connect(m_computation, &AsyncComputation::busyChanged, m_chart, &OverviewChart::setBusy);
     connect(m_chart, &OverviewChart::rowClicked, this,
         [this](core::PeId pe) { emit timelineRequested({ pe }, currentRange()); });
@@ -81,6 +113,9 @@ void OverviewView::setTrace(core::TracePtr trace)
 {
     m_trace = std::move(trace);
     m_overview.reset();
+    m_groups.reset();
+    m_members.reset();
+    m_expanded.clear();
     m_zoomHistory.clear();
     m_options->setTrace(m_trace);
     rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
@@ -117,7 +152,8 @@ void OverviewView::setColoring(OverviewColoring coloring)
         const QSignalBlocker block(m_coloring);
         m_coloring->setCurrentIndex(coloring == OverviewColoring::Utilization ? 1 : 0);
     }
-    m_chart->setData(m_trace, m_overview ? &*m_overview : nullptr, coloring);
+    m_chart->setData(m_trace, m_overview ? &*m_overview : nullptr, coloring, m_chart->rows(),
+        m_groups ? &*m_groups : nullptr);
 }
 
 std::optional<core::TimeRange> OverviewView::selectedRange() const
@@ -196,11 +232,77 @@ void OverviewView::showContextMenu(QPoint globalPos, std::optional<core::PeId> p
     menu->popup(globalPos);
 }
 
+void OverviewView::setGrouping(Grouping grouping)
+{
+    m_grouping->setCurrentIndex(static_cast<int>(grouping));
+}
+
+void OverviewView::setGroupDisplay(GroupDisplay display)
+{
+    m_groupDisplay->setCurrentIndex(static_cast<int>(display));
+}
+
+GroupDisplay OverviewView::groupDisplay() const
+{
+    return static_cast<GroupDisplay>(std::clamp(m_groupDisplay->currentIndex(), 0, 2));
+}
+
+std::vector<std::vector<core::PeId>> OverviewView::makeGroups(
+    const core::analysis::AnalysisRequest& request, std::vector<QString>& names) const
+{
+    names.clear();
+    const auto grouping = static_cast<Grouping>(std::clamp(m_grouping->currentIndex(), 0, 3));
+    const auto pes = core::analysis::resolve(*m_trace, request).pes;
+    const auto limit = static_cast<std::size_t>(kMaxRows / rowsPerGroup(groupDisplay()));
+    if (grouping == Grouping::EveryPe
+        || (grouping == Grouping::Auto && pes.size() <= static_cast<std::size_t>(kMaxRows)))
+        return {};
+    const auto& meta = m_trace->metadata;
+    std::vector<std::vector<core::PeId>> groups;
+    if (grouping != Grouping::Blocks && meta.smp) {
+        // SMP nodes (comm threads with the node they serve), whole nodes per row.
+        std::vector<std::vector<core::PeId>> nodes;
+        std::vector<int> nodeIds;
+        for (const auto pe : pes) {
+            const int node = meta.nodeOf(pe);
+            if (nodeIds.empty() || nodeIds.back() != node) {
+                nodeIds.push_back(node);
+                nodes.emplace_back();
+            }
+            nodes.back().push_back(pe);
+        }
+        const std::size_t perRow = (nodes.size() + limit - 1) / std::max<std::size_t>(limit, 1);
+        for (std::size_t n = 0; n < nodes.size(); n += perRow) {
+            const auto last = std::min(n + perRow, nodes.size()) - 1;
+            std::vector<core::PeId> members;
+            for (std::size_t k = n; k <= last; ++k)
+                members.insert(members.end(), nodes[k].begin(), nodes[k].end());
+            groups.push_back(std::move(members));
+            names.push_back(perRow == 1 ? tr("node %1").arg(nodeIds[n])
+                                        : tr("nodes %1–%2").arg(nodeIds[n]).arg(nodeIds[last]));
+        }
+        return groups;
+    }
+    const std::size_t size = m_blockSize > 0
+        ? static_cast<std::size_t>(m_blockSize)
+        : std::max<std::size_t>(1, (pes.size() + limit - 1) / limit);
+    for (std::size_t k = 0; k < pes.size(); k += size) {
+        const auto last = std::min(k + size, pes.size()) - 1;
+        groups.emplace_back(pes.begin() + static_cast<std::ptrdiff_t>(k),
+            pes.begin() + static_cast<std::ptrdiff_t>(last) + 1);
+        names.push_back(tr("PEs %1–%2").arg(pes[k]).arg(pes[last]));
+    }
+    return groups;
+}
+
 void OverviewView::recompute()
 {
     if (!m_trace) {
         m_computation->cancel();
+        m_memberComputation->cancel();
         m_overview.reset();
+        m_groups.reset();
+        m_members.reset();
         m_chart->setData(m_trace, nullptr, coloring());
         m_chart->setSubtitle({});
         return;
@@ -210,23 +312,120 @@ void OverviewView::recompute()
     core::analysis::OverviewOptions options;
     options.columns = countFieldValue(m_columns->text(), 1000);
     auto trace = m_trace;
-    m_computation->run<std::optional<core::analysis::Overview>>(
+    std::vector<QString> names;
+    auto groups = makeGroups(request, names);
+    m_memberComputation->cancel();
+    if (groups.empty()) {
+        m_groups.reset();
+        m_members.reset();
+        m_expanded.clear();
+        m_computation->run<std::optional<core::analysis::Overview>>(
+            [trace, request, options](const core::analysis::Progress& progress) {
+                return core::analysis::computeOverview(*trace, request, options, progress);
+            },
+            [this](std::optional<core::analysis::Overview> result) {
+                m_overview = std::move(result);
+                showComposed();
+                emit computed();
+            });
+        return;
+    }
+    if (groups.size() != (m_groups ? m_groups->groupCount() : 0))
+        m_expanded.clear();
+    // The expanded groups' PEs are computed with the groups, so a new range keeps them open.
+    std::vector<core::PeId> open;
+    for (const int g : m_expanded)
+        if (static_cast<std::size_t>(g) < groups.size())
+            open.insert(open.end(), groups[static_cast<std::size_t>(g)].begin(),
+                groups[static_cast<std::size_t>(g)].end());
+    using Result = std::pair<std::optional<core::analysis::GroupOverview>,
+        std::optional<core::analysis::Overview>>;
+    m_computation->run<Result>(
+        [trace, request, options, groups = std::move(groups), open = std::move(open)](
+            const core::analysis::Progress& progress) {
+            Result result;
+            result.first
+                = core::analysis::computeGroupOverview(*trace, request, groups, options, progress);
+            if (result.first && !open.empty()) {
+                auto members = request;
+                members.pes = open;
+                result.second = core::analysis::computeOverview(*trace, members, options, progress);
+            }
+            return result;
+        },
+        [this, names = std::move(names)](Result result) {
+            m_groups = std::move(result.first);
+            m_members = std::move(result.second);
+            m_groupNames = names;
+            showComposed();
+            emit computed();
+        });
+}
+
+void OverviewView::toggleGroup(int group)
+{
+    if (!m_groups || group < 0 || static_cast<std::size_t>(group) >= m_groups->groupCount())
+        return;
+    if (!m_expanded.erase(group))
+        m_expanded.insert(group);
+    computeMembers();
+}
+
+void OverviewView::computeMembers()
+{
+    std::vector<core::PeId> open;
+    for (const int g : m_expanded) {
+        const auto& m = m_groups->members[static_cast<std::size_t>(g)];
+        open.insert(open.end(), m.begin(), m.end());
+    }
+    if (open.empty()) {
+        m_memberComputation->cancel();
+        m_members.reset();
+        showComposed();
+        emit computed();
+        return;
+    }
+    auto request = m_options->request();
+    request.pes = std::move(open);
+    core::analysis::OverviewOptions options;
+    options.columns = countFieldValue(m_columns->text(), 1000);
+    auto trace = m_trace;
+    m_memberComputation->run<std::optional<core::analysis::Overview>>(
         [trace, request, options](const core::analysis::Progress& progress) {
             return core::analysis::computeOverview(*trace, request, options, progress);
         },
         [this](std::optional<core::analysis::Overview> result) {
-            m_overview = std::move(result);
-            if (m_overview) {
-                const auto& grid = m_overview->grid;
-                m_chart->setSubtitle(
-                    describeSelection(*m_trace, m_options->range(), m_options->pes())
-                    + tr(" · %1 columns of %2")
-                          .arg(QLocale().toString(static_cast<qlonglong>(grid.count)),
-                              formatTime(static_cast<double>(grid.size))));
-            }
-            m_chart->setData(m_trace, m_overview ? &*m_overview : nullptr, coloring());
+            m_members = std::move(result);
+            showComposed();
             emit computed();
         });
+}
+
+void OverviewView::showComposed()
+{
+    std::vector<OverviewRowInfo> rows;
+    const core::analysis::GroupOverview* groups = nullptr;
+    if (m_groups) {
+        auto composed = composeOverview(*m_trace, *m_groups, m_groupNames, groupDisplay(),
+            m_expanded, m_members ? &*m_members : nullptr);
+        m_overview = std::move(composed.overview);
+        rows = std::move(composed.rows);
+        groups = &*m_groups;
+    }
+    QString subtitle;
+    if (m_overview) {
+        const auto& grid = m_overview->grid;
+        subtitle = describeSelection(*m_trace, m_options->range(), m_options->pes())
+            + tr(" · %1 columns of %2")
+                  .arg(QLocale().toString(static_cast<qlonglong>(grid.count)),
+                      formatTime(static_cast<double>(grid.size)));
+        if (m_groups)
+            subtitle += tr(" · %n group(s) of PEs, click one to show its PEs", nullptr,
+                static_cast<int>(m_groups->groupCount()));
+    }
+    m_chart->setSubtitle(subtitle);
+    m_chart->setData(
+        m_trace, m_overview ? &*m_overview : nullptr, coloring(), std::move(rows), groups);
 }
 
 QImage OverviewView::renderChart(QSize size)
@@ -243,6 +442,7 @@ QString OverviewView::csv() const
 
 bool OverviewView::applyOptions(const std::map<QString, QString>& options, QString* error)
 {
+    bool regroup = false;
     for (const auto& [name, value] : options) {
         if (name == QStringLiteral("columns")) {
             m_columns->setText(value);
@@ -256,6 +456,43 @@ bool OverviewView::applyOptions(const std::map<QString, QString>& options, QStri
                     *error = tr("--%1: '%2' is not activity or utilization").arg(name, value);
                 return false;
             }
+        } else if (name == QStringLiteral("rows")) {
+            const QStringList keys { QStringLiteral("auto"), QStringLiteral("pes"),
+                QStringLiteral("nodes"), QStringLiteral("blocks") };
+            QString key = value;
+            int blockSize = 0;
+            if (value.startsWith(QStringLiteral("blocks:"))) {
+                bool ok = false;
+                blockSize = value.mid(7).toInt(&ok);
+                if (!ok || blockSize < 1) {
+                    if (error != nullptr)
+                        *error = tr("--rows: '%1' needs a block size of at least 1").arg(value);
+                    return false;
+                }
+                key = QStringLiteral("blocks");
+            }
+            if (!keys.contains(key)) {
+                if (error != nullptr)
+                    *error
+                        = tr("--rows: '%1' is not auto, pes, nodes, blocks or blocks:N").arg(value);
+                return false;
+            }
+            regroup = regroup || blockSize != m_blockSize;
+            m_blockSize = blockSize;
+            const QSignalBlocker block(m_grouping);
+            regroup = regroup || m_grouping->currentIndex() != keys.indexOf(key);
+            m_grouping->setCurrentIndex(static_cast<int>(keys.indexOf(key)));
+        } else if (name == QStringLiteral("groups")) {
+            const QStringList keys { QStringLiteral("mean"), QStringLiteral("spread"),
+                QStringLiteral("key") };
+            if (!keys.contains(value)) {
+                if (error != nullptr)
+                    *error = tr("--groups: '%1' is not mean, spread or key").arg(value);
+                return false;
+            }
+            const QSignalBlocker block(m_groupDisplay);
+            regroup = regroup || m_groupDisplay->currentIndex() != keys.indexOf(value);
+            m_groupDisplay->setCurrentIndex(static_cast<int>(keys.indexOf(value)));
         } else {
             if (error != nullptr)
                 *error = tr("the %1 view has no option --%2").arg(viewKey(kind()), name);
@@ -266,6 +503,10 @@ bool OverviewView::applyOptions(const std::map<QString, QString>& options, QStri
         if (error != nullptr)
             *error = m_options->errorText();
         return false;
+    }
+    if (regroup) {
+        m_expanded.clear();
+        recompute();
     }
     return true;
 }

@@ -8,6 +8,7 @@
 #include <QPointer>
 
 #include <optional>
+#include <set>
 #include <vector>
 
 class QComboBox;
@@ -23,7 +24,9 @@ class OptionsBar;
 // (a perceptual ramp with a colour bar). Click a PE's row to open its timeline over the shown
 // range (or the selected one); drag across time to select a range: the selection is reported
 // (selectionChanged) and a menu offers to zoom to it or open it in another view. Options: range,
-// PEs, number of columns, colouring.
+// PEs, number of columns, colouring, and rows: above kMaxRows PEs (or when asked) the rows are
+// groups of PEs — SMP nodes, or blocks of consecutive PEs — drawn as their mean, their spread
+// (highest / mean / lowest) or their key PEs; clicking a group shows its PEs in place.
 class OverviewView : public AnalysisView {
     Q_OBJECT
 public:
@@ -36,7 +39,8 @@ public:
     // pe,column,begin_us,end_us,dominant,utilization_pct,idle_pct as `parallax-cli overview`
     // (cells with neither utilization nor idle are left out).
     [[nodiscard]] QString csv() const override;
-    // "columns" (1..20000) and "coloring" (activity | utilization).
+    // "columns" (1..20000), "coloring" (activity | utilization), "rows" (auto | pes | nodes |
+    // blocks | blocks:N) and "groups" (mean | spread | key).
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
 
     [[nodiscard]] const std::optional<core::analysis::Overview>& overview() const
@@ -55,9 +59,28 @@ public:
     bool zoomOut();
 
     static constexpr int kMaxColumns = 20'000;
+    // Above this many PEs the rows are groups (Rows: Auto).
+    static constexpr int kMaxRows = 200;
+
+    enum class Grouping : std::uint8_t { Auto, EveryPe, Nodes, Blocks };
+    void setGrouping(Grouping grouping);
+    void setGroupDisplay(GroupDisplay display);
+    [[nodiscard]] GroupDisplay groupDisplay() const;
+    // The groups shown (empty when the rows are PEs) and which are expanded.
+    [[nodiscard]] const std::optional<core::analysis::GroupOverview>& groups() const
+    {
+        return m_groups;
+    }
+    [[nodiscard]] const std::set<int>& expandedGroups() const { return m_expanded; }
+    // Shows or hides a group's PEs under its row.
+    void toggleGroup(int group);
 
 private:
     void recompute();
+    void computeMembers();
+    void showComposed();
+    [[nodiscard]] std::vector<std::vector<core::PeId>> makeGroups(
+        const core::analysis::AnalysisRequest& request, std::vector<QString>& names) const;
     void showRangeMenu(core::TimeRange range, QPoint globalPos);
     void showContextMenu(QPoint globalPos, std::optional<core::PeId> pe);
 
@@ -65,9 +88,18 @@ private:
     OptionsBar* m_options = nullptr;
     QLineEdit* m_columns = nullptr;
     QComboBox* m_coloring = nullptr;
+    QComboBox* m_grouping = nullptr;
+    QComboBox* m_groupDisplay = nullptr;
     OverviewChart* m_chart = nullptr;
     AsyncComputation* m_computation = nullptr;
+    AsyncComputation* m_memberComputation = nullptr;
+    // What the chart shows: per-PE rows, or the composed group rows.
     std::optional<core::analysis::Overview> m_overview;
+    std::optional<core::analysis::GroupOverview> m_groups;
+    std::vector<QString> m_groupNames;
+    std::optional<core::analysis::Overview> m_members; // rows of the expanded groups' PEs
+    std::set<int> m_expanded;
+    int m_blockSize = 0; // PEs per block (--rows blocks:N); 0: as many as keep kMaxRows rows
     std::vector<core::TimeRange> m_zoomHistory;
     // The selection last shown or reported, to report selectionChanged() only on changes.
     core::TimeRange m_shownRange;
