@@ -19,6 +19,7 @@ constexpr double kStartupRecordsPerElement = 4.5;
 constexpr double kIterationRecords = 15.0;
 constexpr double kIterationRecordsPerElement = 13.85;
 constexpr int kDefaultElementsPerPe = 8;
+constexpr double kPhaseTasksRecords = RunModel::kPhaseTasksPerIteration;
 
 } // namespace
 
@@ -26,16 +27,19 @@ RunSize chooseRunSize(const GeneratorOptions& options)
 {
     RunSize size;
     const auto events = static_cast<double>(options.eventsPerPe);
+    // Each phase task adds its CREATION, BEGIN and END.
+    const double iterationRecords
+        = kIterationRecords + (options.alternatingPhases ? 3.0 * kPhaseTasksRecords : 0.0);
     if (options.iterations) {
         size.iterations = *options.iterations;
         const double iterations = size.iterations;
-        const double elements = (events - kStartupRecords - kIterationRecords * iterations)
+        const double elements = (events - kStartupRecords - iterationRecords * iterations)
             / (kStartupRecordsPerElement + kIterationRecordsPerElement * iterations);
         size.elementsPerPe = static_cast<int>(std::clamp(std::round(elements), 1.0, 50000.0));
     } else {
         size.elementsPerPe = kDefaultElementsPerPe;
         const double perIteration
-            = kIterationRecords + kIterationRecordsPerElement * kDefaultElementsPerPe;
+            = iterationRecords + kIterationRecordsPerElement * kDefaultElementsPerPe;
         const double startup = kStartupRecords + kStartupRecordsPerElement * kDefaultElementsPerPe;
         size.iterations = static_cast<int>(
             std::clamp(std::round((events - startup) / perIteration), 1.0, 1.0e6));
@@ -56,6 +60,10 @@ RunModel::RunModel(const GeneratorOptions& options, const SymbolTable& symbols, 
     , m_overloaded(static_cast<std::size_t>(options.pes), false)
     , m_overloadFactor(options.overloadFactor)
     , m_bimodal(options.bimodalEntry)
+    , m_classes(plantPeClasses(options))
+    , m_heavyFactor(options.heavyFactor)
+    , m_specialPe0(options.specialPe0)
+    , m_alternatingPhases(options.alternatingPhases)
 {
     while ((PeId { 1 } << m_treeDepth) < m_numPes && m_treeDepth < 30) {
         ++m_treeDepth;
@@ -198,7 +206,40 @@ TimeUs RunModel::computeDuration(PeId pe, Prng& rng) const
         duration = std::max<TimeUs>(
             1, static_cast<TimeUs>(static_cast<double>(duration) * m_overloadFactor));
     }
-    return duration;
+    return scaledWork(pe, duration);
+}
+
+TimeUs RunModel::scaledWork(PeId pe, TimeUs duration) const
+{
+    if (peClassOf(pe) != PeClass::Heavy) {
+        return duration;
+    }
+    return std::max<TimeUs>(1, std::llround(static_cast<double>(duration) * m_heavyFactor));
+}
+
+TimeUs RunModel::taskDuration(PeId pe, EntryId entry, Prng& rng) const
+{
+    switch (entry) {
+    case entry::kIntegrate:
+        return scaledWork(pe, rng.between(40, 120));
+    case entry::kRebuildPairlist:
+        return scaledWork(pe, rng.between(400, 800));
+    case entry::kComputeBonded:
+    case entry::kComputeNonbonded:
+        return scaledWork(pe, rng.between(150, 350));
+    default:
+        return scaledWork(pe, mixDuration(entry, rng));
+    }
+}
+
+EntryId RunModel::phaseEntry(PeId pe, int iteration, int task) const
+{
+    const bool firstHalfOfPes = pe < m_numPes / 2;
+    bool firstHalfOfRun = 2 * iteration + 1 < m_iterations;
+    if (2 * iteration + 1 == m_iterations) {
+        firstHalfOfRun = 2 * task < kPhaseTasksPerIteration; // the middle iteration
+    }
+    return firstHalfOfPes == firstHalfOfRun ? entry::kComputeBonded : entry::kComputeNonbonded;
 }
 
 EntryId RunModel::pickMixEntry(Prng& rng) const

@@ -45,6 +45,7 @@ SymbolTable::SymbolTable(int totalEntries)
         { "WorkerMgr", -1 },
         { "Patch", 3 },
         { "ComputeMgr", -1 },
+        { "CentralLB", -1 },
     };
     m_entries = {
         { "dummy_thread_ep", chare::kDummyThread, kDummyThreadMsg },
@@ -71,6 +72,12 @@ SymbolTable::SymbolTable(int totalEntries)
         { "Patch()", chare::kPatch, 0 },
         { "integrate(int step)", chare::kPatch, kMarshallMsg },
         { "Patch(CkMigrateMessage* impl_msg)", chare::kPatch, 0 },
+        { "ReceiveStats(CkMarshalledCLBStatsMessage &&msg)", chare::kCentralLb, kMarshallMsg },
+        { "LoadBalance()", chare::kCentralLb, 0 },
+        { "reportProgress(int iter)", chare::kMain, kMarshallMsg },
+        { "rebuildPairlist(int step)", chare::kPatch, kMarshallMsg },
+        { "computeBonded(int step)", chare::kPatch, kMarshallMsg },
+        { "computeNonbonded(int step)", chare::kPatch, kMarshallMsg },
     };
 
     // The mix: verb x noun names with one of three parameter lists, owned in turn by the

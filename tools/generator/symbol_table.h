@@ -36,10 +36,13 @@ inline constexpr int kWorker = 7; // 1-D chare array
 inline constexpr int kWorkerMgr = 8; // group
 inline constexpr int kPatch = 9; // 3-D chare array
 inline constexpr int kComputeMgr = 10; // group
+inline constexpr int kCentralLb = 11; // group: the central load balancer, rooted on PE 0
 } // namespace chare
 
 // Entry method ids that the simulation executes by name. EPs 0..3 are the runtime's dummy
-// EPs, as in every current Charm++ .sts; ids from kFirstMixEntry on are the "mix".
+// EPs, as in every current Charm++ .sts; ids from kFirstMixEntry on are the "mix". The
+// entries of the planted PE classes are declared in every run (as a real .sts declares
+// every EP of the program) and executed only when their class is planted.
 namespace entry {
 inline constexpr EntryId kDummyThread = 0;
 inline constexpr EntryId kDummyPack = 1;
@@ -64,7 +67,17 @@ inline constexpr EntryId kFinish = 19;
 inline constexpr EntryId kPatchCtor = 20;
 inline constexpr EntryId kIntegrate = 21;
 inline constexpr EntryId kPatchMigrateCtor = 22;
-inline constexpr EntryId kFirstMixEntry = 23;
+// PE 0's extra roles (--special-pe0): load-balancer statistics root and strategy, and a
+// progress report of the Main chare.
+inline constexpr EntryId kReceiveStats = 23;
+inline constexpr EntryId kLoadBalance = 24;
+inline constexpr EntryId kReportProgress = 25;
+// Only the anomalous PEs (--anomalous) run it.
+inline constexpr EntryId kRebuildPairlist = 26;
+// The two mixes of --alternating-phases.
+inline constexpr EntryId kComputeBonded = 27;
+inline constexpr EntryId kComputeNonbonded = 28;
+inline constexpr EntryId kFirstMixEntry = 29;
 } // namespace entry
 
 // User event and statistic ids (EVENT / STAT lines).
