@@ -116,6 +116,10 @@ std::optional<std::string> writeFileAtomically(const std::string& path, std::str
     if (auto error = writeWholeFile(temporary, contents)) {
         std::error_code ignored;
         std::filesystem::remove(temporary, ignored);
+        // Name the file the user asked for, not the temporary one.
+        if (const std::size_t at = error->find(temporary); at != std::string::npos) {
+            error->replace(at, temporary.size(), path);
+        }
         return error;
     }
     std::error_code code;
