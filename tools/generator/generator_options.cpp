@@ -355,9 +355,10 @@ Planted problems (each printed on stdout as one "planted ..." line at the end):
 
 Planted PE classes, for checking clustering and groups (see --truth):
   --heavy-fraction F     this fraction of the PEs (at least one, F in (0, 0.5]) is heavy:
-                         FACTOR times the work in every entry method of an iteration;
-                         chosen from the seed, one per stratum of PE numbers, so they are
-                         spread over the machine
+                         X times the work in the application's entry methods (compute,
+                         recvGhost, integrate, the mix and the phase tasks); chosen from
+                         the seed, one per stratum of PE numbers, so they are spread
+                         over the machine
   --heavy-factor X       work factor of the heavy PEs (default: 3.0)
   --anomalous N          N PEs chosen from the seed also run Patch::rebuildPairlist every
                          iteration, an entry method no other PE runs

@@ -19,7 +19,8 @@ constexpr double kStartupRecordsPerElement = 4.5;
 constexpr double kIterationRecords = 15.0;
 constexpr double kIterationRecordsPerElement = 13.85;
 constexpr int kDefaultElementsPerPe = 8;
-constexpr double kPhaseTasksRecords = RunModel::kPhaseTasksPerIteration;
+// Each phase task of --alternating-phases adds its CREATION, BEGIN and END.
+constexpr double kPhaseTaskRecords = 3.0 * RunModel::kPhaseTasksPerIteration;
 
 } // namespace
 
@@ -27,9 +28,8 @@ RunSize chooseRunSize(const GeneratorOptions& options)
 {
     RunSize size;
     const auto events = static_cast<double>(options.eventsPerPe);
-    // Each phase task adds its CREATION, BEGIN and END.
     const double iterationRecords
-        = kIterationRecords + (options.alternatingPhases ? 3.0 * kPhaseTasksRecords : 0.0);
+        = kIterationRecords + (options.alternatingPhases ? kPhaseTaskRecords : 0.0);
     if (options.iterations) {
         size.iterations = *options.iterations;
         const double iterations = size.iterations;
