@@ -470,7 +470,9 @@ TEST_CASE("bad planted-class options are refused with one line and exit status 2
         { { "--truth" }, "--truth needs a value" },
         { { "--alternating-phases", "--iterations", "1" },
             "--alternating-phases needs at least 2 iterations" },
-        { { "--entries", "28" }, "bad value '28' for --entries" },
+        { { "--entries", "22" }, "bad value '22' for --entries" },
+        { { "--special-pe0", "--anomalous", "1", "--entries", "26" },
+            "--entries 26 leaves no room for the planted classes' entry methods (at least 27)" },
     };
     for (const auto& [extra, expected] : cases) {
         std::vector<std::string> args = { "--out", out, "--pes", "8" };
@@ -495,4 +497,25 @@ TEST_CASE("a truth file that cannot be written fails the run with exit status 1"
     CHECK(run.exitCode == 1);
     CHECK(run.out.find("cannot write ") != std::string::npos);
     CHECK(run.out.find("truth.csv: ") != std::string::npos);
+}
+
+TEST_CASE("without planted classes the generator still writes the bundled sample run byte for byte",
+    "[generator]")
+{
+    // sample-logs/README.md's command for grainsize (plain-text logs, so no zlib version
+    // enters the comparison).
+    TempDir dir;
+    const auto run = generate({ "--out", dir.path().string(), "--name", "grainsize", "--pes", "8",
+        "--events-per-pe", "1500", "--bimodal-entry" });
+    INFO(run.out);
+    REQUIRE(run.exitCode == 0);
+    const auto sample = parallax::test::sampleRun("grainsize");
+    std::size_t compared = 0;
+    for (const auto& file : std::filesystem::directory_iterator(sample)) {
+        INFO(file.path().filename().string());
+        CHECK(parallax::test::readFile(dir.path() / file.path().filename())
+            == parallax::test::readFile(file.path()));
+        ++compared;
+    }
+    CHECK(compared == 8 * 3 + 3);
 }

@@ -59,24 +59,26 @@ std::vector<std::string> plantedLines(const GeneratorOptions& options, const Run
     }
     if (options.anomalousPes > 0) {
         lines.push_back("planted anomalous-pes " + classLine(PeClass::Anomalous) + " entry "
-            + model.symbols().shortName(entry::kRebuildPairlist) + " ep "
-            + std::to_string(entry::kRebuildPairlist));
+            + model.symbols().shortName(model.rebuildPairlistEntry()) + " ep "
+            + std::to_string(model.rebuildPairlistEntry()));
     }
     if (options.specialPe0) {
         std::string line = "planted special-pe0 entries";
-        for (const EntryId role :
-            { entry::kReceiveStats, entry::kLoadBalance, entry::kReportProgress }) {
+        for (const PlantedEntry role : { PlantedEntry::ReceiveStats, PlantedEntry::LoadBalance,
+                 PlantedEntry::ReportProgress }) {
             line += ' ';
-            line += model.symbols().shortName(role);
+            line += model.symbols().shortName(model.symbols().planted(role));
         }
         lines.push_back(std::move(line));
     }
     if (options.alternatingPhases) {
         lines.push_back("planted alternating-phases halves 0-" + std::to_string(options.pes / 2 - 1)
             + "," + std::to_string(options.pes / 2) + "-" + std::to_string(options.pes - 1)
-            + " entries " + model.symbols().shortName(entry::kComputeBonded) + " "
-            + model.symbols().shortName(entry::kComputeNonbonded) + " swap at iteration "
-            + std::to_string(model.iterations() / 2) + " of " + std::to_string(model.iterations()));
+            + " entries "
+            + model.symbols().shortName(model.symbols().planted(PlantedEntry::ComputeBonded)) + " "
+            + model.symbols().shortName(model.symbols().planted(PlantedEntry::ComputeNonbonded))
+            + " swap at iteration " + std::to_string(model.iterations() / 2) + " of "
+            + std::to_string(model.iterations()));
     }
     if (model.hasHeavySender()) {
         lines.push_back("planted heavy-sender " + std::to_string(model.heavySender()) + " targets "
@@ -111,7 +113,7 @@ GeneratorOutcome generateRun(const GeneratorOptions& options)
             + (code ? code.message() : std::string("not a directory")));
     }
 
-    const SymbolTable symbols(options.entries);
+    const SymbolTable symbols(options.entries, plantedEntriesOf(options));
     const RunModel model(options, symbols, chooseRunSize(options));
     const int threads = threadCount(options);
 

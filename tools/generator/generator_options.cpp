@@ -14,7 +14,7 @@ namespace parallax::gen {
 namespace {
 
 constexpr PeId kMaxPes = 1 << 20;
-constexpr int kMinEntries = entry::kFirstMixEntry; // the fixed entry methods of SymbolTable
+constexpr int kMinEntries = entry::kFirstOptionalEntry; // the fixed entries of SymbolTable
 constexpr int kMaxEntries = 20000;
 constexpr int kMaxIterations = 1000000;
 constexpr int kMaxThreads = 1024;
@@ -99,6 +99,11 @@ std::optional<std::string> checkPlantedClasses(const GeneratorOptions& options, 
         return "--heavy-fraction and --anomalous plant " + std::to_string(planted)
             + " special PEs but the run has " + std::to_string(options.pes)
             + " (at least one PE must stay normal)";
+    }
+    if (const int needed = kMinEntries + plantedEntriesOf(options).count();
+        options.entries < needed) {
+        return "--entries " + std::to_string(options.entries) + " leaves no room for the planted "
+            + "classes' entry methods (at least " + std::to_string(needed) + ")";
     }
     if (options.alternatingPhases && options.pes < 2) {
         return "--alternating-phases needs at least 2 PEs (two halves)";
@@ -330,7 +335,8 @@ Options:
   --iterations K         number of iterations (default: derived from --events-per-pe
                          with 8 Worker elements per PE; when given, the number of
                          elements per PE is derived instead)
-  --entries N            total number of entry methods in the .sts, at least 29
+  --entries N            total number of entry methods in the .sts, at least 23 (and
+                         one more per entry method of a planted class)
                          (default: 40); the extra ones are executed as a mix of
                          short tasks, a few often and most rarely
   --seed S               seed of the deterministic random streams (default: 1)

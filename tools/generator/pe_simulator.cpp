@@ -419,7 +419,7 @@ void PeSimulator::runStepSetup(
         }
     }
     if (m_model.isAnomalous(m_pe)) {
-        tasks.push_back({ entry::kRebuildPairlist, 0, 0 });
+        tasks.push_back({ m_model.rebuildPairlistEntry(), 0, 0 });
     }
     if (m_model.hasAlternatingPhases()) {
         for (int task = 0; task < RunModel::kPhaseTasksPerIteration; ++task) {
@@ -612,11 +612,12 @@ void PeSimulator::runPe0Roles(int iteration)
         advance(duration);
         endExecution();
     };
-    execute(entry::kReceiveStats, rng.between(150, 300));
+    const SymbolTable& symbols = m_model.symbols();
+    execute(symbols.planted(PlantedEntry::ReceiveStats), rng.between(150, 300));
     if (RunModel::balancesAfter(iteration)) {
-        execute(entry::kLoadBalance, rng.between(2000, 4000));
+        execute(symbols.planted(PlantedEntry::LoadBalance), rng.between(2000, 4000));
     }
-    execute(entry::kReportProgress, rng.between(30, 80));
+    execute(symbols.planted(PlantedEntry::ReportProgress), rng.between(30, 80));
 }
 
 void PeSimulator::runFinish(const IterationStart& finish)

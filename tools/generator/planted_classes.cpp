@@ -51,6 +51,15 @@ std::string_view peClassName(PeClass peClass)
     return "normal";
 }
 
+PlantedEntrySet plantedEntriesOf(const GeneratorOptions& options)
+{
+    PlantedEntrySet set;
+    set.pe0Roles = options.specialPe0;
+    set.anomalous = options.anomalousPes > 0;
+    set.phases = options.alternatingPhases;
+    return set;
+}
+
 PeId heavyPeCount(const GeneratorOptions& options)
 {
     if (!(options.heavyFraction > 0.0)) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "generator_options.h"
+#include "symbol_table.h"
 #include "trace_types.h"
 
 #include <cstdint>
@@ -28,6 +29,9 @@ enum class PeClass : std::uint8_t {
 
 // The name written in the truth file: "normal", "heavy", ...
 std::string_view peClassName(PeClass peClass);
+
+// The planted entries a run with these options declares.
+PlantedEntrySet plantedEntriesOf(const GeneratorOptions& options);
 
 // Number of heavy PEs for --heavy-fraction: the fraction of the PEs, rounded, at least one.
 PeId heavyPeCount(const GeneratorOptions& options);

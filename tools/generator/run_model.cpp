@@ -64,6 +64,9 @@ RunModel::RunModel(const GeneratorOptions& options, const SymbolTable& symbols, 
     , m_heavyFactor(options.heavyFactor)
     , m_specialPe0(options.specialPe0)
     , m_alternatingPhases(options.alternatingPhases)
+    , m_rebuildPairlist(symbols.planted(PlantedEntry::RebuildPairlist))
+    , m_computeBonded(symbols.planted(PlantedEntry::ComputeBonded))
+    , m_computeNonbonded(symbols.planted(PlantedEntry::ComputeNonbonded))
 {
     while ((PeId { 1 } << m_treeDepth) < m_numPes && m_treeDepth < 30) {
         ++m_treeDepth;
@@ -87,7 +90,7 @@ RunModel::RunModel(const GeneratorOptions& options, const SymbolTable& symbols, 
         m_multicastSection.push_back(
             static_cast<PeId>(static_cast<std::int64_t>(i) * m_numPes / sectionSize));
     }
-    const int mixCount = symbols.entryCount() - entry::kFirstMixEntry;
+    const int mixCount = symbols.entryCount() - symbols.firstMixEntry();
     std::uint64_t total = 0;
     for (int rank = 0; rank < mixCount; ++rank) {
         total += 1 + 1000 / static_cast<std::uint64_t>(rank + 1);
@@ -219,17 +222,16 @@ TimeUs RunModel::scaledWork(PeId pe, TimeUs duration) const
 
 TimeUs RunModel::taskDuration(PeId pe, EntryId entry, Prng& rng) const
 {
-    switch (entry) {
-    case entry::kIntegrate:
+    if (entry == entry::kIntegrate) {
         return scaledWork(pe, rng.between(40, 120));
-    case entry::kRebuildPairlist:
-        return scaledWork(pe, rng.between(400, 800));
-    case entry::kComputeBonded:
-    case entry::kComputeNonbonded:
-        return scaledWork(pe, rng.between(150, 350));
-    default:
-        return scaledWork(pe, mixDuration(entry, rng));
     }
+    if (entry == m_rebuildPairlist) {
+        return scaledWork(pe, rng.between(400, 800));
+    }
+    if (entry == m_computeBonded || entry == m_computeNonbonded) {
+        return scaledWork(pe, rng.between(150, 350));
+    }
+    return scaledWork(pe, mixDuration(entry, rng));
 }
 
 EntryId RunModel::phaseEntry(PeId pe, int iteration, int task) const
@@ -239,7 +241,7 @@ EntryId RunModel::phaseEntry(PeId pe, int iteration, int task) const
     if (2 * iteration + 1 == m_iterations) {
         firstHalfOfRun = 2 * task < kPhaseTasksPerIteration; // the middle iteration
     }
-    return firstHalfOfPes == firstHalfOfRun ? entry::kComputeBonded : entry::kComputeNonbonded;
+    return firstHalfOfPes == firstHalfOfRun ? m_computeBonded : m_computeNonbonded;
 }
 
 EntryId RunModel::pickMixEntry(Prng& rng) const
@@ -247,7 +249,7 @@ EntryId RunModel::pickMixEntry(Prng& rng) const
     const std::uint64_t pick = rng.below(m_mixCumulativeWeight.back());
     const auto found
         = std::upper_bound(m_mixCumulativeWeight.begin(), m_mixCumulativeWeight.end(), pick);
-    return entry::kFirstMixEntry + static_cast<EntryId>(found - m_mixCumulativeWeight.begin());
+    return m_symbols.firstMixEntry() + static_cast<EntryId>(found - m_mixCumulativeWeight.begin());
 }
 
 TimeUs RunModel::mixDuration(EntryId entry, Prng& rng) const

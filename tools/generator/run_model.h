@@ -71,6 +71,7 @@ public:
     // the iterations, the second half the reverse; the middle iteration of an odd count runs
     // half of its tasks of each, so that every PE's whole-run totals are alike.
     EntryId phaseEntry(PeId pe, int iteration, int task) const;
+    EntryId rebuildPairlistEntry() const { return m_rebuildPairlist; }
 
     // Section of WorkerMgr reached by the occasional CREATION_MULTICAST from Main.
     const std::vector<PeId>& multicastSection() const { return m_multicastSection; }
@@ -140,6 +141,9 @@ private:
     double m_heavyFactor;
     bool m_specialPe0;
     bool m_alternatingPhases;
+    EntryId m_rebuildPairlist; // -1 unless anomalous PEs are planted
+    EntryId m_computeBonded; // -1 unless the phases are planted
+    EntryId m_computeNonbonded;
 };
 
 } // namespace parallax::gen
