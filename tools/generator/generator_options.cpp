@@ -96,9 +96,8 @@ std::optional<std::string> checkPlantedClasses(const GeneratorOptions& options, 
     }
     const std::int64_t planted = reserved + options.anomalousPes + heavyPeCount(options);
     if (planted > std::int64_t { options.pes } - 1 && planted > reserved) {
-        return "--heavy-fraction and --anomalous plant " + std::to_string(planted)
-            + " special PEs but the run has " + std::to_string(options.pes)
-            + " (at least one PE must stay normal)";
+        return "the planted classes take " + std::to_string(planted) + " of the "
+            + std::to_string(options.pes) + " PEs (at least one PE must stay normal)";
     }
     if (const int needed = kMinEntries + plantedEntriesOf(options).count();
         options.entries < needed) {
