@@ -45,23 +45,55 @@ std::optional<PeClustering> kMeans(const std::vector<double>& values, std::size_
         for (std::size_t d = 0; d < dims; ++d)
             c.centroids[j * dims + d] = lo[d] + (hi[d] - lo[d]) * t;
     }
-    std::vector<double> dist2(n, 0.0);
+    // Squared distance of PE i to centroid j, dimensions added in order.
+    auto distance2 = [&](std::size_t i, std::size_t j) {
+        const double* x = values.data() + i * dims;
+        const double* m = c.centroids.data() + j * dims;
+        double sum = 0;
+        for (std::size_t d = 0; d < dims; ++d)
+            sum += (x[d] - m[d]) * (x[d] - m[d]);
+        return sum;
+    };
+    // Hamerly's bounds (2010) let most PEs skip the k distances once clusters settle: upper[i]
+    // is at least the distance to its centroid, lower[i] at most the distance to any other;
+    // `half[j]` is half the distance from centroid j to the nearest other one. A PE whose upper
+    // bound is below both cannot move, and plain Lloyd would keep it where it is (strictly: a
+    // small slack covers rounding in the bounds, so the result is Lloyd's, ties included).
+    constexpr double kSlack = 1e-9;
+    std::vector<double> upper(n, 0.0);
+    std::vector<double> lower(n, 0.0);
+    std::vector<double> half(kk, 0.0);
+    std::vector<double> moved(kk, 0.0);
+    std::size_t fastest = 0; // the centroid that moved most
+    double fastestMove = 0;
+    double secondMove = 0;
     // The centroids transposed ([d * k + j]) so that the distances of one PE to all centroids
     // are accumulated side by side (independent sums, which the compiler vectorises; each sum
     // still adds its dimensions in order, so the result does not depend on the threads).
     std::vector<double> byDim(dims * kk);
     const std::size_t chunks = (n + kChunk - 1) / kChunk;
     const unsigned workers = workerCount(threads);
-    auto assign = [&](bool reassign) {
+    auto assign = [&](bool first) {
         for (std::size_t d = 0; d < dims; ++d)
             for (std::size_t j = 0; j < kk; ++j)
                 byDim[d * kk + j] = c.centroids[j * dims + d];
         std::atomic<std::size_t> changed { 0 };
         parallelFor(chunks, workers, {}, [&](std::size_t chunk) {
             std::vector<double> acc(kk);
-            std::size_t moved = 0;
+            std::size_t movedHere = 0;
             const std::size_t end = std::min(n, (chunk + 1) * kChunk);
             for (std::size_t i = chunk * kChunk; i < end; ++i) {
+                if (!first) {
+                    const auto a = static_cast<std::size_t>(c.cluster[i]);
+                    upper[i] += moved[a];
+                    lower[i] -= a == fastest ? secondMove : fastestMove;
+                    const double bound = std::max(lower[i], half[a]);
+                    if (upper[i] * (1 + kSlack) < bound)
+                        continue;
+                    upper[i] = std::sqrt(distance2(i, a));
+                    if (upper[i] * (1 + kSlack) < bound)
+                        continue;
+                }
                 std::fill(acc.begin(), acc.end(), 0.0);
                 const double* x = values.data() + i * dims;
                 for (std::size_t d = 0; d < dims; ++d) {
@@ -72,57 +104,104 @@ std::optional<PeClustering> kMeans(const std::vector<double>& values, std::size_
                         acc[j] += diff * diff;
                     }
                 }
-                if (!reassign) {
-                    dist2[i] = acc[static_cast<std::size_t>(c.cluster[i])];
-                    continue;
-                }
                 std::size_t best = 0; // ties go to the lower cluster
                 for (std::size_t j = 1; j < kk; ++j)
                     if (acc[j] < acc[best])
                         best = j;
+                double second = std::numeric_limits<double>::max();
+                for (std::size_t j = 0; j < kk; ++j)
+                    if (j != best)
+                        second = std::min(second, acc[j]);
                 if (c.cluster[i] != static_cast<int>(best)) {
                     c.cluster[i] = static_cast<int>(best);
-                    ++moved;
+                    ++movedHere;
                 }
-                dist2[i] = acc[best];
+                upper[i] = std::sqrt(acc[best]);
+                lower[i] = std::sqrt(second);
             }
-            changed += moved;
+            changed += movedHere;
         });
         return changed.load();
     };
+    // Running sums per cluster, updated by the PEs that moved (in PE order, so deterministic).
+    std::vector<double> sums(kk * dims, 0.0);
+    std::vector<std::size_t> counts(kk, 0);
+    std::vector<int> previous(n, -1);
+    std::vector<double> old(dims);
     c.converged = false;
     for (int iteration = 1; iteration <= kMaxIterations; ++iteration) {
         if (progress.isCancelled())
             return std::nullopt;
         c.iterations = iteration;
-        if (assign(true) == 0) {
+        if (assign(iteration == 1) == 0) {
             c.converged = true;
             break;
         }
-        // The centroids move to the means of their members; an empty cluster keeps its centroid.
-        std::vector<double> sums(kk * dims, 0.0);
-        std::vector<std::size_t> counts(kk, 0);
         for (std::size_t i = 0; i < n; ++i) {
-            const auto j = static_cast<std::size_t>(c.cluster[i]);
-            ++counts[j];
-            for (std::size_t d = 0; d < dims; ++d)
-                sums[j * dims + d] += values[i * dims + d];
-        }
-        for (std::size_t j = 0; j < kk; ++j)
-            if (counts[j] > 0)
+            const int now = c.cluster[i];
+            if (now == previous[i])
+                continue;
+            const double* x = values.data() + i * dims;
+            if (previous[i] >= 0) {
+                const auto p = static_cast<std::size_t>(previous[i]);
+                --counts[p];
                 for (std::size_t d = 0; d < dims; ++d)
-                    c.centroids[j * dims + d] = sums[j * dims + d] / static_cast<double>(counts[j]);
+                    sums[p * dims + d] -= x[d];
+            }
+            const auto q = static_cast<std::size_t>(now);
+            ++counts[q];
+            for (std::size_t d = 0; d < dims; ++d)
+                sums[q * dims + d] += x[d];
+            previous[i] = now;
+        }
+        // The centroids move to the means of their members; an empty cluster keeps its centroid.
+        fastest = 0;
+        fastestMove = secondMove = 0;
+        for (std::size_t j = 0; j < kk; ++j) {
+            moved[j] = 0;
+            if (counts[j] == 0)
+                continue;
+            double shift = 0;
+            for (std::size_t d = 0; d < dims; ++d) {
+                const double mean = sums[j * dims + d] / static_cast<double>(counts[j]);
+                shift += (mean - c.centroids[j * dims + d]) * (mean - c.centroids[j * dims + d]);
+                c.centroids[j * dims + d] = mean;
+            }
+            moved[j] = std::sqrt(shift);
+            if (moved[j] > fastestMove) {
+                secondMove = fastestMove;
+                fastestMove = moved[j];
+                fastest = j;
+            } else if (moved[j] > secondMove) {
+                secondMove = moved[j];
+            }
+        }
+        for (std::size_t j = 0; j < kk; ++j) {
+            double nearest = std::numeric_limits<double>::max();
+            for (std::size_t o = 0; o < kk; ++o) {
+                if (o == j)
+                    continue;
+                double sum = 0;
+                for (std::size_t d = 0; d < dims; ++d) {
+                    const double diff = c.centroids[j * dims + d] - c.centroids[o * dims + d];
+                    sum += diff * diff;
+                }
+                nearest = std::min(nearest, sum);
+            }
+            half[j] = kk > 1 ? 0.5 * std::sqrt(nearest) : std::numeric_limits<double>::max();
+        }
     }
-    if (!c.converged && n > 0)
-        assign(false); // distances to the centroids as they were left
     if (n == 0)
         c.converged = true;
+    // Distances to the final centroids (unchanged since the last assignment when converged).
     c.distance.resize(n);
     c.wcss = 0;
     for (std::size_t i = 0; i < n; ++i) {
-        ++c.sizes[static_cast<std::size_t>(c.cluster[i])];
-        c.distance[i] = std::sqrt(dist2[i]);
-        c.wcss += dist2[i];
+        const auto j = static_cast<std::size_t>(c.cluster[i]);
+        const double d2 = distance2(i, j);
+        ++c.sizes[j];
+        c.distance[i] = std::sqrt(d2);
+        c.wcss += d2;
     }
     c.nonEmpty = static_cast<int>(
         std::count_if(c.sizes.begin(), c.sizes.end(), [](int s) { return s > 0; }));
