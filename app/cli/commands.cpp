@@ -2,6 +2,7 @@
 
 #include "analysis_commands.h"
 #include "arg_parser.h"
+#include "cluster_commands.h"
 #include "command_support.h"
 #include "core/analysis/csv_export.h"
 #include "core/text_args.h"
@@ -38,6 +39,7 @@ commands:
   histogram RUN              executions by duration, messages by size, PEs by idle %
   comm RUN                   messages and bytes sent/received per interval
   extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
+  clusters RUN [--k N|auto]  equivalence classes of PEs by k-means (exemplars, outliers)
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -205,6 +207,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     if (command == "extrema")
         return runExtrema(rest, out, err);
+    if (command == "clusters")
+        return runClusters(rest, out, err);
     if (command == "overview")
         return runOverview(rest, out, err);
     if (command == "usage")
