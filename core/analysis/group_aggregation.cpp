@@ -133,6 +133,32 @@ public:
         out.push_back(std::move(rest));
     }
 
+    [[nodiscard]] BusySpread spread(const std::vector<std::size_t>& members) const
+    {
+        BusySpread b;
+        std::vector<double> busyUs;
+        busyUs.reserve(members.size());
+        for (const auto k : members)
+            busyUs.push_back(busy(k));
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            const double v = busyUs[i];
+            if (b.minPe == kNoPe || v < b.minUs) {
+                b.minUs = v;
+                b.minPe = m_usage.pes[members[i]];
+            }
+            if (b.maxPe == kNoPe || v > b.maxUs) {
+                b.maxUs = v;
+                b.maxPe = m_usage.pes[members[i]];
+            }
+            b.meanUs += v;
+        }
+        b.meanUs /= static_cast<double>(std::max<std::size_t>(members.size(), 1));
+        for (const double v : busyUs)
+            b.sdUs += (v - b.meanUs) * (v - b.meanUs);
+        b.sdUs = std::sqrt(b.sdUs / static_cast<double>(std::max<std::size_t>(members.size(), 1)));
+        return b;
+    }
+
 private:
     [[nodiscard]] GroupValues blank(ValueRole role, std::size_t count) const
     {
@@ -283,6 +309,7 @@ GroupAggregation aggregateGroups(const UsageProfile& usage, const std::vector<Pe
         out.pes.reserve(job.members.size());
         for (const auto k : job.members)
             out.pes.push_back(usage.pes[k]);
+        out.busy = aggregator.spread(job.members);
         switch (mode) {
         case AggregationMode::Sum:
         case AggregationMode::Signature:

@@ -45,6 +45,17 @@ struct GroupValues {
     [[nodiscard]] double percent(int column, TimeUs rangeLength) const;
 };
 
+// How busy the members are: entry-method µs per member (the KEY ranking's measure), for
+// drawing a group's spread whatever the mode.
+struct BusySpread {
+    double minUs = 0;
+    double maxUs = 0;
+    double meanUs = 0;
+    double sdUs = 0; // population σ
+    PeId minPe = kNoPe; // the least busy member (lower PE on ties)
+    PeId maxPe = kNoPe; // the busiest member
+};
+
 struct GroupAggregate {
     std::string name;
     std::vector<PeId> pes; // members aggregated, sorted
@@ -53,6 +64,7 @@ struct GroupAggregate {
     bool commThreads = false;
     std::vector<EntryId> signature; // Signature mode: what every member executed
     std::vector<GroupValues> values;
+    BusySpread busy;
 
     [[nodiscard]] PeId firstPe() const { return pes.empty() ? kNoPe : pes.front(); }
     [[nodiscard]] PeId lastPe() const { return pes.empty() ? kNoPe : pes.back(); }

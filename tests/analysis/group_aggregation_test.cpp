@@ -130,6 +130,13 @@ TEST_CASE("SET gives min, max, mean and population sigma per activity", "[groups
     CHECK(role(g, ValueRole::Max).pe == kNoPe); // a statistic, not one PE's value
     CHECK(a.groups[1].commThreads);
     CHECK(at(role(a.groups[1], ValueRole::Sd), kB) == Approx(2.5)); // 10 and 5
+    // Entry-method time per member (a + b): 50, 20, 60, 30.
+    CHECK(g.busy.minUs == Approx(20));
+    CHECK(g.busy.minPe == 1);
+    CHECK(g.busy.maxUs == Approx(60));
+    CHECK(g.busy.maxPe == 2);
+    CHECK(g.busy.meanUs == Approx(40));
+    CHECK(g.busy.sdUs == Approx(std::sqrt(250.0)));
 }
 
 TEST_CASE(
