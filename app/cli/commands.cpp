@@ -7,6 +7,7 @@
 #include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "core/trace.h"
+#include "group_commands.h"
 #include "io/run_loader.h"
 #include "timeline_commands.h"
 
@@ -40,6 +41,8 @@ commands:
   comm RUN                   messages and bytes sent/received per interval
   extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
   clusters RUN [--k N|auto]  equivalence classes of PEs by k-means (exemplars, outliers)
+  groups RUN --by node|block:N|signature
+                             usage aggregated over groups of PEs (sum, set, key)
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -215,6 +218,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runUsage(rest, out, err);
     if (command == "time-profile")
         return runTimeProfile(rest, out, err);
+    if (command == "groups")
+        return runGroups(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;
