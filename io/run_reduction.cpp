@@ -81,8 +81,11 @@ ReductionOutcome reduceRun(
         // 2. What it costs and keeps.
         r.plan = planReducedRun(trace.files, keptPes, settings.allowNoSummaries);
         if (!r.plan.ok()) {
-            if (r.plan.pesWithSummary == 0)
-                return failed(Failure::BadRequest, r.plan.error);
+            if (r.plan.pesWithSummary == 0) {
+                auto refused = failed(Failure::BadRequest, r.plan.error);
+                refused.missingSummaries = true;
+                return refused;
+            }
             return failed(Failure::WriteFailed, r.plan.error);
         }
         report(kSelectShare, "measuring the quality");

@@ -42,6 +42,7 @@ struct ReductionOutcome {
     };
     Failure failure = Failure::None;
     std::string error; // one sentence
+    bool missingSummaries = false; // refused: the run has no .sum/.sumd (allowNoSummaries)
     ReductionReport report;
     std::uint64_t bytesWritten = 0;
     [[nodiscard]] bool ok() const { return failure == Failure::None; }

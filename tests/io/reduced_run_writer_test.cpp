@@ -185,6 +185,7 @@ TEST_CASE("a run without summaries is refused unless that is allowed", "[io][red
     auto settings = randomSettings((tmp / "out").string(), "1");
     const auto outcome = io::reduceRun(*trace, settings);
     CHECK(outcome.failure == io::ReductionOutcome::Failure::BadRequest);
+    CHECK(outcome.missingSummaries);
     CHECK_FALSE(fs::exists(tmp / "out"));
 
     settings.allowNoSummaries = true;
