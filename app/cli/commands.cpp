@@ -7,6 +7,7 @@
 #include "core/text_args.h"
 #include "core/trace.h"
 #include "io/run_loader.h"
+#include "reduce_commands.h"
 #include "timeline_commands.h"
 
 #include <algorithm>
@@ -38,6 +39,9 @@ commands:
   histogram RUN              executions by duration, messages by size, PEs by idle %
   comm RUN                   messages and bytes sent/received per interval
   extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
+  reduce RUN --keep 5% -o OUT
+                             write a reduced run (logs of a few PEs, summaries of all) with
+                             its quality report
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -211,6 +215,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runUsage(rest, out, err);
     if (command == "time-profile")
         return runTimeProfile(rest, out, err);
+    if (command == "reduce")
+        return runReduce(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;
