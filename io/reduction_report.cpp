@@ -146,8 +146,11 @@ std::string reductionMarkdown(const ReductionReport& report)
     o << "This directory is a Projections run: the symbol tables and the summary files (`.sum`, "
          "`.sumd`) of every PE, and the detailed logs of "
       << q.keptPes << " of the " << q.originalPes << " PEs that had one (" << fixed(100 * ratio, 1)
-      << " %). Views that need logs (Timeline, Histogram, Usage Profile per PE) show the kept "
-         "PEs only; views read from the summaries cover every PE.\n\n";
+      << " %). Whatever Parallax computes from the logs (Timeline, Histogram, Usage Profile, "
+         "Extrema, ...) covers the kept PEs only; the other PEs are listed as PEs without "
+         "logs and remain in the summaries. A reduced run's default time range starts at the "
+         "kept PEs' first BEGIN_COMPUTATION; to compare a view with the original run, give both "
+         "the range of the figures below.\n\n";
     o << "## What was kept and why\n\n";
     o << "Asked for: `--keep " << p.keep << "`, selection `" << p.select << "`";
     if (p.select == "clusters")
@@ -180,9 +183,9 @@ std::string reductionMarkdown(const ReductionReport& report)
     o << "## Quality\n\n";
     o << "Figures over " << core::formatDuration(q.range.begin) << " – "
       << core::formatDuration(q.range.end)
-      << (p.rangeGiven ? " (the range asked for)" : " (the traced span)")
-      << ". The control is the mean over " << q.controlDraws
-      << " random selections of the same size.\n\n";
+      << (p.rangeGiven ? " (the range asked for" : " (the traced span") << ", `--range "
+      << q.range.begin << ":" << q.range.end << "`). The control is the mean over "
+      << q.controlDraws << " random selections of the same size.\n\n";
     o << "| measure | ideal | this selection | random control |\n|---|---:|---:|---:|\n";
     o << "| H̄ (mean of H_r/H_o) | P_r/P_o = " << fixed(ratio, 4) << " | "
       << fixed(q.kept.proportionality.mean, 4) << " | " << fixed(q.control.proportionality.mean, 4)
@@ -215,8 +218,8 @@ std::string reductionMarkdown(const ReductionReport& report)
     else
         o << "of " << fixed(q.binWidthUs, 2) << " µs over [0, "
           << core::formatDuration(q.longestExecutionUs)
-          << ") — the longest execution in the range — plus one bar for the longest; every "
-             "execution that begins in the range is in a bar.\n";
+          << ") — the longest execution in the range — plus an overflow bar (which holds the "
+             "longest); every execution that begins in the range is in a bar.\n";
     o << "- **Least-idle retention** (seed 000 §4.6.3): the worker PEs ranked by idle share "
          "over the range, least idle first; the share of the top 5, 10 and 20 among the kept "
          "PEs. The least idle PEs are the usual suspects of load imbalance, so a good reduction "
