@@ -9,6 +9,7 @@
 #include "core/trace.h"
 #include "group_commands.h"
 #include "io/run_loader.h"
+#include "reduce_commands.h"
 #include "timeline_commands.h"
 
 #include <algorithm>
@@ -43,6 +44,9 @@ commands:
   clusters RUN [--k N|auto]  equivalence classes of PEs by k-means (exemplars, outliers)
   groups RUN --by node|block:N|signature
                              usage aggregated over groups of PEs (sum, set, key)
+  reduce RUN --keep 5% -o OUT
+                             write a reduced run (logs of a few PEs, summaries of all) with
+                             its quality report
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -220,6 +224,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runTimeProfile(rest, out, err);
     if (command == "groups")
         return runGroups(rest, out, err);
+    if (command == "reduce")
+        return runReduce(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

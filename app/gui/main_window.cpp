@@ -3,6 +3,7 @@
 #include "empty_state_widget.h"
 #include "export_dialog.h"
 #include "memory_budget.h"
+#include "reduce_dialog.h"
 #include "run_load_job.h"
 #include "view_workspace.h"
 #include "views/common/entry_palette.h"
@@ -199,6 +200,10 @@ void MainWindow::createActions()
     m_exportDataAction = new QAction(tr("Export &Data as CSV…"), this);
     m_exportDataAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     connect(m_exportDataAction, &QAction::triggered, this, &MainWindow::exportData);
+    m_reduceAction = new QAction(tr("Write &Reduced Run…"), this);
+    m_reduceAction->setStatusTip(
+        tr("Write a run with the summaries of all PEs and the logs of a few representative ones"));
+    connect(m_reduceAction, &QAction::triggered, this, &MainWindow::writeReducedRun);
 
     m_aboutAction = new QAction(tr("&About Parallax"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
@@ -222,6 +227,7 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_exportChartAction);
     file->addAction(m_exportDataAction);
+    file->addAction(m_reduceAction);
     file->addSeparator();
     file->addAction(m_closeAction);
     file->addAction(m_cancelAction);
@@ -305,6 +311,7 @@ void MainWindow::updateActions()
     const bool onView = m_trace != nullptr && m_workspace->currentView() != nullptr;
     m_exportChartAction->setEnabled(onView);
     m_exportDataAction->setEnabled(onView);
+    m_reduceAction->setEnabled(m_trace != nullptr);
 }
 
 QString MainWindow::dialogStartDirectory() const
@@ -579,6 +586,21 @@ void MainWindow::exportData()
         rememberExportDirectory(path);
         statusBar()->showMessage(tr("Saved %1").arg(path), kStatusMessageMs);
     }
+}
+
+void MainWindow::writeReducedRun()
+{
+    if (!m_trace)
+        return;
+    if (auto* open = findChild<ReduceDialog*>()) {
+        open->raise();
+        open->activateWindow();
+        return;
+    }
+    auto* dialog = new ReduceDialog(m_trace, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &ReduceDialog::openRunRequested, this, &MainWindow::openRun);
+    dialog->open();
 }
 
 void MainWindow::showImportReport()

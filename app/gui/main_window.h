@@ -68,6 +68,9 @@ public slots:
     // Exports the current view's chart as PNG / its data as CSV (asks for a file).
     void exportChart();
     void exportData();
+    // File → Write Reduced Run…: the ReduceDialog over the open run (non-modal to the app's
+    // event loop; one at a time).
+    void writeReducedRun();
 
 signals:
     // After the window has been updated for the end of a load.
@@ -114,6 +117,7 @@ private:
     std::vector<QAction*> m_viewActions;
     QAction* m_exportChartAction = nullptr;
     QAction* m_exportDataAction = nullptr;
+    QAction* m_reduceAction = nullptr;
     QDockWidget* m_reportDock = nullptr;
     views::ImportReportWidget* m_report = nullptr;
     QPointer<QMessageBox> m_errorBox;

@@ -1,0 +1,304 @@
+#include "reduce_dialog.h"
+
+#include "core/analysis/pe_selection.h"
+#include "export_dialog.h"
+#include "io/reduced_run_writer.h"
+#include "io/reduction_report.h"
+#include "io/run_reduction.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTextBrowser>
+#include <QThreadPool>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <atomic>
+#include <climits>
+#include <mutex>
+
+namespace parallax::app {
+
+struct ReduceDialog::Shared {
+    std::atomic<bool> cancelRequested { false };
+    std::mutex mutex;
+    ReduceDialog* receiver = nullptr; // guarded by mutex; null once the dialog let go
+    double fraction = 0; // guarded by mutex
+    std::string stage; // guarded by mutex
+    bool progressPending = false; // guarded by mutex: a delivery is queued
+};
+
+ReduceDialog::ReduceDialog(core::TracePtr trace, QWidget* parent)
+    : QDialog(parent)
+    , m_trace(std::move(trace))
+{
+    setWindowTitle(m_trace
+            ? tr("Write Reduced Run of %1").arg(QString::fromStdString(m_trace->files.baseName))
+            : tr("Write Reduced Run"));
+    auto* intro = new QLabel(tr("Writes a new run folder with the summaries of every PE and the "
+                                "detailed logs of a few representative PEs, plus a quality "
+                                "report. The open run is not changed."),
+        this);
+    intro->setWordWrap(true);
+
+    m_keep = new QLineEdit(QStringLiteral("5%"), this);
+    m_keep->setPlaceholderText(tr("5% or a number of PEs"));
+    m_keep->setToolTip(tr("A share of the PEs with logs (rounded up) or their number"));
+    m_select = new QComboBox(this);
+    m_select->addItem(tr("Clusters: exemplars and outliers"), QStringLiteral("clusters"));
+    m_select->addItem(tr("Random (deterministic for the seed)"), QStringLiteral("random"));
+    m_k = new QSpinBox(this);
+    m_k->setRange(0, 100'000);
+    m_k->setSpecialValueText(tr("auto"));
+    m_k->setToolTip(tr("Number of clusters; auto chooses it from a sweep"));
+    m_seed = new QSpinBox(this);
+    m_seed->setRange(0, INT_MAX);
+    m_seed->setValue(1);
+    m_seed->setToolTip(tr("Seed of the random selection; the random control uses the next ones"));
+    m_output = new QLineEdit(this);
+    if (m_trace)
+        m_output->setText(
+            suggestedExportPath(QString::fromStdString(m_trace->files.baseName + "-reduced")));
+    m_browse = new QPushButton(tr("Browse…"), this);
+    auto* outputRow = new QHBoxLayout;
+    outputRow->addWidget(m_output, 1);
+    outputRow->addWidget(m_browse);
+    m_force = new QCheckBox(tr("Replace the folder if it is not empty"), this);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("&Keep:"), m_keep);
+    form->addRow(tr("&Select by:"), m_select);
+    form->addRow(tr("Clusters (&k):"), m_k);
+    form->addRow(tr("S&eed:"), m_seed);
+    form->addRow(tr("&Output folder:"), outputRow);
+    form->addRow(QString(), m_force);
+
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(false);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_report = new QTextBrowser(this);
+    m_report->setOpenExternalLinks(false);
+    m_report->setMinimumSize(560, 320);
+    m_report->hide();
+
+    m_buttons = new QDialogButtonBox(this);
+    m_write = m_buttons->addButton(tr("&Write"), QDialogButtonBox::ActionRole);
+    m_write->setDefault(true);
+    m_open = m_buttons->addButton(tr("&Open Reduced Run"), QDialogButtonBox::ActionRole);
+    m_open->hide();
+    m_cancel = m_buttons->addButton(QDialogButtonBox::Close);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(m_report, 1);
+    layout->addWidget(m_buttons);
+
+    connect(m_write, &QPushButton::clicked, this, &ReduceDialog::startWriting);
+    connect(m_cancel, &QPushButton::clicked, this, &ReduceDialog::reject);
+    connect(m_open, &QPushButton::clicked, this, [this] {
+        emit openRunRequested(m_written);
+        accept();
+    });
+    connect(m_browse, &QPushButton::clicked, this, &ReduceDialog::browse);
+    connect(m_select, &QComboBox::currentIndexChanged, this, &ReduceDialog::selectionChanged);
+    selectionChanged();
+}
+
+ReduceDialog::~ReduceDialog()
+{
+    if (!m_shared)
+        return;
+    m_shared->cancelRequested = true;
+    // After this the worker posts nothing more; what it posted before is removed with this
+    // object's pending events by ~QObject.
+    std::lock_guard lock(m_shared->mutex);
+    m_shared->receiver = nullptr;
+}
+
+void ReduceDialog::selectionChanged()
+{
+    m_k->setEnabled(m_select->currentData().toString() == QLatin1String("clusters"));
+}
+
+void ReduceDialog::browse()
+{
+    const auto dir = QFileDialog::getExistingDirectory(this, tr("Output Folder"),
+        QFileInfo(m_output->text()).absolutePath(), QFileDialog::ShowDirsOnly);
+    if (!dir.isEmpty())
+        m_output->setText(dir);
+}
+
+void ReduceDialog::setRunning(bool running)
+{
+    m_running = running;
+    for (QWidget* w : std::initializer_list<QWidget*> {
+             m_keep, m_select, m_seed, m_output, m_browse, m_force, m_write })
+        w->setEnabled(!running);
+    if (!running)
+        selectionChanged();
+    else
+        m_k->setEnabled(false);
+    m_cancel->setText(running ? tr("Cancel") : tr("Close"));
+}
+
+void ReduceDialog::startWriting()
+{
+    if (m_running || !m_trace)
+        return;
+    std::string error;
+    const auto keepText = m_keep->text().trimmed().toStdString();
+    const auto keep = core::analysis::parseKeepAmount(keepText, &error);
+    if (!keep) {
+        m_status->setText(tr("Keep: %1").arg(QString::fromStdString(error)));
+        m_keep->setFocus();
+        return;
+    }
+    const auto out = m_output->text().trimmed();
+    if (out.isEmpty()) {
+        m_status->setText(tr("Choose an output folder."));
+        m_output->setFocus();
+        return;
+    }
+    io::ReductionSettings settings;
+    settings.source = m_trace->files.directory;
+    settings.keep = *keep;
+    settings.keepText = keepText;
+    settings.select = m_select->currentData().toString() == QLatin1String("random")
+        ? io::PeSelectionMethod::Random
+        : io::PeSelectionMethod::Clusters;
+    settings.k = m_k->value();
+    settings.seed = static_cast<std::uint64_t>(m_seed->value());
+    settings.outDir = QFile::encodeName(QDir::cleanPath(out)).toStdString();
+    settings.force = m_force->isChecked();
+    // Refusals that need no work are told at once.
+    const auto check = io::checkReducedRunOutput(m_trace->files, settings.outDir, settings.force);
+    if (!check.ok()) {
+        m_status->setText(QString::fromStdString(check.message)
+            + (check.problem == io::OutputCheck::Problem::NotEmpty
+                    ? tr(": tick “Replace the folder” to overwrite it, or choose another.")
+                    : QStringLiteral(".")));
+        return;
+    }
+
+    if (m_shared) {
+        std::lock_guard lock(m_shared->mutex);
+        m_shared->receiver = nullptr;
+    }
+    m_shared = std::make_shared<Shared>();
+    m_shared->receiver = this;
+    m_report->hide();
+    m_open->hide();
+    m_progress->setValue(0);
+    m_status->setText(tr("Starting…"));
+    setRunning(true);
+    auto shared = m_shared;
+    auto trace = m_trace;
+    QThreadPool::globalInstance()->start([shared, trace, settings] {
+        io::ReductionProgress progress;
+        progress.cancelled = [shared] {
+            return shared->cancelRequested.load();
+        };
+        progress.report = [shared](double fraction, const std::string& stage) {
+            std::lock_guard lock(shared->mutex);
+            shared->fraction = fraction;
+            shared->stage = stage;
+            if (!shared->receiver || shared->progressPending)
+                return;
+            shared->progressPending = true;
+            auto* receiver = shared->receiver;
+            QMetaObject::invokeMethod(
+                receiver, [receiver] { receiver->deliverProgress(); }, Qt::QueuedConnection);
+        };
+        const auto outcome = io::reduceRun(*trace, settings, progress);
+        const bool ok = outcome.ok();
+        const auto message = QString::fromStdString(ok ? std::string() : outcome.error);
+        const auto reportPath = QDir(QFile::decodeName(settings.outDir.c_str()))
+                                    .filePath(QString::fromLatin1(io::kReductionMarkdownName));
+        std::lock_guard lock(shared->mutex);
+        if (auto* receiver = shared->receiver)
+            QMetaObject::invokeMethod(
+                receiver,
+                [receiver, ok, message, reportPath] { receiver->finish(ok, message, reportPath); },
+                Qt::QueuedConnection);
+    });
+}
+
+void ReduceDialog::cancelWriting()
+{
+    if (m_shared && m_running) {
+        m_shared->cancelRequested = true;
+        m_status->setText(tr("Cancelling…"));
+    }
+}
+
+void ReduceDialog::reject()
+{
+    // Esc or Cancel while writing stops the worker; the dialog closes once it has stopped.
+    if (m_running) {
+        cancelWriting();
+        return;
+    }
+    QDialog::reject();
+}
+
+void ReduceDialog::deliverProgress()
+{
+    double fraction = 0;
+    std::string stage;
+    {
+        std::lock_guard lock(m_shared->mutex);
+        fraction = m_shared->fraction;
+        stage = m_shared->stage;
+        m_shared->progressPending = false;
+    }
+    if (!m_running)
+        return;
+    m_progress->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000));
+    if (!m_shared->cancelRequested)
+        m_status->setText(QString::fromStdString(stage));
+}
+
+void ReduceDialog::finish(bool ok, const QString& message, const QString& reportPath)
+{
+    setRunning(false);
+    if (!ok) {
+        m_progress->setValue(0);
+        m_status->setText(message == QLatin1String("cancelled")
+                ? tr("Cancelled; nothing was written.")
+                : tr("Not written: %1").arg(message));
+        emit writingFinished(false, message);
+        return;
+    }
+    m_progress->setValue(1000);
+    m_written = QFileInfo(reportPath).absolutePath();
+    m_status->setText(tr("Written to %1").arg(m_written));
+    QFile file(reportPath);
+    if (file.open(QIODevice::ReadOnly))
+        m_report->setMarkdown(QString::fromUtf8(file.readAll()));
+    else
+        m_report->setPlainText(tr("The report %1 could not be read.").arg(reportPath));
+    m_report->show();
+    m_open->show();
+    emit writingFinished(true, m_written);
+}
+
+} // namespace parallax::app
