@@ -69,8 +69,8 @@ TEST_CASE("overview groups: blocks drawn as mean, spread and key rows", "[views]
     REQUIRE(view.groups()->groupCount() == 3);
     const auto& rows = view.chart()->rows();
     REQUIRE(rows.size() == 3);
-    CHECK(rows[0].label == QStringLiteral("PEs 0–3"));
-    CHECK(rows[2].label == QStringLiteral("PEs 8–11"));
+    CHECK(rows[0].label == QStringLiteral("PEs 0-3"));
+    CHECK(rows[2].label == QStringLiteral("PEs 8-11"));
     for (const auto& row : rows)
         CHECK(row.kind == Kind::GroupMean);
 
@@ -93,6 +93,17 @@ TEST_CASE("overview groups: blocks drawn as mean, spread and key rows", "[views]
     CHECK(view.chart()->rows()[2].kind == Kind::GroupMin);
     // Block 0 holds the overloaded PE 3: its highest row is well above its lowest.
     CHECK(meanUtilization(o, 0) > meanUtilization(o, 2) + 15.0);
+
+    // Signatures: every PE in exactly one group, named by the shared entry set.
+    apply(view,
+        { { QStringLiteral("rows"), QStringLiteral("signatures") },
+            { QStringLiteral("groups"), QStringLiteral("mean") } });
+    REQUIRE(view.groups());
+    std::size_t members = 0;
+    for (const auto& m : view.groups()->members)
+        members += m.size();
+    CHECK(members == 12);
+    CHECK(view.chart()->rows().front().label.startsWith(QStringLiteral("signature 1")));
 }
 
 TEST_CASE("overview groups: a click expands a group in place, a second click collapses it",
@@ -113,8 +124,8 @@ TEST_CASE("overview groups: a click expands a group in place, a second click col
     QTRY_VERIFY_WITH_TIMEOUT(chart->rows().size() == 7 && !view.busy(), 30'000);
     CHECK(view.expandedGroups() == std::set<int> { 1 });
     CHECK(rowPes(view) == std::vector<core::PeId> { -1, -1, 4, 5, 6, 7, -1 });
-    CHECK(chart->rows()[0].label == QStringLiteral("PEs 0–3"));
-    CHECK(chart->rows()[6].label == QStringLiteral("PEs 8–11"));
+    CHECK(chart->rows()[0].label == QStringLiteral("PEs 0-3"));
+    CHECK(chart->rows()[6].label == QStringLiteral("PEs 8-11"));
     CHECK(chart->rows()[3].member);
 
     // A member row is a real PE: a click opens its timeline.

@@ -23,6 +23,43 @@
 
 namespace parallax::views {
 
+namespace {
+
+// At most `limit` rows of groups: the largest limit - 1 groups in their order, the others
+// gathered into one (signatures of a real run are few; rare entry methods can make many).
+std::vector<core::analysis::PeGroup> keepLargestGroups(
+    std::vector<core::analysis::PeGroup> groups, std::size_t limit)
+{
+    if (groups.size() <= limit || limit < 2)
+        return groups;
+    std::vector<std::size_t> order(groups.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+        order[k] = k;
+    std::stable_sort(order.begin(), order.end(),
+        [&](std::size_t a, std::size_t b) { return groups[a].pes.size() > groups[b].pes.size(); });
+    std::vector<bool> kept(groups.size(), false);
+    for (std::size_t k = 0; k + 1 < limit; ++k)
+        kept[order[k]] = true;
+    std::vector<core::analysis::PeGroup> out;
+    core::analysis::PeGroup others;
+    std::size_t merged = 0;
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+        if (kept[k]) {
+            out.push_back(std::move(groups[k]));
+            continue;
+        }
+        ++merged;
+        others.pes.insert(others.pes.end(), groups[k].pes.begin(), groups[k].pes.end());
+    }
+    std::sort(others.pes.begin(), others.pes.end());
+    others.name = OverviewView::tr("%n other signature(s)", nullptr, static_cast<int>(merged))
+                      .toStdString();
+    out.push_back(std::move(others));
+    return out;
+}
+
+} // namespace
+
 OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
     : AnalysisView(ViewKind::Overview, palette, parent)
 {
@@ -37,12 +74,13 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
     m_coloring
         = m_options->addChoice(tr("Colour &by"), { tr("Dominant activity"), tr("Utilization") });
     m_coloring->setObjectName(QStringLiteral("coloring"));
-    m_grouping = m_options->addChoice(
-        tr("&Rows"), { tr("Auto"), tr("Every PE"), tr("Nodes"), tr("Blocks of PEs") });
+    m_grouping = m_options->addChoice(tr("&Rows"),
+        { tr("Auto"), tr("Every PE"), tr("Nodes"), tr("Blocks of PEs"), tr("Signatures") });
     m_grouping->setObjectName(QStringLiteral("grouping"));
-    m_grouping->setToolTip(tr("Auto: one row per PE up to %1 PEs, else groups (SMP nodes, or "
-                              "blocks of consecutive PEs)")
-                               .arg(kMaxRows));
+    m_grouping->setToolTip(
+        tr("Auto: one row per PE up to %1 PEs, else groups (SMP nodes, or blocks of consecutive "
+           "PEs). Signatures: PEs that executed the same set of entry methods in the range.")
+            .arg(kMaxRows));
     m_groupDisplay = m_options->addChoice(
         tr("&Groups show"), { tr("Mean"), tr("Spread (highest, mean, lowest)"), tr("Key PEs") });
     m_groupDisplay->setObjectName(QStringLiteral("groupDisplay"));
@@ -250,49 +288,41 @@ GroupDisplay OverviewView::groupDisplay() const
 std::vector<std::vector<core::PeId>> OverviewView::makeGroups(
     const core::analysis::AnalysisRequest& request, std::vector<QString>& names) const
 {
+    namespace a = core::analysis;
     names.clear();
-    const auto grouping = static_cast<Grouping>(std::clamp(m_grouping->currentIndex(), 0, 3));
-    const auto pes = core::analysis::resolve(*m_trace, request).pes;
+    const auto grouping = static_cast<Grouping>(std::clamp(m_grouping->currentIndex(), 0, 4));
+    const auto pes = a::resolve(*m_trace, request).pes;
     const auto limit = static_cast<std::size_t>(kMaxRows / rowsPerGroup(groupDisplay()));
-    if (grouping == Grouping::EveryPe
-        || (grouping == Grouping::Auto && pes.size() <= static_cast<std::size_t>(kMaxRows)))
-        return {};
     const auto& meta = m_trace->metadata;
-    std::vector<std::vector<core::PeId>> groups;
-    if (grouping != Grouping::Blocks && meta.smp) {
-        // SMP nodes (comm threads with the node they serve), whole nodes per row.
-        std::vector<std::vector<core::PeId>> nodes;
-        std::vector<int> nodeIds;
-        for (const auto pe : pes) {
-            const int node = meta.nodeOf(pe);
-            if (nodeIds.empty() || nodeIds.back() != node) {
-                nodeIds.push_back(node);
-                nodes.emplace_back();
-            }
-            nodes.back().push_back(pe);
-        }
-        const std::size_t perRow = (nodes.size() + limit - 1) / std::max<std::size_t>(limit, 1);
-        for (std::size_t n = 0; n < nodes.size(); n += perRow) {
-            const auto last = std::min(n + perRow, nodes.size()) - 1;
-            std::vector<core::PeId> members;
-            for (std::size_t k = n; k <= last; ++k)
-                members.insert(members.end(), nodes[k].begin(), nodes[k].end());
-            groups.push_back(std::move(members));
-            names.push_back(perRow == 1 ? tr("node %1").arg(nodeIds[n])
-                                        : tr("nodes %1–%2").arg(nodeIds[n]).arg(nodeIds[last]));
-        }
-        return groups;
+    std::vector<a::PeGroup> groups;
+    switch (grouping) {
+    case Grouping::EveryPe:
+        return {};
+    case Grouping::Auto:
+        if (pes.size() <= static_cast<std::size_t>(kMaxRows))
+            return {};
+        groups = a::axisGroups(meta, pes, limit);
+        break;
+    case Grouping::Nodes:
+        groups = a::capRows(a::groupByNode(meta, pes), limit);
+        break;
+    case Grouping::Blocks: {
+        const auto span = pes.empty() ? 0 : static_cast<std::size_t>(pes.back() - pes.front()) + 1;
+        groups = a::groupByBlock(pes,
+            m_blockSize > 0 ? static_cast<std::size_t>(m_blockSize)
+                            : a::autoBlockSize(span, limit > 1 ? limit - 1 : 1));
+        break;
     }
-    const std::size_t size = m_blockSize > 0
-        ? static_cast<std::size_t>(m_blockSize)
-        : std::max<std::size_t>(1, (pes.size() + limit - 1) / limit);
-    for (std::size_t k = 0; k < pes.size(); k += size) {
-        const auto last = std::min(k + size, pes.size()) - 1;
-        groups.emplace_back(pes.begin() + static_cast<std::ptrdiff_t>(k),
-            pes.begin() + static_cast<std::ptrdiff_t>(last) + 1);
-        names.push_back(tr("PEs %1–%2").arg(pes[k]).arg(pes[last]));
+    case Grouping::Signature:
+        groups = m_signatures;
+        break;
     }
-    return groups;
+    std::vector<std::vector<core::PeId>> members;
+    for (auto& g : groups) {
+        names.push_back(QString::fromStdString(g.name));
+        members.push_back(std::move(g.pes));
+    }
+    return members;
 }
 
 void OverviewView::recompute()
@@ -312,51 +342,74 @@ void OverviewView::recompute()
     core::analysis::OverviewOptions options;
     options.columns = countFieldValue(m_columns->text(), 1000);
     auto trace = m_trace;
-    std::vector<QString> names;
-    auto groups = makeGroups(request, names);
     m_memberComputation->cancel();
-    if (groups.empty()) {
-        m_groups.reset();
-        m_members.reset();
-        m_expanded.clear();
-        m_computation->run<std::optional<core::analysis::Overview>>(
-            [trace, request, options](const core::analysis::Progress& progress) {
-                return core::analysis::computeOverview(*trace, request, options, progress);
-            },
-            [this](std::optional<core::analysis::Overview> result) {
-                m_overview = std::move(result);
-                showComposed();
-                emit computed();
-            });
-        return;
+    const bool bySignature = m_grouping->currentIndex() == static_cast<int>(Grouping::Signature);
+    std::vector<QString> names;
+    std::vector<std::vector<core::PeId>> groups;
+    if (!bySignature) {
+        groups = makeGroups(request, names);
+        if (groups.empty()) {
+            m_groups.reset();
+            m_members.reset();
+            m_expanded.clear();
+            m_computation->run<std::optional<core::analysis::Overview>>(
+                [trace, request, options](const core::analysis::Progress& progress) {
+                    return core::analysis::computeOverview(*trace, request, options, progress);
+                },
+                [this](std::optional<core::analysis::Overview> result) {
+                    m_overview = std::move(result);
+                    showComposed();
+                    emit computed();
+                });
+            return;
+        }
     }
-    if (groups.size() != (m_groups ? m_groups->groupCount() : 0))
-        m_expanded.clear();
-    // The expanded groups' PEs are computed with the groups, so a new range keeps them open.
+    // The expanded groups' PEs are computed with the groups, so a new range keeps them open
+    // (signature groups may change with the range: they close).
     std::vector<core::PeId> open;
+    if (bySignature || groups.size() != (m_groups ? m_groups->groupCount() : 0))
+        m_expanded.clear();
     for (const int g : m_expanded)
         if (static_cast<std::size_t>(g) < groups.size())
             open.insert(open.end(), groups[static_cast<std::size_t>(g)].begin(),
                 groups[static_cast<std::size_t>(g)].end());
-    using Result = std::pair<std::optional<core::analysis::GroupOverview>,
-        std::optional<core::analysis::Overview>>;
+    struct Result {
+        std::optional<std::vector<core::analysis::PeGroup>> signatures;
+        std::optional<core::analysis::GroupOverview> groups;
+        std::optional<core::analysis::Overview> members;
+    };
+    const auto limit = static_cast<std::size_t>(kMaxRows / rowsPerGroup(groupDisplay()));
     m_computation->run<Result>(
-        [trace, request, options, groups = std::move(groups), open = std::move(open)](
-            const core::analysis::Progress& progress) {
+        [trace, request, options, bySignature, limit, groups = std::move(groups),
+            open = std::move(open)](const core::analysis::Progress& progress) mutable {
+            namespace a = core::analysis;
             Result result;
-            result.first
-                = core::analysis::computeGroupOverview(*trace, request, groups, options, progress);
-            if (result.first && !open.empty()) {
+            if (bySignature) {
+                result.signatures = a::groupBySignature(*trace, request, progress);
+                if (!result.signatures)
+                    return result;
+                result.signatures = keepLargestGroups(std::move(*result.signatures), limit);
+                for (const auto& g : *result.signatures)
+                    groups.push_back(g.pes);
+            }
+            result.groups = a::computeGroupOverview(*trace, request, groups, options, progress);
+            if (result.groups && !open.empty()) {
                 auto members = request;
                 members.pes = open;
-                result.second = core::analysis::computeOverview(*trace, members, options, progress);
+                result.members = a::computeOverview(*trace, members, options, progress);
             }
             return result;
         },
         [this, names = std::move(names)](Result result) {
-            m_groups = std::move(result.first);
-            m_members = std::move(result.second);
             m_groupNames = names;
+            if (result.signatures) {
+                m_signatures = std::move(*result.signatures);
+                m_groupNames.clear();
+                for (const auto& g : m_signatures)
+                    m_groupNames.push_back(QString::fromStdString(g.name));
+            }
+            m_groups = std::move(result.groups);
+            m_members = std::move(result.members);
             showComposed();
             emit computed();
         });
@@ -458,7 +511,7 @@ bool OverviewView::applyOptions(const std::map<QString, QString>& options, QStri
             }
         } else if (name == QStringLiteral("rows")) {
             const QStringList keys { QStringLiteral("auto"), QStringLiteral("pes"),
-                QStringLiteral("nodes"), QStringLiteral("blocks") };
+                QStringLiteral("nodes"), QStringLiteral("blocks"), QStringLiteral("signatures") };
             QString key = value;
             int blockSize = 0;
             if (value.startsWith(QStringLiteral("blocks:"))) {
@@ -474,7 +527,8 @@ bool OverviewView::applyOptions(const std::map<QString, QString>& options, QStri
             if (!keys.contains(key)) {
                 if (error != nullptr)
                     *error
-                        = tr("--rows: '%1' is not auto, pes, nodes, blocks or blocks:N").arg(value);
+                        = tr("--rows: '%1' is not auto, pes, nodes, blocks, blocks:N or signatures")
+                              .arg(value);
                 return false;
             }
             regroup = regroup || blockSize != m_blockSize;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/overview.h"
+#include "core/analysis/pe_groups.h"
 #include "views/common/analysis_view.h"
 #include "views/common/chart_style.h"
 #include "views/overview/overview_chart.h"
@@ -62,7 +63,7 @@ public:
     // Above this many PEs the rows are groups (Rows: Auto).
     static constexpr int kMaxRows = 200;
 
-    enum class Grouping : std::uint8_t { Auto, EveryPe, Nodes, Blocks };
+    enum class Grouping : std::uint8_t { Auto, EveryPe, Nodes, Blocks, Signature };
     void setGrouping(Grouping grouping);
     void setGroupDisplay(GroupDisplay display);
     [[nodiscard]] GroupDisplay groupDisplay() const;
@@ -99,6 +100,8 @@ private:
     std::vector<QString> m_groupNames;
     std::optional<core::analysis::Overview> m_members; // rows of the expanded groups' PEs
     std::set<int> m_expanded;
+    // Signature groups of the shown range and PEs (computed before the rows, on the worker).
+    std::vector<core::analysis::PeGroup> m_signatures;
     int m_blockSize = 0; // PEs per block (--rows blocks:N); 0: as many as keep kMaxRows rows
     std::vector<core::TimeRange> m_zoomHistory;
     // The selection last shown or reported, to report selectionChanged() only on changes.
