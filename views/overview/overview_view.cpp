@@ -255,6 +255,36 @@ void OverviewView::showContextMenu(QPoint globalPos, std::optional<core::PeId> p
     if (pe)
         menu->addAction(tr("Open PE %1 in the timeline").arg(*pe), this,
             [this, pe = *pe, range]() { emit timelineRequested({ pe }, range); });
+    const auto group = m_chart->groupAt(m_chart->mapFromGlobal(globalPos));
+    if (group && m_groups && static_cast<std::size_t>(*group) < m_groups->groupCount()) {
+        const auto g = static_cast<std::size_t>(*group);
+        const QString name = g < m_groupNames.size() ? m_groupNames[g] : QString();
+        menu->addAction(m_expanded.contains(*group) ? tr("Hide the PEs of %1").arg(name)
+                                                    : tr("Show the PEs of %1").arg(name),
+            this, [this, group = *group]() { toggleGroup(group); });
+        // Drill down: the group's key PEs (first, busiest, least busy), or all of its PEs.
+        std::vector<core::PeId> keys;
+        for (int role = 0; role < core::analysis::GroupOverview::Rest; ++role) {
+            const auto k = m_groups->keyPe[g * core::analysis::GroupOverview::kKeyRoles
+                + static_cast<std::size_t>(role)];
+            if (k >= 0)
+                keys.push_back(k);
+        }
+        if (!keys.empty()) {
+            QStringList list;
+            for (const auto k : keys)
+                list << QString::number(k);
+            menu->addAction(tr("Open the key PEs of %1 in the timeline (%2)")
+                                .arg(name, list.join(QStringLiteral(", "))),
+                this, [this, keys, range]() { emit timelineRequested(keys, range); });
+        }
+        const auto& members = m_groups->members[g];
+        if (!members.empty() && members.size() <= 64)
+            menu->addAction(tr("Open all %n PE(s) of %1 in the timeline", nullptr,
+                                static_cast<int>(members.size()))
+                                .arg(name),
+                this, [this, members, range]() { emit timelineRequested(members, range); });
+    }
     if (const auto selected = m_chart->selectedRange()) {
         menu->addAction(tr("Zoom to the selection"), this, [this, r = *selected]() { zoomTo(r); });
         menu->addAction(
