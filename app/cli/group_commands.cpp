@@ -2,20 +2,23 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "core/analysis/clustering.h"
 #include "core/analysis/group_aggregation.h"
 #include "core/analysis/pe_groups.h"
 #include "core/analysis/usage_profile.h"
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <ostream>
+#include <sstream>
 
 namespace parallax::cli {
 
 namespace {
 
 const char* const kGroupsHelp
-    = "usage: parallax-cli groups RUN --by node|block:N|signature|cluster\n"
+    = "usage: parallax-cli groups RUN --by node|block:N|signature|cluster|list:FILE\n"
       "                  [--mode sum|set|key|signature] [options]\n\n"
       "The usage profile (time per entry method, idle, overhead, pack, unpack over the range)\n"
       "aggregated over groups of PEs, as CSV\n"
@@ -26,7 +29,9 @@ const char* const kGroupsHelp
       "  --by block:N       blocks of N consecutive PE ids (0..N-1, N..2N-1, ...); 'block'\n"
       "                     alone: the smallest power of two giving at most 200 blocks\n"
       "  --by signature     PEs that executed the same set of entry methods in the range\n"
-      "  --by cluster       not available yet (comes with the clustering)\n"
+      "  --by cluster       the k-means clusters of `parallax-cli clusters` (--k N or auto,\n"
+      "                     the default); comm threads kept apart are in no cluster\n"
+      "  --by list:FILE     a user's named PE lists, one per line: 'name: 0-15,32'\n"
       "  --mode sum         (default) roles sum (total of the members) and mean\n"
       "  --mode set         roles min, max, mean and sd (population) over the members, each\n"
       "                     activity on its own\n"
@@ -46,6 +51,7 @@ const char* const kGroupsHelp
       "  --range B:E        time window, e.g. 10ms:25ms (default: the traced span)\n"
       "  --pes LIST         PEs, e.g. 0-3,5,7-15:2 (default: every PE with data)\n"
       "  --entries LIST     entry method ids (default: all)\n"
+      "  --k N|auto         clusters for --by cluster (default: auto)\n"
       "  --include-comm-threads\n"
       "                     aggregate SMP comm threads with the workers of their group\n"
       "  --threads N        worker threads (default: all cores)\n";
@@ -62,19 +68,45 @@ int runGroups(const std::vector<std::string>& args, std::ostream& out, std::ostr
     namespace analysis = core::analysis;
     const std::string command = "groups";
     CommandLine cl;
-    if (const int rc = parseCommand(command, args, { "by", "mode", "range", "pes", "entries" }, cl,
-            out, err, kGroupsHelp, { "include-comm-threads", "timings" });
+    if (const int rc = parseCommand(command, args, { "by", "mode", "range", "pes", "entries", "k" },
+            cl, out, err, kGroupsHelp, { "include-comm-threads", "timings" });
         rc != kExitOk)
         return rc < 0 ? kExitOk : rc;
     const auto byText = cl.parser.value("by");
     if (!byText)
         return usageError(err, command, "--by is required (node, block:N, signature or cluster)");
     std::string error;
-    const auto by = analysis::parseGroupBy(*byText, &error);
+    std::optional<analysis::GroupBy> by;
+    std::vector<analysis::NamedPeList> lists;
+    if (byText->rfind("list:", 0) == 0) {
+        const std::string file = byText->substr(5);
+        std::ifstream in(file, std::ios::binary);
+        if (file.empty() || !in)
+            return usageError(err, command, "--by list: cannot read '" + file + "'");
+        std::ostringstream text;
+        text << in.rdbuf();
+        const auto parsed = analysis::parsePeLists(text.str(), &error);
+        if (!parsed)
+            return usageError(err, command, "--by list: " + file + ": " + error);
+        lists = *parsed;
+        by = analysis::GroupBy { analysis::GroupKind::List, 0 };
+    } else {
+        by = analysis::parseGroupBy(*byText, &error);
+    }
     if (!by)
         return usageError(err, command, "--by: " + error);
-    if (by->kind == analysis::GroupKind::Cluster)
-        return usageError(err, command, "--by cluster is not available yet");
+    int k = 0;
+    if (const auto kText = cl.parser.value("k")) {
+        if (by->kind != analysis::GroupKind::Cluster)
+            return usageError(err, command, "--k goes with --by cluster");
+        if (*kText != "auto") {
+            std::int64_t value = 0;
+            if (const int rc = readIntOption(command, cl, "k", 1, 100000, value, err);
+                rc != kExitOk)
+                return rc;
+            k = static_cast<int>(value);
+        }
+    }
     auto mode = analysis::AggregationMode::Sum;
     if (const auto m = cl.parser.value("mode")) {
         const auto parsed = analysis::parseAggregationMode(*m, &error);
@@ -119,8 +151,20 @@ int runGroups(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (signatures)
             groups = analysis::groupBySignature(trace->metadata, *signatures);
         break;
-    case analysis::GroupKind::Cluster:
+    case analysis::GroupKind::Cluster: {
+        analysis::ClusterOptions options;
+        options.k = k;
+        const auto clustering = analysis::clusterPes(*trace, request, options);
+        if (!clustering)
+            return kExitFatal;
+        if (!clustering->error.empty())
+            return usageError(err, command, "--by cluster: " + clustering->error);
+        groups = analysis::groupByAssignment(clustering->features.pes, clustering->cluster);
+        break;
+    }
     case analysis::GroupKind::List:
+        groups = analysis::groupByLists(lists);
+        analysis::markCommThreads(groups, trace->metadata);
         break;
     }
     const auto aggregation = analysis::aggregateGroups(

@@ -3,6 +3,8 @@
 
 #include "cli_support.h"
 
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -127,7 +129,9 @@ TEST_CASE("cli groups rejects a bad --by or --mode with one line and exit 2")
         { "groups", run, "--by", "block:0" },
         { "groups", run, "--by", "block:x" },
         { "groups", run, "--by", "node", "--mode", "average" },
-        { "groups", run, "--by", "cluster" },
+        { "groups", run, "--by", "node", "--k", "3" },
+        { "groups", run, "--by", "cluster", "--k", "0" },
+        { "groups", run, "--by", "list:/nonexistent/lists.txt" },
         { "groups", run },
         { "groups", run, "--by", "node", "--range", "5ms:1ms" },
     };
@@ -142,10 +146,53 @@ TEST_CASE("cli groups rejects a bad --by or --mode with one line and exit 2")
         CHECK(r.errLines().size() == 1);
         CHECK(r.err.rfind("parallax-cli groups: ", 0) == 0);
     }
-    const auto cluster = runCliInProcess({ "groups", run, "--by", "cluster" });
-    CHECK(cluster.err.find("not available yet") != std::string::npos);
     const auto missing = runCliInProcess({ "groups", "/nonexistent/run", "--by", "node" });
     CHECK(missing.exitCode == 1);
+}
+
+TEST_CASE("cli groups by cluster finds the two overloaded PEs of sample-logs/imbalance")
+{
+    const auto run = (std::filesystem::path(PARALLAX_SAMPLE_DIR) / "imbalance").string();
+    const auto clustered = runCliInProcess({ "groups", run, "--by", "cluster" });
+    INFO(clustered.err);
+    REQUIRE(clustered.exitCode == 0);
+    std::map<std::string, std::string> members;
+    for (const auto& r : rows(clustered.out))
+        members[r.group] = r.first + "-" + r.last + "/" + r.members;
+    REQUIRE(members.size() == 2);
+    CHECK(members["cluster 0"] == "0-11/10");
+    CHECK(members["cluster 1"] == "3-9/2");
+
+    const auto fixed = runCliInProcess({ "groups", run, "--by", "cluster", "--k", "1" });
+    REQUIRE(fixed.exitCode == 0);
+    for (const auto& r : rows(fixed.out))
+        CHECK(r.members == "12");
+}
+
+TEST_CASE("cli groups by a user's named lists, read from a file")
+{
+    const auto dir = std::filesystem::temp_directory_path() / "parallax-groups-lists-test";
+    std::filesystem::create_directories(dir);
+    const auto file = dir / "lists.txt";
+    {
+        std::ofstream out(file);
+        out << "# hot and cold PEs\nhot: 3,9\ncold: 0-2,4-8\n";
+    }
+    const auto run = (std::filesystem::path(PARALLAX_SAMPLE_DIR) / "imbalance").string();
+    const auto listed = runCliInProcess({ "groups", run, "--by", "list:" + file.string() });
+    INFO(listed.err);
+    REQUIRE(listed.exitCode == 0);
+    std::map<std::string, std::string> members;
+    for (const auto& r : rows(listed.out))
+        members[r.group] = r.first + "-" + r.last + "/" + r.members;
+    CHECK(members["hot"] == "3-9/2");
+    CHECK(members["cold"] == "0-8/8");
+
+    std::ofstream(file) << "hot 3,9\n"; // no ':'
+    const auto bad = runCliInProcess({ "groups", run, "--by", "list:" + file.string() });
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.errLines().size() == 1);
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("cli groups --help explains the columns and the percent")
