@@ -33,7 +33,8 @@ const char* const kHelp
       "  --range B:E, --pes LIST, --entries LIST   as for the analysis commands\n"
       "  view options as the matching command: --interval, --bins (time-profile, comm),\n"
       "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
-      "  --rows auto|pes|nodes|blocks[:N]|signatures and --groups mean|spread|key (overview: PE groups),\n"
+      "  --rows auto|pes|nodes|blocks[:N]|signatures|clusters and --groups mean|spread|key "
+      "(overview: PE groups),\n"
       "  --criterion, --count, --clusters (extrema); timeline takes --pes and --range\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The

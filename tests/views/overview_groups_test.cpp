@@ -104,6 +104,13 @@ TEST_CASE("overview groups: blocks drawn as mean, spread and key rows", "[views]
         members += m.size();
     CHECK(members == 12);
     CHECK(view.chart()->rows().front().label.startsWith(QStringLiteral("signature 1")));
+
+    // Clusters: the two overloaded PEs form a class of their own.
+    apply(view, { { QStringLiteral("rows"), QStringLiteral("clusters") } });
+    REQUIRE(view.groups());
+    REQUIRE(view.groups()->groupCount() == 2);
+    CHECK(view.groups()->members[1] == std::vector<core::PeId> { 3, 9 });
+    CHECK(view.chart()->rows()[1].label.startsWith(QStringLiteral("cluster 2")));
 }
 
 TEST_CASE("overview groups: a click expands a group in place, a second click collapses it",

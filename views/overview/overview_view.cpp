@@ -1,5 +1,6 @@
 #include "views/overview/overview_view.h"
 
+#include "core/analysis/clustering.h"
 #include "core/analysis/csv_export.h"
 #include "core/analysis/run_span.h"
 #include "core/text_args.h"
@@ -58,6 +59,20 @@ std::vector<core::analysis::PeGroup> keepLargestGroups(
     return out;
 }
 
+// One group per non-empty cluster, named after its size and exemplar.
+std::vector<core::analysis::PeGroup> clusterGroups(const core::analysis::PeClustering& c)
+{
+    namespace a = core::analysis;
+    std::vector<core::PeId> exemplar(static_cast<std::size_t>(c.k), core::kNoPe);
+    for (std::size_t i = 0; i < c.role.size(); ++i)
+        if (c.role[i] == a::ClusterRole::Exemplar)
+            exemplar[static_cast<std::size_t>(c.cluster[i])] = c.features.pes[i];
+    return a::groupByAssignment(c.features.pes, c.cluster, [&](int cluster) {
+        const auto e = exemplar[static_cast<std::size_t>(cluster)];
+        return OverviewView::tr("cluster %1 (PE %2 typical)").arg(cluster + 1).arg(e).toStdString();
+    });
+}
+
 } // namespace
 
 OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
@@ -75,11 +90,14 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
         = m_options->addChoice(tr("Colour &by"), { tr("Dominant activity"), tr("Utilization") });
     m_coloring->setObjectName(QStringLiteral("coloring"));
     m_grouping = m_options->addChoice(tr("&Rows"),
-        { tr("Auto"), tr("Every PE"), tr("Nodes"), tr("Blocks of PEs"), tr("Signatures") });
+        { tr("Auto"), tr("Every PE"), tr("Nodes"), tr("Blocks of PEs"), tr("Signatures"),
+            tr("Clusters") });
     m_grouping->setObjectName(QStringLiteral("grouping"));
     m_grouping->setToolTip(
         tr("Auto: one row per PE up to %1 PEs, else groups (SMP nodes, or blocks of consecutive "
-           "PEs). Signatures: PEs that executed the same set of entry methods in the range.")
+           "PEs). Signatures: PEs that executed the same set of entry methods in the range. "
+           "Clusters: PEs whose time per entry method is alike (k-means, k chosen "
+           "automatically).")
             .arg(kMaxRows));
     m_groupDisplay = m_options->addChoice(
         tr("&Groups show"), { tr("Mean"), tr("Spread (highest, mean, lowest)"), tr("Key PEs") });
@@ -320,7 +338,7 @@ std::vector<std::vector<core::PeId>> OverviewView::makeGroups(
 {
     namespace a = core::analysis;
     names.clear();
-    const auto grouping = static_cast<Grouping>(std::clamp(m_grouping->currentIndex(), 0, 4));
+    const auto grouping = static_cast<Grouping>(std::clamp(m_grouping->currentIndex(), 0, 5));
     const auto pes = a::resolve(*m_trace, request).pes;
     const auto limit = static_cast<std::size_t>(kMaxRows / rowsPerGroup(groupDisplay()));
     const auto& meta = m_trace->metadata;
@@ -344,6 +362,7 @@ std::vector<std::vector<core::PeId>> OverviewView::makeGroups(
         break;
     }
     case Grouping::Signature:
+    case Grouping::Cluster:
         groups = m_signatures;
         break;
     }
@@ -373,10 +392,12 @@ void OverviewView::recompute()
     options.columns = countFieldValue(m_columns->text(), 1000);
     auto trace = m_trace;
     m_memberComputation->cancel();
+    // Signatures and clusters depend on the range: computed on the worker, before the rows.
     const bool bySignature = m_grouping->currentIndex() == static_cast<int>(Grouping::Signature);
+    const bool byCluster = m_grouping->currentIndex() == static_cast<int>(Grouping::Cluster);
     std::vector<QString> names;
     std::vector<std::vector<core::PeId>> groups;
-    if (!bySignature) {
+    if (!bySignature && !byCluster) {
         groups = makeGroups(request, names);
         if (groups.empty()) {
             m_groups.reset();
@@ -397,7 +418,7 @@ void OverviewView::recompute()
     // The expanded groups' PEs are computed with the groups, so a new range keeps them open
     // (signature groups may change with the range: they close).
     std::vector<core::PeId> open;
-    if (bySignature || groups.size() != (m_groups ? m_groups->groupCount() : 0))
+    if (bySignature || byCluster || groups.size() != (m_groups ? m_groups->groupCount() : 0))
         m_expanded.clear();
     for (const int g : m_expanded)
         if (static_cast<std::size_t>(g) < groups.size())
@@ -410,12 +431,20 @@ void OverviewView::recompute()
     };
     const auto limit = static_cast<std::size_t>(kMaxRows / rowsPerGroup(groupDisplay()));
     m_computation->run<Result>(
-        [trace, request, options, bySignature, limit, groups = std::move(groups),
+        [trace, request, options, bySignature, byCluster, limit, groups = std::move(groups),
             open = std::move(open)](const core::analysis::Progress& progress) mutable {
             namespace a = core::analysis;
             Result result;
-            if (bySignature) {
+            if (bySignature)
                 result.signatures = a::groupBySignature(*trace, request, progress);
+            if (byCluster) {
+                const auto clustering = a::clusterPes(*trace, request, {}, progress);
+                if (clustering && clustering->error.empty())
+                    result.signatures = clusterGroups(*clustering);
+                else if (clustering) // too few PEs to cluster: one row each
+                    result.signatures = a::groupByBlock(a::resolve(*trace, request).pes, 1);
+            }
+            if (bySignature || byCluster) {
                 if (!result.signatures)
                     return result;
                 result.signatures = keepLargestGroups(std::move(*result.signatures), limit);
@@ -541,7 +570,8 @@ bool OverviewView::applyOptions(const std::map<QString, QString>& options, QStri
             }
         } else if (name == QStringLiteral("rows")) {
             const QStringList keys { QStringLiteral("auto"), QStringLiteral("pes"),
-                QStringLiteral("nodes"), QStringLiteral("blocks"), QStringLiteral("signatures") };
+                QStringLiteral("nodes"), QStringLiteral("blocks"), QStringLiteral("signatures"),
+                QStringLiteral("clusters") };
             QString key = value;
             int blockSize = 0;
             if (value.startsWith(QStringLiteral("blocks:"))) {
@@ -556,9 +586,9 @@ bool OverviewView::applyOptions(const std::map<QString, QString>& options, QStri
             }
             if (!keys.contains(key)) {
                 if (error != nullptr)
-                    *error
-                        = tr("--rows: '%1' is not auto, pes, nodes, blocks, blocks:N or signatures")
-                              .arg(value);
+                    *error = tr("--rows: '%1' is not auto, pes, nodes, blocks, blocks:N, "
+                                "signatures or clusters")
+                                 .arg(value);
                 return false;
             }
             regroup = regroup || blockSize != m_blockSize;

@@ -63,7 +63,7 @@ public:
     // Above this many PEs the rows are groups (Rows: Auto).
     static constexpr int kMaxRows = 200;
 
-    enum class Grouping : std::uint8_t { Auto, EveryPe, Nodes, Blocks, Signature };
+    enum class Grouping : std::uint8_t { Auto, EveryPe, Nodes, Blocks, Signature, Cluster };
     void setGrouping(Grouping grouping);
     void setGroupDisplay(GroupDisplay display);
     [[nodiscard]] GroupDisplay groupDisplay() const;
@@ -100,7 +100,7 @@ private:
     std::vector<QString> m_groupNames;
     std::optional<core::analysis::Overview> m_members; // rows of the expanded groups' PEs
     std::set<int> m_expanded;
-    // Signature groups of the shown range and PEs (computed before the rows, on the worker).
+    // Signature or cluster groups of the shown range and PEs (computed on the worker).
     std::vector<core::analysis::PeGroup> m_signatures;
     int m_blockSize = 0; // PEs per block (--rows blocks:N); 0: as many as keep kMaxRows rows
     std::vector<core::TimeRange> m_zoomHistory;
