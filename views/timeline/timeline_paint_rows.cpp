@@ -47,7 +47,7 @@ void TimelineWidget::paintRows(
     }
     for (const auto& row : g.rows) {
         // Node boundary (SMP): a line across the whole width in the gap above.
-        if (row.firstOfNode) {
+        if (row.firstOfNode && labelStep == 1) {
             const int y = row.eventStrip.top() - 4;
             painter.setPen(QPen(faded(style.text, style.background, 0.6), 1, Qt::DashLine));
             painter.drawLine(4, y, g.size.width() - 4, y);
@@ -72,7 +72,9 @@ void TimelineWidget::paintRows(
         } else if (busy >= 0) {
             second = tr("%1 % busy").arg(busy, 0, 'f', 0);
         }
-        const bool nodeHeader = meta.smp && row.node >= 0 && (row.firstOfNode || row.position == 0);
+        // (A collapsed row names its node itself; thin rows have no room for a header.)
+        const bool nodeHeader = meta.smp && row.node >= 0 && (row.firstOfNode || row.position == 0)
+            && !row.collapsed() && row.position % labelStep == 0;
         painter.setPen(style.text);
         const QRect labelBox = row.label;
         if (twoLines && !second.isEmpty()) {
@@ -87,7 +89,7 @@ void TimelineWidget::paintRows(
                 QRect(labelBox.left(), top + fm.height() - 1, labelBox.width(), sfm.height()),
                 Qt::AlignRight | Qt::AlignVCenter, second);
             painter.restore();
-        } else if (row.position % labelStep == 0 || row.collapsed()) {
+        } else if (row.position % labelStep == 0) {
             // One line; thin rows get a label every labelStep rows.
             painter.save();
             if (row.bar.height() < fm.height())

@@ -1,6 +1,7 @@
 #include "views/timeline/timeline_view.h"
 
 #include "core/analysis/csv_export.h"
+#include "core/analysis/pe_groups.h"
 #include "core/analysis/run_span.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
@@ -88,6 +89,7 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
     // Whatever changed the rows (a menu, "Load PE n", sorting, a drag), the options bar and the
     // status line say what is shown.
     connect(m_timeline, &TimelineWidget::pesChanged, this, [this]() {
+        groupExcessRows();
         syncOptions();
         updateStatus();
     });
@@ -392,6 +394,29 @@ bool TimelineView::collapsePeList(const QString& text, QString* error)
             : tr("PEs %1").arg(QString::fromStdString(core::formatPeList(members))));
     updateStatus();
     return true;
+}
+
+void TimelineView::groupExcessRows()
+{
+    if (!m_trace || m_timeline->rowSources().size() <= core::analysis::kMaxAxisRows)
+        return;
+    // More rows than a screen can show: the PEs not in a collapsed row yet are collapsed into
+    // SMP nodes or blocks of PEs (expand one to see its PEs), so the rows stay about 200.
+    std::vector<bool> grouped(m_trace->pes.size(), false);
+    for (const auto& g : m_timeline->groups())
+        for (const auto pe : g.pes)
+            if (pe >= 0 && static_cast<std::size_t>(pe) < grouped.size())
+                grouped[static_cast<std::size_t>(pe)] = true;
+    std::vector<core::PeId> loose;
+    for (const auto pe : m_timeline->pes())
+        if (pe >= 0 && static_cast<std::size_t>(pe) < grouped.size()
+            && !grouped[static_cast<std::size_t>(pe)])
+            loose.push_back(pe);
+    std::sort(loose.begin(), loose.end());
+    const auto room = core::analysis::kMaxAxisRows
+        - std::min(core::analysis::kMaxAxisRows, m_timeline->groups().size());
+    for (const auto& group : core::analysis::axisGroups(m_trace->metadata, loose, room))
+        m_timeline->collapse(group.pes, QString::fromStdString(group.name));
 }
 
 void TimelineView::collapseNodes()

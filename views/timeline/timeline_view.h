@@ -65,6 +65,9 @@ public:
     bool collapsePeList(const QString& text, QString* error = nullptr);
     // SMP runs: each node's shown PEs become one collapsed row "node N".
     void collapseNodes();
+    // Above kMaxAxisRows rows, the PEs outside collapsed rows are collapsed into nodes or
+    // blocks (done whenever the shown PEs change).
+    void groupExcessRows();
     [[nodiscard]] const std::vector<core::PeId>& loadedPes() const;
     [[nodiscard]] core::TimeRange window() const;
     void setWindow(core::TimeRange window);
