@@ -34,6 +34,7 @@ constexpr long long kMaxOutliers = 1'000'000;
 constexpr std::size_t kOutliersShown = 8;
 
 struct ClustersResult {
+    std::shared_ptr<const core::analysis::PeFeatures> features;
     std::optional<PeClustering> clustering;
     core::analysis::ActivityColumns columns;
 };
@@ -148,6 +149,10 @@ bool ClustersView::applyOptions(const std::map<QString, QString>& options, QStri
 
 void ClustersView::clearResult()
 {
+    if (m_featureKey.trace != m_trace.get()) {
+        m_features.reset();
+        m_featureKey = {};
+    }
     m_clustering.reset();
     m_shownClusters.clear();
     clearTables();
@@ -174,19 +179,36 @@ void ClustersView::recompute()
     options.outliers = countFieldValue(m_outliers->text(), -1);
     options.sweep = true; // the sweep table is shown for a given k too
     const auto trace = m_trace;
+    // The feature vectors depend on the run, the range and the PEs only: trying another k or
+    // number of outliers reuses them.
+    FeatureKey key { trace.get(), request.range, request.pes, request.includeCommThreads };
+    auto cached = key == m_featureKey ? m_features : nullptr;
     m_computation->run<ClustersResult>(
-        [trace, request, options](const core::analysis::Progress& progress) {
+        [trace, request, options, cached](const core::analysis::Progress& progress) {
             ClustersResult result;
             result.columns = core::analysis::resolve(*trace, request).columns;
+            result.features = cached;
+            if (!result.features) {
+                auto computed = core::analysis::computePeFeatures(*trace, request, progress);
+                if (!computed)
+                    return result;
+                result.features
+                    = std::make_shared<const core::analysis::PeFeatures>(std::move(*computed));
+            }
             auto chosen = options;
-            // For a given k the sweep is context only: keep it to k's neighbourhood of 2..20.
+            // The sweep reaches a given k, so that its row is in the table.
             if (chosen.k > 0)
                 chosen.sweepMax = std::max(chosen.sweepMax, chosen.k);
-            result.clustering = core::analysis::clusterPes(*trace, request, chosen, progress);
+            result.clustering = core::analysis::clusterFeatures(
+                *result.features, chosen, request.threads, progress);
             return result;
         },
-        [this, range = request.range](ClustersResult result) {
+        [this, range = request.range, key = std::move(key)](ClustersResult result) {
             m_range = range;
+            if (result.features) {
+                m_featureKey = key;
+                m_features = result.features;
+            }
             if (!result.clustering) {
                 clearResult();
                 m_chart->clearData(tr("The clustering was cancelled"));

@@ -3,6 +3,7 @@
 #include "core/analysis/clustering.h"
 #include "views/common/bar_chart_view.h"
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -64,6 +65,20 @@ private:
     QTableWidget* m_sweepTable = nullptr;
     QWidget* m_below = nullptr;
     std::optional<core::analysis::PeClustering> m_clustering;
+    // The feature vectors of the last result, and what they were computed for.
+    struct FeatureKey {
+        const core::Trace* trace = nullptr;
+        core::TimeRange range;
+        std::vector<core::PeId> pes;
+        bool includeCommThreads = false;
+        bool operator==(const FeatureKey& o) const
+        {
+            return trace == o.trace && range.begin == o.range.begin && range.end == o.range.end
+                && pes == o.pes && includeCommThreads == o.includeCommThreads;
+        }
+    };
+    FeatureKey m_featureKey;
+    std::shared_ptr<const core::analysis::PeFeatures> m_features;
     std::vector<int> m_shownClusters; // bar / table row -> cluster id (non-empty clusters)
     core::TimeRange m_range; // of the shown result
 };
