@@ -26,7 +26,7 @@ const char* const kHelp
     = "usage: parallax-cli render VIEW RUN -o OUT.png [--width W] [--height H] [options]\n\n"
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
       "the timeline, as SVG when OUT ends in .svg).\n"
-      "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline.\n\n"
+      "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters.\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -35,7 +35,8 @@ const char* const kHelp
       "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
       "  --rows auto|pes|nodes|blocks[:N]|signatures|clusters and --groups mean|spread|key "
       "(overview: PE groups),\n"
-      "  --criterion, --count, --clusters (extrema); timeline takes --pes and --range\n";
+      "  --criterion, --count, --clusters (extrema), --k, --outliers (clusters);\n"
+      "  timeline takes --pes and --range\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -77,7 +78,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
     const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters", "rows", "groups" };
+        "columns", "criterion", "count", "clusters", "rows", "groups", "k", "outliers" };
     std::set<std::string> options = viewOptions;
     options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
     cli::CommandLine cl;

@@ -345,15 +345,27 @@ int chooseElbow(const std::vector<ClusterSweepRow>& rows, double totalSumOfSquar
 std::optional<PeClustering> clusterPes(const Trace& trace, const AnalysisRequest& request,
     const ClusterOptions& options, const Progress& progress)
 {
-    Progress featureProgress;
-    featureProgress.cancelled = progress.cancelled;
+    Progress part;
+    part.cancelled = progress.cancelled;
     if (progress.report)
-        featureProgress.report = [&](double f) {
+        part.report = [&](double f) {
             progress.report(0.5 * f);
         };
-    auto features = computePeFeatures(trace, request, featureProgress);
+    auto features = computePeFeatures(trace, request, part);
     if (!features)
         return std::nullopt;
+    if (progress.report)
+        part.report = [&](double f) {
+            progress.report(0.5 + 0.5 * f);
+        };
+    const unsigned threads = request.threads == 0 ? workerCount(0) : request.threads;
+    return clusterFeatures(std::move(*features), options, threads, part);
+}
+
+std::optional<PeClustering> clusterFeatures(PeFeatures featureVectors,
+    const ClusterOptions& options, unsigned threads, const Progress& progress)
+{
+    auto features = std::make_optional(std::move(featureVectors));
     PeClustering failed;
     const std::size_t n = features->pes.size();
     const std::size_t dims = features->dims.size();
@@ -370,7 +382,6 @@ std::optional<PeClustering> clusterPes(const Trace& trace, const AnalysisRequest
     if (static_cast<std::size_t>(options.k) > n)
         return fail("k = " + std::to_string(options.k) + " is more than the " + std::to_string(n)
             + " PEs clustered");
-    const unsigned threads = request.threads;
     std::vector<ClusterSweepRow> rows;
     std::size_t sampleSize = 0;
     int chosen = options.k;
@@ -402,9 +413,8 @@ std::optional<PeClustering> clusterPes(const Trace& trace, const AnalysisRequest
                 return std::nullopt;
             rows.push_back({ k, run->nonEmpty, run->wcss, false });
             if (progress.report)
-                progress.report(0.5
-                    + 0.4 * static_cast<double>(k - options.sweepMin + 1)
-                        / static_cast<double>(sweepMax - options.sweepMin + 1));
+                progress.report(0.9 * static_cast<double>(k - options.sweepMin + 1)
+                    / static_cast<double>(sweepMax - options.sweepMin + 1));
         }
         chosen = options.k == 0 ? chooseElbow(rows, totalSumOfSquares(*data, sampleSize, dims))
                                 : options.k;

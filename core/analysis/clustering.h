@@ -100,6 +100,11 @@ int chooseElbow(const std::vector<ClusterSweepRow>& rows, double totalSumOfSquar
 std::optional<PeClustering> clusterPes(const Trace& trace, const AnalysisRequest& request,
     const ClusterOptions& options, const Progress& progress = {});
 
+// The same from feature vectors already computed (e.g. kept by a view while the analyst tries
+// other k): k-means, the sweep when asked, roles. `threads` workers (0 = all cores).
+std::optional<PeClustering> clusterFeatures(PeFeatures features, const ClusterOptions& options,
+    unsigned threads = 0, const Progress& progress = {});
+
 std::string_view clusterRoleName(ClusterRole role);
 
 } // namespace parallax::core::analysis

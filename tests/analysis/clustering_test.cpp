@@ -301,3 +301,40 @@ TEST_CASE("a real SMP run clusters its worker PEs and keeps the comm threads apa
     CHECK(withComm->features.pes.size() == 6);
     CHECK(withComm->features.apart.empty());
 }
+
+TEST_CASE(
+    "clustering given feature vectors checks k and the sweep and marks the given k", "[clustering]")
+{
+    PeFeatures f;
+    f.pes = { 0, 1, 2, 3, 4, 5 };
+    f.dims = { 7 };
+    f.values = { 0, 1, 2, 10, 11, 12 };
+    ClusterOptions given;
+    given.k = 2;
+    given.sweep = true;
+    given.sweepMin = 1;
+    given.sweepMax = 4;
+    const auto c = clusterFeatures(f, given, 1);
+    REQUIRE(c);
+    REQUIRE(c->error.empty());
+    CHECK(c->cluster == std::vector<int> { 0, 0, 0, 1, 1, 1 });
+    REQUIRE(c->sweep.size() == 4);
+    // k = 1: the total sum of squares about the mean 6: 36 + 25 + 16 + 16 + 25 + 36.
+    CHECK(c->sweep[0].wcss == 154.0);
+    CHECK(c->sweep[1].chosen);
+    CHECK(c->sweep[1].wcss == 4.0);
+    // 5 % of 6 rounds up to 1, less the 2 exemplars: no outliers by default.
+    CHECK(std::count(c->role.begin(), c->role.end(), ClusterRole::Outlier) == 0);
+
+    ClusterOptions tooMany;
+    tooMany.k = 7;
+    CHECK(clusterFeatures(f, tooMany)->error == "k = 7 is more than the 6 PEs clustered");
+    ClusterOptions badSweep;
+    badSweep.sweepMin = 7;
+    CHECK(clusterFeatures(f, badSweep)->error.find("sweep starts at k = 7") != std::string::npos);
+    PeFeatures one;
+    one.pes = { 4 };
+    one.dims = { 7 };
+    one.values = { 3 };
+    CHECK(clusterFeatures(one, {})->error.find("at least 2 PEs") != std::string::npos);
+}

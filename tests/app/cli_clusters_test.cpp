@@ -188,3 +188,24 @@ TEST_CASE("cli clusters --help and the command list name it")
     const auto all = runCliInProcess({ "--help" });
     CHECK(all.out.find("  clusters RUN") != std::string::npos);
 }
+
+#ifdef PARALLAX_WITH_RENDER
+TEST_CASE("cli render clusters draws the view with a given k and rejects k 0")
+{
+    TempDir dir;
+    const auto run = sampleRun("imbalance").string();
+    const auto out = (dir.path() / "clusters.png").string();
+    const auto r = cliProcess(
+        { "render", "clusters", run, "-o", out, "--k", "3", "--width", "800", "--height", "600" });
+    CHECK(r.exitCode == 0);
+    const auto bytes = readFile(out);
+    REQUIRE(bytes.size() > 8);
+    CHECK(bytes.substr(1, 3) == "PNG");
+    CHECK(bytes.size() > 10'000); // bars and tables, not a blank picture
+    const auto bad = cliProcess(
+        { "render", "clusters", run, "-o", (dir.path() / "bad.png").string(), "--k", "0" });
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.errLines().size() == 1);
+    CHECK_FALSE(fs::exists(dir.path() / "bad.png"));
+}
+#endif

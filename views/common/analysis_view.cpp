@@ -21,6 +21,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("extrema");
     case ViewKind::Timeline:
         return QStringLiteral("timeline");
+    case ViewKind::Clusters:
+        return QStringLiteral("clusters");
     }
     return {};
 }
@@ -42,6 +44,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Extrema");
     case ViewKind::Timeline:
         return QObject::tr("Timeline");
+    case ViewKind::Clusters:
+        return QObject::tr("Clusters");
     }
     return {};
 }

@@ -24,16 +24,17 @@ enum class ViewKind {
     Histogram,
     Communication,
     Extrema,
-    Timeline
+    Timeline,
+    Clusters
 };
 
-// Every view, in menu order (View menu, Ctrl+1..7).
+// Every view, in menu order (View menu, Ctrl+1..8).
 inline constexpr ViewKind kAllViewKinds[]
     = { ViewKind::Overview, ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Histogram,
-          ViewKind::Communication, ViewKind::Extrema, ViewKind::Timeline };
+          ViewKind::Communication, ViewKind::Extrema, ViewKind::Timeline, ViewKind::Clusters };
 
-// "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline" (the names
-// of `parallax-cli render VIEW`), and the human title.
+// "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the
+// names of `parallax-cli render VIEW`), and the human title.
 QString viewKey(ViewKind kind);
 QString viewTitle(ViewKind kind);
 

@@ -839,9 +839,9 @@ void addOpenRangeMenu(
     QMenu& menu, AnalysisView& view, core::TimeRange range, const std::vector<core::PeId>& pes)
 {
     QMenu* open = menu.addMenu(StackedBarChart::tr("Open %1 in").arg(formatTimeSpan(range)));
-    for (const auto target :
-        { ViewKind::Timeline, ViewKind::Histogram, ViewKind::Communication, ViewKind::Extrema,
-            ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Overview }) {
+    for (const auto target : { ViewKind::Timeline, ViewKind::Histogram, ViewKind::Communication,
+             ViewKind::Extrema, ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Overview,
+             ViewKind::Clusters }) {
         if (target == view.kind())
             continue;
         QAction* action = open->addAction(viewTitle(target));

@@ -1,5 +1,6 @@
 #include "views/common/view_factory.h"
 
+#include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
@@ -27,6 +28,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new OverviewView(palette, parent);
     case ViewKind::Timeline:
         return new TimelineView(palette, parent);
+    case ViewKind::Clusters:
+        return new ClustersView(palette, parent);
     }
     return nullptr;
 }
