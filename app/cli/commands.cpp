@@ -2,10 +2,12 @@
 
 #include "analysis_commands.h"
 #include "arg_parser.h"
+#include "cluster_commands.h"
 #include "command_support.h"
 #include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "core/trace.h"
+#include "group_commands.h"
 #include "io/run_loader.h"
 #include "reduce_commands.h"
 #include "timeline_commands.h"
@@ -39,6 +41,9 @@ commands:
   histogram RUN              executions by duration, messages by size, PEs by idle %
   comm RUN                   messages and bytes sent/received per interval
   extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
+  clusters RUN [--k N|auto]  equivalence classes of PEs by k-means (exemplars, outliers)
+  groups RUN --by node|block:N|signature
+                             usage aggregated over groups of PEs (sum, set, key)
   reduce RUN --keep 5% -o OUT
                              write a reduced run (logs of a few PEs, summaries of all) with
                              its quality report
@@ -209,12 +214,16 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     }
     if (command == "extrema")
         return runExtrema(rest, out, err);
+    if (command == "clusters")
+        return runClusters(rest, out, err);
     if (command == "overview")
         return runOverview(rest, out, err);
     if (command == "usage")
         return runUsage(rest, out, err);
     if (command == "time-profile")
         return runTimeProfile(rest, out, err);
+    if (command == "groups")
+        return runGroups(rest, out, err);
     if (command == "reduce")
         return runReduce(rest, out, err);
     err << "parallax-cli: unknown command '" << command

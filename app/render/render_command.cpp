@@ -33,6 +33,7 @@ const char* const kHelp
       "  --range B:E, --pes LIST, --entries LIST   as for the analysis commands\n"
       "  view options as the matching command: --interval, --bins (time-profile, comm),\n"
       "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
+      "  --rows auto|pes|nodes|blocks[:N] and --groups mean|spread|key (overview: PE groups),\n"
       "  --criterion, --count, --clusters (extrema); timeline takes --pes and --range\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
@@ -75,7 +76,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
     const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters" };
+        "columns", "criterion", "count", "clusters", "rows", "groups" };
     std::set<std::string> options = viewOptions;
     options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
     cli::CommandLine cl;

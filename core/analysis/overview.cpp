@@ -62,33 +62,19 @@ void javaOverviewPe(
     }
 }
 
-void correctOverviewPe(const PeTrace& pe, const IntervalGrid& grid, const ActivityColumns& cols,
-    Overview& out, std::size_t k)
-{
-    const auto width = static_cast<std::size_t>(cols.count());
-    std::vector<double> rows(static_cast<std::size_t>(grid.count) * width, 0.0);
-    accumulateActivity(pe, grid, cols, rows);
-    for (std::int64_t i = 0; i < grid.count; ++i) {
-        const double* row = rows.data() + static_cast<std::size_t>(i) * width;
-        const double length
-            = static_cast<double>(std::min(grid.end(i), grid.limit()) - grid.begin(i));
-        double busy = row[cols.pack()] + row[cols.unpack()];
-        for (int x = 0; x < cols.entryCount; ++x)
-            busy += row[x];
-        const auto best = std::max_element(row, row + width) - row;
-        const auto index = out.index(k, i);
-        out.utilization[index] = static_cast<float>(busy * 100.0 / length);
-        out.idle[index] = static_cast<float>(row[cols.idle()] * 100.0 / length);
-        out.dominant[index] = row[best] > 0 ? static_cast<std::int32_t>(best) : cols.overhead();
-    }
-}
+} // namespace
 
-void summaryOverviewPe(const Trace& trace, PeId pe, const IntervalGrid& grid,
-    const ActivityColumns& cols, Overview& out, std::size_t k)
+void overviewActivityRows(const Trace& trace, PeId pe, const IntervalGrid& grid,
+    const ActivityColumns& cols, bool logs, std::vector<double>& rows)
 {
     const auto p = static_cast<std::size_t>(pe);
     const auto width = static_cast<std::size_t>(cols.count());
-    std::vector<double> rows(static_cast<std::size_t>(grid.count) * width, 0.0);
+    rows.assign(static_cast<std::size_t>(grid.count) * width, 0.0);
+    if (logs) {
+        if (p < trace.pes.size())
+            accumulateActivity(trace.pes[p], grid, cols, rows);
+        return;
+    }
     if (p < trace.details.size() && trace.details[p]) {
         const auto& d = *trace.details[p];
         for (const auto& c : d.cells) {
@@ -116,24 +102,58 @@ void summaryOverviewPe(const Trace& trace, PeId pe, const IntervalGrid& grid,
             });
         }
     }
-    for (std::int64_t i = 0; i < grid.count; ++i) {
-        double* row = rows.data() + static_cast<std::size_t>(i) * width;
-        const double length = static_cast<double>(grid.size);
-        double entries = 0;
-        for (int x = 0; x < cols.entryCount; ++x)
-            entries += row[x];
-        // Utilization from the .sum bins (or the .sumd entry time when there is no .sum).
-        const double busy = row[cols.pack()] > 0 ? row[cols.pack()] : entries;
-        row[cols.pack()] = 0;
-        const auto best = std::max_element(row, row + cols.entryCount + 2) - row;
-        const auto index = out.index(k, i);
-        out.utilization[index] = static_cast<float>(busy * 100.0 / length);
-        out.idle[index] = static_cast<float>(row[cols.idle()] * 100.0 / length);
-        out.dominant[index] = row[best] > 0 ? static_cast<std::int32_t>(best) : cols.overhead();
-    }
 }
 
-} // namespace
+OverviewCell overviewCell(const double* row, const IntervalGrid& grid, std::int64_t interval,
+    const ActivityColumns& cols, bool logs)
+{
+    const auto width = static_cast<std::ptrdiff_t>(cols.count());
+    OverviewCell cell;
+    if (logs) {
+        const double length = static_cast<double>(
+            std::min(grid.end(interval), grid.limit()) - grid.begin(interval));
+        double busy = row[cols.pack()] + row[cols.unpack()];
+        for (int x = 0; x < cols.entryCount; ++x)
+            busy += row[x];
+        const auto best = std::max_element(row, row + width) - row;
+        cell.utilization = static_cast<float>(busy * 100.0 / length);
+        cell.idle = static_cast<float>(row[cols.idle()] * 100.0 / length);
+        cell.dominant = row[best] > 0 ? static_cast<std::int32_t>(best) : cols.overhead();
+        return cell;
+    }
+    // Summaries: the pack column carries the .sum utilization (see overviewActivityRows).
+    const double length = static_cast<double>(grid.size);
+    double entries = 0;
+    for (int x = 0; x < cols.entryCount; ++x)
+        entries += row[x];
+    // Utilization from the .sum bins (or the .sumd entry time when there is no .sum).
+    const double busy = row[cols.pack()] > 0 ? row[cols.pack()] : entries;
+    const auto best = std::max_element(row, row + cols.entryCount + 2) - row;
+    cell.utilization = static_cast<float>(busy * 100.0 / length);
+    cell.idle = static_cast<float>(row[cols.idle()] * 100.0 / length);
+    cell.dominant = row[best] > 0 ? static_cast<std::int32_t>(best) : cols.overhead();
+    return cell;
+}
+
+IntervalGrid overviewGrid(
+    const Trace& trace, const ResolvedRequest& request, const OverviewOptions& options)
+{
+    if (request.mode == Mode::JavaCompat)
+        return javaOverviewGrid(request.range, detailIntervalSize(trace));
+    IntervalGrid grid
+        = gridForRange(request.range, 0, options.columns > 0 ? options.columns : 1000);
+    if (trace.hasLogs())
+        return grid;
+    // Summary bins cannot be split; do not make columns finer than the .sum bins of any PE (of
+    // the run, so that every subset of PEs and every group gets the same grid).
+    TimeUs finest = 0;
+    for (const auto& s : trace.summaries)
+        if (s && s->intervalUs > 0)
+            finest = finest == 0 ? s->intervalUs : std::min(finest, s->intervalUs);
+    if (finest > grid.size)
+        grid = gridForRange(request.range, finest, 0);
+    return grid;
+}
 
 std::optional<Overview> computeOverview(const Trace& trace, const AnalysisRequest& request,
     const OverviewOptions& options, const Progress& progress)
@@ -144,35 +164,29 @@ std::optional<Overview> computeOverview(const Trace& trace, const AnalysisReques
     o.pes = r.pes;
     const bool java = r.mode == Mode::JavaCompat;
     const bool logs = trace.hasLogs();
-    if (java)
-        o.grid = javaOverviewGrid(r.range, detailIntervalSize(trace));
-    else
-        o.grid = gridForRange(r.range, 0, options.columns > 0 ? options.columns : 1000);
-    if (!logs && !java) {
-        // Summary bins cannot be split; do not make columns finer than the .sum bins.
-        TimeUs finest = 0;
-        for (auto pe : r.pes) {
-            const auto p = static_cast<std::size_t>(pe);
-            if (p < trace.summaries.size() && trace.summaries[p])
-                finest = finest == 0 ? trace.summaries[p]->intervalUs
-                                     : std::min(finest, trace.summaries[p]->intervalUs);
-        }
-        if (finest > o.grid.size)
-            o.grid = gridForRange(r.range, finest, 0);
-    }
+    o.grid = overviewGrid(trace, r, options);
     const auto cells = r.pes.size() * static_cast<std::size_t>(o.grid.count);
     o.utilization.assign(cells, 0.0F);
     o.idle.assign(cells, 0.0F);
     o.dominant.assign(cells, r.columns.overhead());
     const bool ok = parallelFor(r.pes.size(), r.threads, progress, [&](std::size_t k) {
         const auto pe = r.pes[k];
-        if (!logs)
-            summaryOverviewPe(trace, pe, o.grid, r.columns, o, k);
-        else if (java)
+        if (java && logs) {
             javaOverviewPe(
                 trace.pes[static_cast<std::size_t>(pe)], o.grid, r.columns.entryCount, o, k);
-        else
-            correctOverviewPe(trace.pes[static_cast<std::size_t>(pe)], o.grid, r.columns, o, k);
+            return;
+        }
+        thread_local std::vector<double> rows;
+        overviewActivityRows(trace, pe, o.grid, r.columns, logs, rows);
+        const auto width = static_cast<std::size_t>(r.columns.count());
+        for (std::int64_t i = 0; i < o.grid.count; ++i) {
+            const auto cell = overviewCell(
+                rows.data() + static_cast<std::size_t>(i) * width, o.grid, i, r.columns, logs);
+            const auto index = o.index(k, i);
+            o.utilization[index] = cell.utilization;
+            o.idle[index] = cell.idle;
+            o.dominant[index] = cell.dominant;
+        }
     });
     if (!ok)
         return std::nullopt;

@@ -12,7 +12,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
+#include <set>
+#include <sstream>
 #include <sys/wait.h>
 
 using namespace parallax;
@@ -60,6 +63,65 @@ double idleShare(const core::PeTrace& pe)
     for (std::size_t k = 0; k < pe.idles.size(); ++k)
         idle += static_cast<double>(pe.idles.end[k] - pe.idles.begin[k]);
     return idle / static_cast<double>(pe.endComputation - pe.beginComputation);
+}
+
+// The --truth CSV as PE -> class, checking its header and that it has one line per PE.
+std::vector<std::string> readTruth(const std::filesystem::path& file, std::size_t pes)
+{
+    std::istringstream text(parallax::test::readFile(file));
+    std::string line;
+    REQUIRE(std::getline(text, line));
+    REQUIRE(line == "pe,class");
+    std::vector<std::string> classes;
+    while (std::getline(text, line)) {
+        const auto comma = line.find(',');
+        REQUIRE(comma != std::string::npos);
+        REQUIRE(std::stoul(line.substr(0, comma)) == classes.size());
+        classes.push_back(line.substr(comma + 1));
+    }
+    REQUIRE(classes.size() == pes);
+    return classes;
+}
+
+std::vector<core::PeId> pesOfClass(const std::vector<std::string>& classes, std::string_view name)
+{
+    std::vector<core::PeId> pes;
+    for (std::size_t pe = 0; pe < classes.size(); ++pe)
+        if (classes[pe] == name)
+            pes.push_back(static_cast<core::PeId>(pe));
+    return pes;
+}
+
+// Entry id of "Chare::method" (the name up to its parameter list).
+core::EntryId entryNamed(const core::Trace& trace, std::string_view chare, std::string_view method)
+{
+    for (std::size_t id = 0; id < trace.metadata.entries.size(); ++id) {
+        const auto entry = static_cast<core::EntryId>(id);
+        const std::string& name = trace.metadata.entryName(entry);
+        if (trace.metadata.chareNameOfEntry(entry) == chare
+            && name.substr(0, name.find('(')) == method)
+            return entry;
+    }
+    FAIL("no entry method " << chare << "::" << method);
+    return -1;
+}
+
+// Time one PE spends in `entry` over executions that begin in [begin, end).
+double entryTime(const core::PeTrace& pe, core::EntryId entry, core::TimeUs begin = 0,
+    core::TimeUs end = std::numeric_limits<core::TimeUs>::max())
+{
+    double time = 0;
+    for (std::size_t k = 0; k < pe.executions.size(); ++k)
+        if (pe.executions.entry[k] == entry && pe.executions.begin[k] >= begin
+            && pe.executions.begin[k] < end)
+            time += static_cast<double>(pe.executions.end[k] - pe.executions.begin[k]);
+    return time;
+}
+
+double mean(const std::vector<double>& values)
+{
+    REQUIRE(!values.empty());
+    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
 }
 
 } // namespace
@@ -224,4 +286,236 @@ TEST_CASE("the bundled sample runs open cleanly and show their planted problems"
     }
     CHECK(shortCalls > 0);
     CHECK(longCalls > 0.1 * shortCalls);
+}
+
+TEST_CASE("heavy PEs are spread over the machine and spend about the heavy factor times the "
+          "time of the others in each of their entry methods",
+    "[generator]")
+{
+    TempDir dir;
+    std::string planted;
+    const auto truthFile = dir.path() / "truth.csv";
+    const auto trace = generateAndLoad(dir,
+        { "--pes", "64", "--events-per-pe", "2000", "--heavy-fraction", "0.125", "--heavy-factor",
+            "3", "--truth", truthFile.string() },
+        &planted);
+    const auto classes = readTruth(truthFile, 64);
+    const auto heavy = pesOfClass(classes, "heavy");
+    REQUIRE(heavy.size() == 8);
+    CHECK(pesOfClass(classes, "normal").size() == 56);
+    CHECK(planted.find("planted heavy-pes ") != std::string::npos);
+    // One heavy PE per stratum of 8 PE numbers: spread, and never one block.
+    for (std::size_t i = 0; i < heavy.size(); ++i)
+        CHECK(heavy[i] / 8 == static_cast<core::PeId>(i));
+    CHECK(heavy.back() - heavy.front() + 1 > static_cast<core::PeId>(heavy.size()));
+
+    const std::set<core::PeId> heavySet(heavy.begin(), heavy.end());
+    const auto compute = entryNamed(*trace, "Worker", "compute");
+    const auto integrate = entryNamed(*trace, "Patch", "integrate");
+    const auto recvGhost = entryNamed(*trace, "Worker", "recvGhost");
+    for (const auto entry : { compute, integrate, recvGhost }) {
+        INFO("entry " << trace->metadata.entryName(entry));
+        std::vector<double> heavyTimes;
+        std::vector<double> normalTimes;
+        for (const auto& pe : trace->pes)
+            (heavySet.count(pe.pe) != 0 ? heavyTimes : normalTimes).push_back(entryTime(pe, entry));
+        const double ratio = mean(heavyTimes) / mean(normalTimes);
+        CHECK(ratio > 2.6);
+        CHECK(ratio < 3.4);
+        // Every heavy PE stands apart, not only their mean.
+        CHECK(*std::min_element(heavyTimes.begin(), heavyTimes.end())
+            > 1.8 * *std::max_element(normalTimes.begin(), normalTimes.end()));
+    }
+}
+
+TEST_CASE("anomalous PEs run Patch::rebuildPairlist and no other PE does", "[generator]")
+{
+    TempDir dir;
+    const auto truthFile = dir.path() / "truth.csv";
+    const auto trace = generateAndLoad(dir,
+        { "--pes", "64", "--events-per-pe", "1500", "--anomalous", "3", "--truth",
+            truthFile.string() });
+    const auto classes = readTruth(truthFile, 64);
+    const auto anomalous = pesOfClass(classes, "anomalous");
+    REQUIRE(anomalous.size() == 3);
+    const auto rebuild = entryNamed(*trace, "Patch", "rebuildPairlist");
+    std::vector<core::PeId> running;
+    for (const auto& pe : trace->pes)
+        if (entryTime(pe, rebuild) > 0)
+            running.push_back(pe.pe);
+    CHECK(running == anomalous);
+    // Enough time in it to set them apart: more than one Worker::compute per iteration.
+    const auto compute = entryNamed(*trace, "Worker", "compute");
+    const auto& first = trace->pes[static_cast<std::size_t>(anomalous.front())];
+    CHECK(entryTime(first, rebuild) > entryTime(first, compute) / 8);
+}
+
+TEST_CASE("a special PE 0 runs the load balancer's and Main's extra entry methods, and only it",
+    "[generator]")
+{
+    TempDir dir;
+    const auto truthFile = dir.path() / "truth.csv";
+    const auto trace = generateAndLoad(dir,
+        { "--pes", "16", "--events-per-pe", "1500", "--special-pe0", "--truth",
+            truthFile.string() });
+    const auto classes = readTruth(truthFile, 16);
+    CHECK(pesOfClass(classes, "pe0") == std::vector<core::PeId> { 0 });
+    CHECK(pesOfClass(classes, "normal").size() == 15);
+    for (const auto& [chare, method] : { std::pair { "CentralLB", "ReceiveStats" },
+             std::pair { "CentralLB", "LoadBalance" }, std::pair { "Main", "reportProgress" } }) {
+        INFO(chare << "::" << method);
+        const auto entry = entryNamed(*trace, chare, method);
+        for (const auto& pe : trace->pes)
+            CHECK((entryTime(pe, entry) > 0) == (pe.pe == 0));
+    }
+}
+
+TEST_CASE("alternating halves swap their phase mixes halfway: alike over the whole run, "
+          "opposite in each half",
+    "[generator]")
+{
+    TempDir dir;
+    const auto truthFile = dir.path() / "truth.csv";
+    const auto trace = generateAndLoad(dir,
+        { "--pes", "64", "--iterations", "10", "--events-per-pe", "1500", "--alternating-phases",
+            "--truth", truthFile.string() });
+    const auto classes = readTruth(truthFile, 64);
+    const auto phaseA = pesOfClass(classes, "phase-a");
+    const auto phaseB = pesOfClass(classes, "phase-b");
+    REQUIRE(phaseA.size() == 32);
+    REQUIRE(phaseB.size() == 32);
+    CHECK(phaseA.back() == 31);
+    CHECK(phaseB.front() == 32);
+
+    const auto bonded = entryNamed(*trace, "Patch", "computeBonded");
+    const auto nonbonded = entryNamed(*trace, "Patch", "computeNonbonded");
+    // The run's middle: the iterations are alike, so half the traced span.
+    core::TimeUs begin = std::numeric_limits<core::TimeUs>::max();
+    core::TimeUs end = 0;
+    for (const auto& pe : trace->pes) {
+        begin = std::min(begin, pe.beginComputation);
+        end = std::max(end, pe.endComputation);
+    }
+    const core::TimeUs middle = (begin + end) / 2;
+    for (const auto& pe : trace->pes) {
+        INFO("PE " << pe.pe);
+        const double wholeBonded = entryTime(pe, bonded);
+        const double wholeNonbonded = entryTime(pe, nonbonded);
+        CHECK(wholeBonded / wholeNonbonded > 0.8);
+        CHECK(wholeBonded / wholeNonbonded < 1.25);
+        const bool firstHalfOfPes = pe.pe < 32;
+        const double early = entryTime(pe, firstHalfOfPes ? bonded : nonbonded, 0, middle);
+        const double earlyOther = entryTime(pe, firstHalfOfPes ? nonbonded : bonded, 0, middle);
+        const double late = entryTime(pe, firstHalfOfPes ? nonbonded : bonded, middle);
+        const double lateOther = entryTime(pe, firstHalfOfPes ? bonded : nonbonded, middle);
+        CHECK(early > 3 * earlyOther);
+        CHECK(late > 3 * lateOther);
+    }
+}
+
+TEST_CASE("the planted classes and the files follow from the seed", "[generator]")
+{
+    const std::vector<std::string> args = { "--pes", "64", "--events-per-pe", "600",
+        "--heavy-fraction", "0.1", "--anomalous", "2", "--special-pe0", "--entries", "200" };
+    const auto run = [&](const TempDir& dir, const std::string& seed) {
+        auto withSeed = args;
+        withSeed.insert(
+            withSeed.end(), { "--seed", seed, "--truth", (dir.path() / "t.csv").string() });
+        generateAndLoad(dir, withSeed);
+        return readTruth(dir.path() / "t.csv", 64);
+    };
+    TempDir a;
+    TempDir b;
+    TempDir c;
+    const auto first = run(a, "5");
+    const auto second = run(b, "5");
+    const auto other = run(c, "6");
+    CHECK(first == second);
+    for (const auto* name : { "gen.sts", "gen.0.log", "gen.17.log", "gen.40.sum", "gen.63.sumd" })
+        CHECK(
+            parallax::test::readFile(a.path() / name) == parallax::test::readFile(b.path() / name));
+    CHECK(first != other);
+    CHECK(pesOfClass(other, "heavy").size() == 6);
+    CHECK(pesOfClass(other, "anomalous").size() == 2);
+    CHECK(pesOfClass(other, "pe0") == std::vector<core::PeId> { 0 });
+}
+
+TEST_CASE("a run with 200 entry methods declares them all and opens cleanly", "[generator]")
+{
+    TempDir dir;
+    const auto trace
+        = generateAndLoad(dir, { "--pes", "8", "--events-per-pe", "600", "--entries", "200" });
+    CHECK(trace->metadata.entries.size() == 200);
+    std::set<core::EntryId> executed;
+    for (const auto& pe : trace->pes)
+        executed.insert(pe.executions.entry.begin(), pe.executions.entry.end());
+    CHECK(executed.size() > 20);
+}
+
+TEST_CASE("bad planted-class options are refused with one line and exit status 2", "[generator]")
+{
+    TempDir dir;
+    const auto out = (dir.path() / "run").string();
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        { { "--heavy-fraction", "0" }, "bad value '0' for --heavy-fraction" },
+        { { "--heavy-fraction", "0.75" }, "bad value '0.75' for --heavy-fraction" },
+        { { "--heavy-fraction", "x" }, "bad value 'x' for --heavy-fraction" },
+        { { "--heavy-fraction", "0.1", "--heavy-factor", "1" },
+            "bad value '1' for --heavy-factor" },
+        { { "--heavy-factor", "2" }, "--heavy-factor needs --heavy-fraction" },
+        { { "--anomalous", "-1" }, "bad value '-1' for --anomalous" },
+        { { "--anomalous", "8" }, "at least one PE must stay normal" },
+        { { "--heavy-fraction", "0.5", "--anomalous", "4" }, "at least one PE must stay normal" },
+        { { "--special-pe0=yes" }, "--special-pe0 takes no value" },
+        { { "--truth" }, "--truth needs a value" },
+        { { "--alternating-phases", "--iterations", "1" },
+            "--alternating-phases needs at least 2 iterations" },
+        { { "--entries", "22" }, "bad value '22' for --entries" },
+        { { "--special-pe0", "--anomalous", "1", "--entries", "26" },
+            "--entries 26 leaves no room for the planted classes' entry methods (at least 27)" },
+    };
+    for (const auto& [extra, expected] : cases) {
+        std::vector<std::string> args = { "--out", out, "--pes", "8" };
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto run = generate(args);
+        INFO(run.out);
+        CHECK(run.exitCode == 2);
+        CHECK(run.out.rfind("parallax-gen: ", 0) == 0);
+        CHECK(run.out.find(expected) != std::string::npos);
+        CHECK(std::count(run.out.begin(), run.out.end(), '\n') == 1);
+        CHECK(!std::filesystem::exists(out));
+    }
+}
+
+TEST_CASE("a truth file that cannot be written fails the run with exit status 1", "[generator]")
+{
+    TempDir dir;
+    const auto run
+        = generate({ "--out", (dir.path() / "run").string(), "--pes", "4", "--events-per-pe", "300",
+            "--special-pe0", "--truth", (dir.path() / "missing" / "truth.csv").string() });
+    INFO(run.out);
+    CHECK(run.exitCode == 1);
+    CHECK(run.out.find("cannot write ") != std::string::npos);
+    CHECK(run.out.find("truth.csv: ") != std::string::npos);
+}
+
+TEST_CASE("without planted classes the generator still writes the bundled sample run byte for byte",
+    "[generator]")
+{
+    // sample-logs/README.md's command for grainsize (plain-text logs, so no zlib version
+    // enters the comparison).
+    TempDir dir;
+    const auto run = generate({ "--out", dir.path().string(), "--name", "grainsize", "--pes", "8",
+        "--events-per-pe", "1500", "--bimodal-entry" });
+    INFO(run.out);
+    REQUIRE(run.exitCode == 0);
+    const auto sample = parallax::test::sampleRun("grainsize");
+    std::size_t compared = 0;
+    for (const auto& file : std::filesystem::directory_iterator(sample)) {
+        INFO(file.path().filename().string());
+        CHECK(parallax::test::readFile(dir.path() / file.path().filename())
+            == parallax::test::readFile(file.path()));
+        ++compared;
+    }
+    CHECK(compared == 8 * 3 + 3);
 }

@@ -2,6 +2,7 @@
 
 #include "parallel_for.h"
 #include "pe_file_writer.h"
+#include "planted_classes.h"
 #include "run_model.h"
 #include "run_schedule.h"
 #include "sts_writer.h"
@@ -16,6 +17,8 @@
 namespace parallax::gen {
 
 namespace {
+
+constexpr std::size_t kListedPes = 32;
 
 std::string joinPes(const std::vector<PeId>& pes)
 {
@@ -41,6 +44,41 @@ std::vector<std::string> plantedLines(const GeneratorOptions& options, const Run
             + " ep " + std::to_string(entry::kCompute) + " fraction "
             + formatFactor(RunModel::kBimodalSlowPerMille / 1000.0) + " factor "
             + formatFactor(RunModel::kBimodalSlowFactor));
+    }
+    const auto& classes = model.peClasses();
+    const auto classLine = [&](PeClass peClass) {
+        // Long lists are left to --truth.
+        const std::vector<PeId> pes = pesOfClass(classes, peClass);
+        return pes.size() <= kListedPes
+            ? joinPes(pes)
+            : std::to_string(pes.size()) + " of " + std::to_string(options.pes);
+    };
+    if (options.heavyFraction > 0.0) {
+        lines.push_back("planted heavy-pes " + classLine(PeClass::Heavy) + " factor "
+            + formatFactor(options.heavyFactor));
+    }
+    if (options.anomalousPes > 0) {
+        lines.push_back("planted anomalous-pes " + classLine(PeClass::Anomalous) + " entry "
+            + model.symbols().shortName(model.rebuildPairlistEntry()) + " ep "
+            + std::to_string(model.rebuildPairlistEntry()));
+    }
+    if (options.specialPe0) {
+        std::string line = "planted special-pe0 entries";
+        for (const PlantedEntry role : { PlantedEntry::ReceiveStats, PlantedEntry::LoadBalance,
+                 PlantedEntry::ReportProgress }) {
+            line += ' ';
+            line += model.symbols().shortName(model.symbols().planted(role));
+        }
+        lines.push_back(std::move(line));
+    }
+    if (options.alternatingPhases) {
+        lines.push_back("planted alternating-phases halves 0-" + std::to_string(options.pes / 2 - 1)
+            + "," + std::to_string(options.pes / 2) + "-" + std::to_string(options.pes - 1)
+            + " entries "
+            + model.symbols().shortName(model.symbols().planted(PlantedEntry::ComputeBonded)) + " "
+            + model.symbols().shortName(model.symbols().planted(PlantedEntry::ComputeNonbonded))
+            + " swap at iteration " + std::to_string(model.iterations() / 2) + " of "
+            + std::to_string(model.iterations()));
     }
     if (model.hasHeavySender()) {
         lines.push_back("planted heavy-sender " + std::to_string(model.heavySender()) + " targets "
@@ -75,7 +113,7 @@ GeneratorOutcome generateRun(const GeneratorOptions& options)
             + (code ? code.message() : std::string("not a directory")));
     }
 
-    const SymbolTable symbols(options.entries);
+    const SymbolTable symbols(options.entries, plantedEntriesOf(options));
     const RunModel model(options, symbols, chooseRunSize(options));
     const int threads = threadCount(options);
 
@@ -129,6 +167,11 @@ GeneratorOutcome generateRun(const GeneratorOptions& options)
         return failWith(*firstError);
     }
 
+    if (!options.truthFile.empty()) {
+        if (auto error = writeTruthFile(options.truthFile, model.peClasses())) {
+            return failWith(*error);
+        }
+    }
     outcome.planted = plantedLines(options, model);
     return outcome;
 }

@@ -1,5 +1,9 @@
 #include "generator_options.h"
 
+#include "planted_classes.h"
+#include "run_model.h"
+#include "symbol_table.h"
+
 #include <algorithm>
 #include <charconv>
 #include <limits>
@@ -10,7 +14,7 @@ namespace parallax::gen {
 namespace {
 
 constexpr PeId kMaxPes = 1 << 20;
-constexpr int kMinEntries = 23; // the runtime and application entry methods of SymbolTable
+constexpr int kMinEntries = entry::kFirstOptionalEntry; // the fixed entries of SymbolTable
 constexpr int kMaxEntries = 20000;
 constexpr int kMaxIterations = 1000000;
 constexpr int kMaxThreads = 1024;
@@ -78,6 +82,38 @@ std::string quoted(std::string_view text)
     return result;
 }
 
+// The planted classes must fit into the run and leave at least one normal PE.
+std::optional<std::string> checkPlantedClasses(const GeneratorOptions& options, bool sawHeavyFactor)
+{
+    if (sawHeavyFactor && !(options.heavyFraction > 0.0)) {
+        return "--heavy-factor needs --heavy-fraction (which PEs are heavy)";
+    }
+    std::int64_t reserved = options.specialPe0 ? 1 : 0;
+    for (const PeId pe : options.overloadedPes) {
+        if (pe != 0 || !options.specialPe0) {
+            ++reserved;
+        }
+    }
+    const std::int64_t planted = reserved + options.anomalousPes + heavyPeCount(options);
+    if (planted > std::int64_t { options.pes } - 1 && planted > reserved) {
+        return "the planted classes take " + std::to_string(planted) + " of the "
+            + std::to_string(options.pes) + " PEs (at least one PE must stay normal)";
+    }
+    if (const int needed = kMinEntries + plantedEntriesOf(options).count();
+        options.entries < needed) {
+        return "--entries " + std::to_string(options.entries) + " leaves no room for the planted "
+            + "classes' entry methods (at least " + std::to_string(needed) + ")";
+    }
+    if (options.alternatingPhases && options.pes < 2) {
+        return "--alternating-phases needs at least 2 PEs (two halves)";
+    }
+    if (options.alternatingPhases && chooseRunSize(options).iterations < 2) {
+        return "--alternating-phases needs at least 2 iterations (raise --events-per-pe or "
+               "--iterations)";
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 std::string formatFactor(double factor)
@@ -96,6 +132,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
     ParsedCommandLine parsed;
     GeneratorOptions& options = parsed.options;
     bool sawOut = false;
+    bool sawHeavyFactor = false;
 
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         std::string_view option = arguments[i];
@@ -136,11 +173,17 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
             options.summaries = false;
         } else if (isFlag("--bimodal-entry")) {
             options.bimodalEntry = true;
+        } else if (isFlag("--special-pe0")) {
+            options.specialPe0 = true;
+        } else if (isFlag("--alternating-phases")) {
+            options.alternatingPhases = true;
         } else if (option == "--out" || option == "--name" || option == "--pes"
             || option == "--events-per-pe" || option == "--iterations" || option == "--entries"
             || option == "--seed" || option == "--smp" || option == "--threads"
             || option == "--bin-size" || option == "--overloaded-pes"
-            || option == "--overload-factor" || option == "--heavy-sender") {
+            || option == "--overload-factor" || option == "--heavy-sender"
+            || option == "--heavy-fraction" || option == "--heavy-factor" || option == "--anomalous"
+            || option == "--truth") {
             if (!needValue()) {
                 return fail(std::string(option) + " needs a value");
             }
@@ -212,9 +255,31 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
                     return fail(bad + " (a PE number)");
                 }
                 options.heavySender = pe;
+            } else if (option == "--heavy-fraction") {
+                if (!parseDouble(value, options.heavyFraction) || !(options.heavyFraction > 0.0)
+                    || options.heavyFraction > 0.5) {
+                    return fail(bad + " (a fraction of the PEs in (0, 0.5])");
+                }
+            } else if (option == "--heavy-factor") {
+                if (!parseDouble(value, options.heavyFactor) || !(options.heavyFactor > 1.0)
+                    || options.heavyFactor > 100.0) {
+                    return fail(bad + " (a work factor in (1, 100])");
+                }
+                sawHeavyFactor = true;
+            } else if (option == "--anomalous") {
+                if (!parseInteger(value, options.anomalousPes) || options.anomalousPes < 0
+                    || options.anomalousPes > kMaxPes) {
+                    return fail(bad + " (a number of PEs)");
+                }
+            } else if (option == "--truth") {
+                if (value.empty()) {
+                    return fail(bad + " (a file name)");
+                }
+                options.truthFile = std::string(value);
             }
         } else if (inlineValue
-            && (option == "--gz" || option == "--no-sum" || option == "--bimodal-entry")) {
+            && (option == "--gz" || option == "--no-sum" || option == "--bimodal-entry"
+                || option == "--special-pe0" || option == "--alternating-phases")) {
             return fail(std::string(option) + " takes no value");
         } else {
             return fail("unknown option " + quoted(arguments[i]) + " (see --help)");
@@ -235,6 +300,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
     if (options.heavySender && *options.heavySender >= options.pes) {
         parsed.error = "--heavy-sender: PE " + std::to_string(*options.heavySender)
             + " does not exist (the run has " + std::to_string(options.pes) + " PEs)";
+        return parsed;
+    }
+    if (auto error = checkPlantedClasses(options, sawHeavyFactor)) {
+        parsed.error = std::move(*error);
         return parsed;
     }
     if (options.smpNodeSize > 0 && options.pes % options.smpNodeSize != 0) {
@@ -265,7 +334,8 @@ Options:
   --iterations K         number of iterations (default: derived from --events-per-pe
                          with 8 Worker elements per PE; when given, the number of
                          elements per PE is derived instead)
-  --entries N            total number of entry methods in the .sts, at least 23
+  --entries N            total number of entry methods in the .sts, at least 23 (and
+                         one more per entry method of a planted class)
                          (default: 40); the extra ones are executed as a mix of
                          short tasks, a few often and most rarely
   --seed S               seed of the deterministic random streams (default: 1)
@@ -287,6 +357,27 @@ Planted problems (each printed on stdout as one "planted ..." line at the end):
   --heavy-sender PE      every Worker element on PE sends 36 extra messages per
                          iteration to the next 16 PEs: about 10 times the messages
                          and bytes of any other PE
+
+Planted PE classes, for checking clustering and groups (see --truth):
+  --heavy-fraction F     this fraction of the PEs (at least one, F in (0, 0.5]) is heavy:
+                         X times the work in the application's entry methods (compute,
+                         recvGhost, integrate, the mix and the phase tasks); chosen from
+                         the seed, one per stratum of PE numbers, so they are spread
+                         over the machine
+  --heavy-factor X       work factor of the heavy PEs (default: 3.0)
+  --anomalous N          N PEs chosen from the seed also run Patch::rebuildPairlist every
+                         iteration, an entry method no other PE runs
+  --special-pe0          PE 0 also plays the load balancer's and the Main chare's roles:
+                         CentralLB::ReceiveStats and Main::reportProgress every iteration,
+                         CentralLB::LoadBalance every 4th
+  --alternating-phases   every PE runs 4 Patch tasks per iteration: PEs of the first half
+                         run computeBonded in the first half of the iterations and
+                         computeNonbonded in the second, the other PEs the reverse; the
+                         whole-run totals are alike, the per-half ones are not
+  --truth FILE           write the planted class of every PE as CSV "pe,class" (normal,
+                         heavy, anomalous, pe0, phase-a, phase-b, overloaded); heavy
+                         and anomalous PEs are chosen among the PEs no other option took,
+                         and only PEs left over are phase-a or phase-b
 
 Exit status: 0 on success, 1 when a file cannot be written, 2 for bad arguments.
 )";

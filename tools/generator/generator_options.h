@@ -28,6 +28,13 @@ struct GeneratorOptions {
     double overloadFactor = 2.0;
     bool bimodalEntry = false;
     std::optional<PeId> heavySender;
+    // Planted PE classes (planted_classes.h).
+    double heavyFraction = 0.0; // 0 = no heavy PEs
+    double heavyFactor = 3.0;
+    int anomalousPes = 0;
+    bool specialPe0 = false;
+    bool alternatingPhases = false;
+    std::string truthFile; // empty = write no truth file
 };
 
 struct ParsedCommandLine {

@@ -4,9 +4,11 @@
 
 namespace parallax::gen {
 
-LogWriter::LogWriter(OutputFile& file, std::uint64_t recordCount)
+LogWriter::LogWriter(OutputFile& file, std::uint64_t recordCount, TextBuffer& text)
     : m_file(file)
+    , m_text(text)
 {
+    m_text.clear();
     m_text.append("PROJECTIONS-RECORD");
     m_text.appendField(static_cast<std::int64_t>(std::min(recordCount, kLogBufferRecords)));
     m_text.append('\n');

@@ -23,8 +23,10 @@ inline constexpr std::uint64_t kLogBufferRecords = 1000000;
 class LogWriter {
 public:
     // `recordCount`: records the log will hold, for the PROJECTIONS-RECORD header (the
-    // records of the first buffer only when the log is flushed).
-    LogWriter(OutputFile& file, std::uint64_t recordCount);
+    // records of the first buffer only when the log is flushed). `text` is the writing
+    // thread's buffer, reused from PE to PE (allocating and zeroing a fresh megabyte per PE
+    // cost more than formatting a small PE's log); its contents are discarded.
+    LogWriter(OutputFile& file, std::uint64_t recordCount, TextBuffer& text);
 
     void write(const TraceRecord& record);
     // Writes out what is buffered; false if the file failed (see OutputFile::error()).
@@ -34,7 +36,7 @@ private:
     void format(const TraceRecord& record);
 
     OutputFile& m_file;
-    TextBuffer m_text;
+    TextBuffer& m_text;
     std::uint64_t m_recordsInBuffer = 0;
     TimeUs m_lastTime = 0;
 };

@@ -4,7 +4,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <limits>
+#include <system_error>
 
 namespace parallax::gen {
 
@@ -104,6 +106,28 @@ std::optional<std::string> writeWholeFile(const std::string& path, std::string_v
     OutputFile file;
     if (!file.open(path, false) || !file.write(contents) || !file.close()) {
         return file.error();
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view contents)
+{
+    const std::string temporary = path + ".parallax-gen-tmp";
+    if (auto error = writeWholeFile(temporary, contents)) {
+        std::error_code ignored;
+        std::filesystem::remove(temporary, ignored);
+        // Name the file the user asked for, not the temporary one.
+        if (const std::size_t at = error->find(temporary); at != std::string::npos) {
+            error->replace(at, temporary.size(), path);
+        }
+        return error;
+    }
+    std::error_code code;
+    std::filesystem::rename(temporary, path, code);
+    if (code) {
+        std::error_code ignored;
+        std::filesystem::remove(temporary, ignored);
+        return "cannot write " + path + ": " + code.message();
     }
     return std::nullopt;
 }

@@ -38,4 +38,8 @@ private:
 // Writes a small file in one go (plain text). Returns an error message naming the file.
 std::optional<std::string> writeWholeFile(const std::string& path, std::string_view contents);
 
+// The same, but through a temporary file in the same directory renamed over `path` at the
+// end, so that `path` is either absent, its old contents or the complete new contents.
+std::optional<std::string> writeFileAtomically(const std::string& path, std::string_view contents);
+
 } // namespace parallax::gen

@@ -29,7 +29,7 @@ std::optional<std::string> writePeFiles(const RunModel& model, const RunSchedule
             peFilePath(settings, pe, settings.gzip ? ".log.gz" : ".log"), settings.gzip)) {
         return logFile.error();
     }
-    LogWriter log(logFile, schedule.recordCount(pe));
+    LogWriter log(logFile, schedule.recordCount(pe), scratch.logText);
     const TimeUs endTime = schedule.endTime(pe);
     if (settings.summaries) {
         const TimeUs binSize = summaryBinSize(settings.binSize, endTime);
@@ -101,12 +101,12 @@ std::optional<std::string> writePeFiles(const RunModel& model, const RunSchedule
     }
 
     if (settings.summaries) {
-        if (auto error
-            = writeSumFile(peFilePath(settings, pe, ".sum"), scratch.summary, pe, model.numPes())) {
+        if (auto error = writeSumFile(peFilePath(settings, pe, ".sum"), scratch.summary, pe,
+                model.numPes(), scratch.summaryText)) {
             return error;
         }
-        if (auto error = writeSumDetailFile(
-                peFilePath(settings, pe, ".sumd"), scratch.summary, pe, model.numPes())) {
+        if (auto error = writeSumDetailFile(peFilePath(settings, pe, ".sumd"), scratch.summary, pe,
+                model.numPes(), scratch.summaryText)) {
             return error;
         }
     }

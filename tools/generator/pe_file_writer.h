@@ -4,6 +4,7 @@
 #include "run_model.h"
 #include "run_schedule.h"
 #include "summary_accumulator.h"
+#include "text_buffer.h"
 #include "trace_types.h"
 
 #include <optional>
@@ -26,6 +27,8 @@ struct PeWriterScratch {
     ReplayBuffers replay;
     std::vector<MessageSend> incoming;
     SummaryAccumulator summary;
+    TextBuffer logText;
+    TextBuffer summaryText { std::size_t { 1 } << 16 };
 };
 
 // Writes NAME.<pe>.log[.gz] and, with summaries, NAME.<pe>.sum and NAME.<pe>.sumd: replays

@@ -16,6 +16,7 @@ constexpr std::uint64_t kStepSetupStream = 3;
 constexpr std::uint64_t kGhostExchangeStream = 4;
 constexpr std::uint64_t kReductionStream = 5;
 constexpr std::uint64_t kFinishStream = 6;
+constexpr std::uint64_t kPe0RolesStream = 7;
 
 // Message lengths in bytes (envelope included), as `len` of CREATION/BEGIN_PROCESSING.
 constexpr std::int32_t kGroupCreationLength = 96;
@@ -417,6 +418,15 @@ void PeSimulator::runStepSetup(
             tasks.push_back({ mixEntry, local, 0 });
         }
     }
+    if (m_model.isAnomalous(m_pe)) {
+        tasks.push_back({ m_model.rebuildPairlistEntry(), 0, 0 });
+    }
+    if (m_model.hasAlternatingPhases()) {
+        for (int task = 0; task < RunModel::kPhaseTasksPerIteration; ++task) {
+            tasks.push_back({ m_model.phaseEntry(m_pe, iteration, task),
+                static_cast<std::int32_t>(task % m_model.patchesPerPe()), 0 });
+        }
+    }
     for (std::size_t i = tasks.size(); i > 1; --i) { // Fisher-Yates
         std::swap(tasks[i - 1], tasks[rng.below(i)]);
     }
@@ -449,8 +459,7 @@ void PeSimulator::runStepSetup(
         }
         beginExecution(deliveryTypeOf(task.entry), task.entry, task.event, m_pe, kTaskLength,
             objectOf(task.entry, task.local));
-        advance(task.entry == entry::kIntegrate ? rng.between(40, 120)
-                                                : m_model.mixDuration(task.entry, rng));
+        advance(m_model.taskDuration(m_pe, task.entry, rng));
         endExecution();
     }
 }
@@ -522,7 +531,8 @@ void PeSimulator::runGhostExchange(int iteration, std::span<const MessageSend> i
             advance(1);
             userEvent(user_event::kGhostReceived);
         }
-        advance(15 + static_cast<TimeUs>(rng.below(46)) + message.length / 200);
+        advance(m_model.scaledWork(
+            m_pe, 15 + static_cast<TimeUs>(rng.below(46)) + message.length / 200));
         if (leaf && i + 1 == incoming.size()) {
             contribute(iteration, rng);
         }
@@ -555,6 +565,9 @@ IterationStart PeSimulator::runReduction(int iteration, std::span<const Contribu
     if (m_pe != 0) {
         return next;
     }
+    if (m_model.hasPe0Roles(m_pe) && iteration >= 0) {
+        runPe0Roles(iteration);
+    }
 
     // Main's reduction client broadcasts the next iteration (or the finish).
     waitUntil(m_state.contributionTime + 1);
@@ -582,6 +595,29 @@ IterationStart PeSimulator::runReduction(int iteration, std::span<const Contribu
     advance(rng.between(1, 3));
     endExecution();
     return next;
+}
+
+// PE 0 as the root of the load balancer's statistics and the Main chare's reporter: each is
+// a local message it sends itself and then executes, before Main's reduction client starts
+// the next iteration, so every other PE waits for them. Drawn from a stream of its own, so
+// planting the roles changes nothing else in the run.
+void PeSimulator::runPe0Roles(int iteration)
+{
+    Prng rng(
+        streamSeed(m_model.seed(), kPe0RolesStream, static_cast<std::uint64_t>(iteration + 1)));
+    const auto execute = [&](EntryId entry, TimeUs duration) {
+        const EventId event = creation(sendTypeOf(entry), entry, kTaskLength, 0);
+        advance(rng.between(1, 3));
+        beginExecution(deliveryTypeOf(entry), entry, event, m_pe, kTaskLength, chareObject());
+        advance(duration);
+        endExecution();
+    };
+    const SymbolTable& symbols = m_model.symbols();
+    execute(symbols.planted(PlantedEntry::ReceiveStats), rng.between(150, 300));
+    if (RunModel::balancesAfter(iteration)) {
+        execute(symbols.planted(PlantedEntry::LoadBalance), rng.between(2000, 4000));
+    }
+    execute(symbols.planted(PlantedEntry::ReportProgress), rng.between(30, 80));
 }
 
 void PeSimulator::runFinish(const IterationStart& finish)

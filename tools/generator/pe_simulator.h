@@ -146,6 +146,7 @@ private:
     void pack(TimeUs duration);
     void unpack(TimeUs duration);
     void contribute(int iteration, Prng& rng);
+    void runPe0Roles(int iteration);
 
     ObjectId chareObject() const { return {}; }
     ObjectId workerObject(std::int32_t element) const;

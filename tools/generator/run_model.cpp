@@ -19,6 +19,8 @@ constexpr double kStartupRecordsPerElement = 4.5;
 constexpr double kIterationRecords = 15.0;
 constexpr double kIterationRecordsPerElement = 13.85;
 constexpr int kDefaultElementsPerPe = 8;
+// Each phase task of --alternating-phases adds its CREATION, BEGIN and END.
+constexpr double kPhaseTaskRecords = 3.0 * RunModel::kPhaseTasksPerIteration;
 
 } // namespace
 
@@ -26,16 +28,18 @@ RunSize chooseRunSize(const GeneratorOptions& options)
 {
     RunSize size;
     const auto events = static_cast<double>(options.eventsPerPe);
+    const double iterationRecords
+        = kIterationRecords + (options.alternatingPhases ? kPhaseTaskRecords : 0.0);
     if (options.iterations) {
         size.iterations = *options.iterations;
         const double iterations = size.iterations;
-        const double elements = (events - kStartupRecords - kIterationRecords * iterations)
+        const double elements = (events - kStartupRecords - iterationRecords * iterations)
             / (kStartupRecordsPerElement + kIterationRecordsPerElement * iterations);
         size.elementsPerPe = static_cast<int>(std::clamp(std::round(elements), 1.0, 50000.0));
     } else {
         size.elementsPerPe = kDefaultElementsPerPe;
         const double perIteration
-            = kIterationRecords + kIterationRecordsPerElement * kDefaultElementsPerPe;
+            = iterationRecords + kIterationRecordsPerElement * kDefaultElementsPerPe;
         const double startup = kStartupRecords + kStartupRecordsPerElement * kDefaultElementsPerPe;
         size.iterations = static_cast<int>(
             std::clamp(std::round((events - startup) / perIteration), 1.0, 1.0e6));
@@ -56,6 +60,13 @@ RunModel::RunModel(const GeneratorOptions& options, const SymbolTable& symbols, 
     , m_overloaded(static_cast<std::size_t>(options.pes), false)
     , m_overloadFactor(options.overloadFactor)
     , m_bimodal(options.bimodalEntry)
+    , m_classes(plantPeClasses(options))
+    , m_heavyFactor(options.heavyFactor)
+    , m_specialPe0(options.specialPe0)
+    , m_alternatingPhases(options.alternatingPhases)
+    , m_rebuildPairlist(symbols.planted(PlantedEntry::RebuildPairlist))
+    , m_computeBonded(symbols.planted(PlantedEntry::ComputeBonded))
+    , m_computeNonbonded(symbols.planted(PlantedEntry::ComputeNonbonded))
 {
     while ((PeId { 1 } << m_treeDepth) < m_numPes && m_treeDepth < 30) {
         ++m_treeDepth;
@@ -79,7 +90,7 @@ RunModel::RunModel(const GeneratorOptions& options, const SymbolTable& symbols, 
         m_multicastSection.push_back(
             static_cast<PeId>(static_cast<std::int64_t>(i) * m_numPes / sectionSize));
     }
-    const int mixCount = symbols.entryCount() - entry::kFirstMixEntry;
+    const int mixCount = symbols.entryCount() - symbols.firstMixEntry();
     std::uint64_t total = 0;
     for (int rank = 0; rank < mixCount; ++rank) {
         total += 1 + 1000 / static_cast<std::uint64_t>(rank + 1);
@@ -198,7 +209,39 @@ TimeUs RunModel::computeDuration(PeId pe, Prng& rng) const
         duration = std::max<TimeUs>(
             1, static_cast<TimeUs>(static_cast<double>(duration) * m_overloadFactor));
     }
-    return duration;
+    return scaledWork(pe, duration);
+}
+
+TimeUs RunModel::scaledWork(PeId pe, TimeUs duration) const
+{
+    if (peClassOf(pe) != PeClass::Heavy) {
+        return duration;
+    }
+    return std::max<TimeUs>(1, std::llround(static_cast<double>(duration) * m_heavyFactor));
+}
+
+TimeUs RunModel::taskDuration(PeId pe, EntryId entry, Prng& rng) const
+{
+    if (entry == entry::kIntegrate) {
+        return scaledWork(pe, rng.between(40, 120));
+    }
+    if (entry == m_rebuildPairlist) {
+        return scaledWork(pe, rng.between(400, 800));
+    }
+    if (entry == m_computeBonded || entry == m_computeNonbonded) {
+        return scaledWork(pe, rng.between(150, 350));
+    }
+    return scaledWork(pe, mixDuration(entry, rng));
+}
+
+EntryId RunModel::phaseEntry(PeId pe, int iteration, int task) const
+{
+    const bool firstHalfOfPes = pe < m_numPes / 2;
+    bool firstHalfOfRun = 2 * iteration + 1 < m_iterations;
+    if (2 * iteration + 1 == m_iterations) {
+        firstHalfOfRun = 2 * task < kPhaseTasksPerIteration; // the middle iteration
+    }
+    return firstHalfOfPes == firstHalfOfRun ? m_computeBonded : m_computeNonbonded;
 }
 
 EntryId RunModel::pickMixEntry(Prng& rng) const
@@ -206,7 +249,7 @@ EntryId RunModel::pickMixEntry(Prng& rng) const
     const std::uint64_t pick = rng.below(m_mixCumulativeWeight.back());
     const auto found
         = std::upper_bound(m_mixCumulativeWeight.begin(), m_mixCumulativeWeight.end(), pick);
-    return entry::kFirstMixEntry + static_cast<EntryId>(found - m_mixCumulativeWeight.begin());
+    return m_symbols.firstMixEntry() + static_cast<EntryId>(found - m_mixCumulativeWeight.begin());
 }
 
 TimeUs RunModel::mixDuration(EntryId entry, Prng& rng) const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "generator_options.h"
+#include "planted_classes.h"
 #include "prng.h"
 #include "symbol_table.h"
 #include "trace_types.h"
@@ -57,6 +58,21 @@ public:
     const std::vector<PeId>& heavyTargets() const { return m_heavyTargets; }
     bool isHeavyTarget(PeId pe) const;
 
+    // Planted classes.
+    const std::vector<PeClass>& peClasses() const { return m_classes; }
+    PeClass peClassOf(PeId pe) const { return m_classes[static_cast<std::size_t>(pe)]; }
+    bool isAnomalous(PeId pe) const { return peClassOf(pe) == PeClass::Anomalous; }
+    bool hasPe0Roles(PeId pe) const { return pe == 0 && m_specialPe0; }
+    bool hasAlternatingPhases() const { return m_alternatingPhases; }
+    // Load balancing (CentralLB::LoadBalance on PE 0) after this iteration.
+    static bool balancesAfter(int iteration) { return iteration % 4 == 3; }
+    // The phase entry method (computeBonded or computeNonbonded) of phase task `task` of
+    // `pe` in `iteration`: the first half of the PEs runs computeBonded in the first half of
+    // the iterations, the second half the reverse; the middle iteration of an odd count runs
+    // half of its tasks of each, so that every PE's whole-run totals are alike.
+    EntryId phaseEntry(PeId pe, int iteration, int task) const;
+    EntryId rebuildPairlistEntry() const { return m_rebuildPairlist; }
+
     // Section of WorkerMgr reached by the occasional CREATION_MULTICAST from Main.
     const std::vector<PeId>& multicastSection() const { return m_multicastSection; }
     bool isMulticastTarget(PeId pe) const;
@@ -80,8 +96,13 @@ public:
     // Arrival time at the parent of the reduction contribution `child` created at `created`.
     TimeUs contributionArrival(PeId child, int iteration, TimeUs created) const;
 
-    // Duration of one Worker::compute (planted bimodality and overload applied).
+    // Duration of one Worker::compute (planted bimodality, overload and heavy PEs applied).
     TimeUs computeDuration(PeId pe, Prng& rng) const;
+    // Duration of a queued local task other than Worker::compute (Patch::integrate, a mix
+    // entry, the anomalous and the phase entries), heavy PEs' factor applied.
+    TimeUs taskDuration(PeId pe, EntryId entry, Prng& rng) const;
+    // Applies the heavy PEs' work factor to a duration drawn for `pe`.
+    TimeUs scaledWork(PeId pe, TimeUs duration) const;
     // A mix entry method: a few are picked often, most rarely (Zipf-like).
     bool hasMixEntries() const { return !m_mixCumulativeWeight.empty(); }
     EntryId pickMixEntry(Prng& rng) const;
@@ -95,6 +116,7 @@ public:
     static constexpr int kHeavyExtraMessagesPerElement = 36;
     static constexpr int kBimodalSlowPerMille = 200;
     static constexpr int kBimodalSlowFactor = 4;
+    static constexpr int kPhaseTasksPerIteration = 4;
 
 private:
     bool sameNode(PeId a, PeId b) const { return a / m_nodeSize == b / m_nodeSize; }
@@ -115,6 +137,13 @@ private:
     std::vector<PeId> m_heavyTargets; // sorted
     std::vector<PeId> m_multicastSection; // sorted
     std::vector<std::uint64_t> m_mixCumulativeWeight;
+    std::vector<PeClass> m_classes;
+    double m_heavyFactor;
+    bool m_specialPe0;
+    bool m_alternatingPhases;
+    EntryId m_rebuildPairlist; // -1 unless anomalous PEs are planted
+    EntryId m_computeBonded; // -1 unless the phases are planted
+    EntryId m_computeNonbonded;
 };
 
 } // namespace parallax::gen

@@ -110,10 +110,10 @@ void appendMatrix(
 
 } // namespace
 
-std::optional<std::string> writeSumFile(
-    const std::string& path, const SummaryAccumulator& summary, PeId pe, PeId numPes)
+std::optional<std::string> writeSumFile(const std::string& path, const SummaryAccumulator& summary,
+    PeId pe, PeId numPes, TextBuffer& text)
 {
-    TextBuffer text(std::size_t { 1 } << 16);
+    text.clear();
     text.append("ver:");
     text.append(kSummaryVersion);
     text.append(' ');
@@ -143,10 +143,10 @@ std::optional<std::string> writeSumFile(
     return writeWholeFile(path, text.view());
 }
 
-std::optional<std::string> writeSumDetailFile(
-    const std::string& path, const SummaryAccumulator& summary, PeId pe, PeId numPes)
+std::optional<std::string> writeSumDetailFile(const std::string& path,
+    const SummaryAccumulator& summary, PeId pe, PeId numPes, TextBuffer& text)
 {
-    TextBuffer text(std::size_t { 1 } << 16);
+    text.clear();
     text.append("ver:");
     text.append(kSummaryVersion);
     text.append(" cpu:");

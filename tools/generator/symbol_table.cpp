@@ -31,7 +31,7 @@ constexpr std::array<int, 4> kMixChares
 
 } // namespace
 
-SymbolTable::SymbolTable(int totalEntries)
+SymbolTable::SymbolTable(int totalEntries, PlantedEntrySet planted)
 {
     m_chares = {
         { "dummy_thread_chare", -1 },
@@ -72,6 +72,31 @@ SymbolTable::SymbolTable(int totalEntries)
         { "integrate(int step)", chare::kPatch, kMarshallMsg },
         { "Patch(CkMigrateMessage* impl_msg)", chare::kPatch, 0 },
     };
+
+    m_planted.fill(-1);
+    const auto declare = [this](PlantedEntry which, EntryMethod method) {
+        m_planted[static_cast<std::size_t>(which)] = static_cast<EntryId>(m_entries.size());
+        m_entries.push_back(std::move(method));
+    };
+    if (planted.pe0Roles) {
+        m_chares.push_back({ "CentralLB", -1 });
+        declare(PlantedEntry::ReceiveStats,
+            { "ReceiveStats(CkMarshalledCLBStatsMessage &&msg)", chare::kCentralLb, kMarshallMsg });
+        declare(PlantedEntry::LoadBalance, { "LoadBalance()", chare::kCentralLb, 0 });
+        declare(PlantedEntry::ReportProgress,
+            { "reportProgress(int iter)", chare::kMain, kMarshallMsg });
+    }
+    if (planted.anomalous) {
+        declare(PlantedEntry::RebuildPairlist,
+            { "rebuildPairlist(int step)", chare::kPatch, kMarshallMsg });
+    }
+    if (planted.phases) {
+        declare(PlantedEntry::ComputeBonded,
+            { "computeBonded(int step)", chare::kPatch, kMarshallMsg });
+        declare(PlantedEntry::ComputeNonbonded,
+            { "computeNonbonded(int step)", chare::kPatch, kMarshallMsg });
+    }
+    m_firstMixEntry = static_cast<EntryId>(m_entries.size());
 
     // The mix: verb x noun names with one of three parameter lists, owned in turn by the
     // Worker and Patch arrays and the WorkerMgr and ComputeMgr groups.

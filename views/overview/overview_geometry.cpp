@@ -175,7 +175,7 @@ QColor utilizationColor(double percent)
 
 QImage overviewImage(const core::analysis::Overview& o, OverviewColoring coloring, QSize plotSize,
     const std::function<QColor(int column)>& activityColor,
-    const std::vector<core::TimeRange>& traced)
+    const std::vector<core::TimeRange>& traced, const std::vector<bool>& utilizationRows)
 {
     const int width = std::max(plotSize.width(), 1);
     const int height = std::max(plotSize.height(), 1);
@@ -191,7 +191,9 @@ QImage overviewImage(const core::analysis::Overview& o, OverviewColoring colorin
     for (int c = 0; c < o.columns.count(); ++c)
         activity[static_cast<std::size_t>(c)] = activityColor(c).rgb();
     std::array<QRgb, 1001> ramp {};
-    if (coloring == OverviewColoring::Utilization)
+    const bool anyRampRows
+        = std::find(utilizationRows.begin(), utilizationRows.end(), true) != utilizationRows.end();
+    if (coloring == OverviewColoring::Utilization || anyRampRows)
         for (std::size_t k = 0; k < ramp.size(); ++k)
             ramp[k] = utilizationColor(static_cast<double>(k) / 10.0).rgb();
 
@@ -211,6 +213,11 @@ QImage overviewImage(const core::analysis::Overview& o, OverviewColoring colorin
     for (int y = 0; y < height; ++y) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
         const auto [r0, r1] = ys[static_cast<std::size_t>(y)];
+        const auto r0Index = static_cast<std::size_t>(r0);
+        const OverviewColoring lineColoring
+            = r0Index < utilizationRows.size() && utilizationRows[r0Index]
+            ? OverviewColoring::Utilization
+            : coloring;
         for (int x = 0; x < width; ++x) {
             const auto [c0, c1] = xs[static_cast<std::size_t>(x)];
             double sum = 0.0;
@@ -222,7 +229,7 @@ QImage overviewImage(const core::analysis::Overview& o, OverviewColoring colorin
                         continue;
                     const auto index = o.index(static_cast<std::size_t>(r), c);
                     ++n;
-                    if (coloring == OverviewColoring::Utilization) {
+                    if (lineColoring == OverviewColoring::Utilization) {
                         sum += static_cast<double>(o.utilization[index]);
                         continue;
                     }
@@ -236,7 +243,7 @@ QImage overviewImage(const core::analysis::Overview& o, OverviewColoring colorin
                 }
             if (n == 0)
                 continue;
-            if (coloring == OverviewColoring::Utilization) {
+            if (lineColoring == OverviewColoring::Utilization) {
                 const double mean = std::clamp(sum / static_cast<double>(n), 0.0, 100.0);
                 line[x] = ramp[static_cast<std::size_t>(std::lround(mean * 10.0))];
             } else {

@@ -68,9 +68,10 @@ OverviewGeometry buildOverviewGeometry(const core::analysis::Overview& overview,
 // the mean utilization of its cells, or the activity that dominates most of them (no blending,
 // so every colour means one activity). Cells without data (no utilization, no idle, outside
 // the PE's traced span in `traced`, one span per row; empty = unknown) get noDataColor().
+// Rows flagged in `utilizationRows` use the utilization ramp whatever the colouring.
 QImage overviewImage(const core::analysis::Overview& overview, OverviewColoring coloring,
     QSize plotSize, const std::function<QColor(int column)>& activityColor,
-    const std::vector<core::TimeRange>& traced = {});
+    const std::vector<core::TimeRange>& traced = {}, const std::vector<bool>& utilizationRows = {});
 
 // Whether a cell has data (as above).
 bool overviewCellHasData(const core::analysis::Overview& overview, std::size_t row,

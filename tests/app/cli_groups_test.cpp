@@ -1,0 +1,159 @@
+// `parallax-cli groups`: the CSV's shape per mode on a real SMP run (gen-feat-smp: workers 0-3
+// on nodes 0 and 1, comm threads 4 and 5) and one clear line with exit 2 for bad arguments.
+
+#include "cli_support.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+using parallax::test::realLog;
+using parallax::test::runCliInProcess;
+using parallax::test::splitLines;
+
+namespace {
+
+const char* const kHeader
+    = "group,first_pe,last_pe,members,mode,role,pe,activity,activity_name,value_us,percent";
+
+// The fields of a CSV line without quoted commas inside (activity names may have them: the
+// fields from the end are taken apart from the right).
+struct Row {
+    std::string group, first, last, members, mode, role, pe, activity;
+    double valueUs = 0, percent = 0;
+};
+
+std::vector<Row> rows(const std::string& csv)
+{
+    std::vector<Row> out;
+    const auto lines = splitLines(csv);
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        std::vector<std::string> head;
+        std::size_t pos = 0;
+        for (int f = 0; f < 8; ++f) {
+            const auto comma = lines[i].find(',', pos);
+            head.push_back(lines[i].substr(pos, comma - pos));
+            pos = comma + 1;
+        }
+        const auto lastComma = lines[i].rfind(',');
+        const auto valueComma = lines[i].rfind(',', lastComma - 1);
+        Row r { head[0], head[1], head[2], head[3], head[4], head[5], head[6], head[7],
+            std::stod(lines[i].substr(valueComma + 1, lastComma - valueComma - 1)),
+            std::stod(lines[i].substr(lastComma + 1)) };
+        out.push_back(r);
+    }
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("cli groups by node in SUM mode: a row per node and per node's comm threads")
+{
+    const auto run
+        = runCliInProcess({ "groups", realLog("gen-feat-smp").string(), "--by", "node" });
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    REQUIRE(splitLines(run.out).front() == kHeader);
+    std::map<std::string, std::string> members;
+    std::set<std::string> roles;
+    for (const auto& r : rows(run.out)) {
+        members[r.group] = r.first + "-" + r.last + "/" + r.members;
+        roles.insert(r.role);
+        CHECK(r.mode == "sum");
+        CHECK(r.pe.empty());
+        if (r.role == "sum")
+            CHECK(r.percent >= 0.0);
+    }
+    CHECK(members
+        == std::map<std::string, std::string> { { "node 0", "0-1/2" }, { "node 1", "2-3/2" },
+            { "node 0 comm threads", "4-4/1" }, { "node 1 comm threads", "5-5/1" } });
+    CHECK(roles == std::set<std::string> { "sum", "mean" });
+}
+
+TEST_CASE("cli groups in SET and KEY modes name their roles, and KEY its PEs")
+{
+    const auto run = realLog("gen-feat-smp").string();
+    const auto set = runCliInProcess({ "groups", run, "--by", "block:4", "--mode", "set" });
+    REQUIRE(set.exitCode == 0);
+    std::set<std::string> roles;
+    for (const auto& r : rows(set.out)) {
+        roles.insert(r.role);
+        CHECK(r.pe.empty());
+    }
+    CHECK(roles == std::set<std::string> { "min", "max", "mean", "sd" });
+
+    const auto key = runCliInProcess(
+        { "groups", run, "--by", "block:8", "--mode", "key", "--include-comm-threads" });
+    REQUIRE(key.exitCode == 0);
+    std::map<std::string, std::set<std::string>> pesOf;
+    for (const auto& r : rows(key.out)) {
+        CHECK(r.group == "PEs 0-7");
+        CHECK(r.members == "6");
+        pesOf[r.role].insert(r.pe);
+    }
+    CHECK(pesOf.at("first") == std::set<std::string> { "0" });
+    REQUIRE(pesOf.at("slowest").size() == 1);
+    REQUIRE(pesOf.at("fastest").size() == 1);
+    CHECK(pesOf.at("rest") == std::set<std::string> { "" });
+    CHECK(*pesOf.at("slowest").begin() != *pesOf.at("fastest").begin());
+}
+
+TEST_CASE("cli groups by signature sets PE 0 apart and honours --range and --pes")
+{
+    const auto run = runCliInProcess(
+        { "groups", realLog("gen-feat-smp").string(), "--by", "signature", "--pes", "0-3" });
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    const auto r = rows(run.out);
+    REQUIRE_FALSE(r.empty());
+    CHECK(r.front().group == "signature 1");
+    CHECK(r.front().first == "0");
+    CHECK(r.front().last == "0");
+    for (const auto& row : r)
+        CHECK(row.group.find("comm threads") == std::string::npos);
+
+    const auto windowed = runCliInProcess(
+        { "groups", realLog("gen-feat-smp").string(), "--by", "node", "--range", "0:1ms" });
+    REQUIRE(windowed.exitCode == 0);
+    for (const auto& row : rows(windowed.out))
+        CHECK(row.valueUs <= 1000.0 * std::stod(row.members) + 1e-6);
+}
+
+TEST_CASE("cli groups rejects a bad --by or --mode with one line and exit 2")
+{
+    const auto run = realLog("gen-feat-smp").string();
+    const std::vector<std::vector<std::string>> bad = {
+        { "groups", run, "--by", "rack" },
+        { "groups", run, "--by", "block:0" },
+        { "groups", run, "--by", "block:x" },
+        { "groups", run, "--by", "node", "--mode", "average" },
+        { "groups", run, "--by", "cluster" },
+        { "groups", run },
+        { "groups", run, "--by", "node", "--range", "5ms:1ms" },
+    };
+    for (const auto& args : bad) {
+        std::string shown;
+        for (std::size_t i = 2; i < args.size(); ++i)
+            shown += args[i] + " ";
+        INFO(shown);
+        const auto r = runCliInProcess(args);
+        CHECK(r.exitCode == 2);
+        CHECK(r.out.empty());
+        CHECK(r.errLines().size() == 1);
+        CHECK(r.err.rfind("parallax-cli groups: ", 0) == 0);
+    }
+    const auto cluster = runCliInProcess({ "groups", run, "--by", "cluster" });
+    CHECK(cluster.err.find("not available yet") != std::string::npos);
+    const auto missing = runCliInProcess({ "groups", "/nonexistent/run", "--by", "node" });
+    CHECK(missing.exitCode == 1);
+}
+
+TEST_CASE("cli groups --help explains the columns and the percent")
+{
+    const auto run = runCliInProcess({ "groups", "--help" });
+    CHECK(run.exitCode == 0);
+    CHECK(run.out.find(kHeader) != std::string::npos);
+    CHECK(run.out.find("percent = % of the range per member") != std::string::npos);
+    const auto all = runCliInProcess({ "--help" });
+    CHECK(all.out.find("groups RUN --by") != std::string::npos);
+}
