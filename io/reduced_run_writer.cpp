@@ -66,8 +66,9 @@ std::string makeTempDir(const fs::path& pattern)
 }
 
 // Copies in chunks so that a cancel is heard within a few MB; returns false with `error` set.
-bool copyFile(const std::string& from, const fs::path& to, const ReducedRunWriteOptions& options,
-    const std::function<void(std::uint64_t)>& advanced, bool& cancelled, std::string& error)
+bool copyFile(const std::string& from, const fs::path& to, std::vector<char>& buffer,
+    const ReducedRunWriteOptions& options, const std::function<void(std::uint64_t)>& advanced,
+    bool& cancelled, std::string& error)
 {
     std::ifstream in(from, std::ios::binary);
     if (!in) {
@@ -79,7 +80,6 @@ bool copyFile(const std::string& from, const fs::path& to, const ReducedRunWrite
         error = "cannot create " + to.string();
         return false;
     }
-    std::vector<char> buffer(kCopyChunk);
     while (in) {
         if (options.cancelled && options.cancelled()) {
             cancelled = true;
@@ -255,12 +255,14 @@ ReducedRunWriteResult writeReducedRun(const core::RunFiles& files, const Reduced
             result.error = std::move(error);
             return result;
         };
+        // One buffer for every file (thousands of small summaries).
+        std::vector<char> buffer(kCopyChunk);
         for (const auto& file : plan.files) {
             const auto target = fs::path(temp) / file.relativePath;
             fs::create_directories(target.parent_path());
             std::string error;
             bool cancelled = false;
-            if (!copyFile(file.source, target, options, advanced, cancelled, error)) {
+            if (!copyFile(file.source, target, buffer, options, advanced, cancelled, error)) {
                 result.cancelled = cancelled;
                 return fail(cancelled ? "cancelled" : error);
             }

@@ -90,12 +90,14 @@ std::string reductionJson(const ReductionReport& report)
     o << "  \"source\": " << jsonString(p.source) << ",\n";
     o << "  \"run\": " << jsonString(p.runName) << ",\n";
     o << "  \"parameters\": {\"keep\": " << jsonString(p.keep)
-      << ", \"select\": " << jsonString(p.select) << ", \"k\": " << jsonString(p.k)
-      << ", \"seed\": " << p.seed << ", \"range_us\": [" << q.range.begin << ", " << q.range.end
+      << ", \"keep_count\": " << p.keepCount << ", \"select\": " << jsonString(p.select)
+      << ", \"k\": " << jsonString(p.k) << ", \"seed\": " << p.seed << ", \"range_us\": ["
+      << q.range.begin << ", " << q.range.end
       << "], \"range_given\": " << (p.rangeGiven ? "true" : "false") << "},\n";
     o << "  \"processors\": " << report.processors << ",\n";
     o << "  \"pes_with_logs\": " << q.originalPes << ",\n";
     o << "  \"pes_with_summaries\": " << report.plan.pesWithSummary << ",\n";
+    o << "  \"k_used\": " << p.kUsed << ",\n";
     o << "  \"clusters_non_empty\": " << p.clustersNonEmpty << ",\n";
     o << "  \"kept\": [";
     for (std::size_t i = 0; i < report.kept.size(); ++i) {
@@ -154,16 +156,21 @@ std::string reductionMarkdown(const ReductionReport& report)
     o << "## What was kept and why\n\n";
     o << "Asked for: `--keep " << p.keep << "`, selection `" << p.select << "`";
     if (p.select == "clusters")
-        o << " (k = " << p.k << ", " << p.clustersNonEmpty << " non-empty clusters)";
+        o << " (k = " << p.k << (p.k == "auto" ? " → " + std::to_string(p.kUsed) : std::string())
+          << ", " << p.clustersNonEmpty << " non-empty clusters)";
     else
         o << " (seed " << p.seed << ")";
     o << ".\n\n";
-    if (p.select == "clusters")
-        o << "PEs were grouped by k-means over their time per entry method; each non-empty "
-             "cluster keeps its *exemplar* (the member nearest the cluster's centre) and the "
-             "remaining places go to *outliers* (the members farthest from their centre), "
-             "shared among the clusters in proportion to their size.\n\n";
-    else
+    if (p.select == "clusters") {
+        o << "The worker PEs (comm threads apart) were grouped by k-means over their time per "
+             "entry method; each non-empty cluster keeps its *exemplar* (the member nearest the "
+             "cluster's centre) and the remaining places go to *outliers* (the members farthest "
+             "from their centre), shared among the clusters in proportion to their size.";
+        if (report.kept.size() > p.keepCount)
+            o << " There are more non-empty clusters than the " << p.keepCount
+              << " places asked for, so every exemplar was kept and no outlier.";
+        o << "\n\n";
+    } else
         o << "PEs were drawn uniformly at random (deterministic for the seed).\n\n";
     o << "| PE | role | cluster | distance (µs) |\n|---:|---|---:|---:|\n";
     for (const auto& k : report.kept)

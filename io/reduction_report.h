@@ -17,8 +17,10 @@ struct ReductionParameters {
     std::string source; // the run as given
     std::string runName; // NAME of NAME.sts
     std::string keep; // as given: "5%" or "12"
+    std::size_t keepCount = 0; // the PEs that amounts to (clusters may keep more: all exemplars)
     std::string select; // "clusters" or "random"
     std::string k; // "auto", a number, or empty for random selection
+    int kUsed = 0; // clusters: the k clustered with (chosen by the sweep when k is "auto")
     int clustersNonEmpty = 0; // clusters: non-empty clusters (exemplars)
     std::uint64_t seed = 0;
     core::TimeRange range; // the range the quality figures cover

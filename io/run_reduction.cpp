@@ -1,7 +1,9 @@
 #include "run_reduction.h"
 
+#include "core/analysis/clustering.h"
 #include "reduced_run_writer.h"
 
+#include <algorithm>
 #include <exception>
 
 namespace parallax::io {
@@ -60,6 +62,7 @@ ReductionOutcome reduceRun(
         r.parameters.source = settings.source;
         r.parameters.runName = trace.files.baseName;
         r.parameters.keep = settings.keepText;
+        r.parameters.keepCount = *count;
         r.parameters.seed = settings.seed;
         r.parameters.rangeGiven = settings.rangeGiven;
         r.processors = static_cast<std::size_t>(std::max(trace.metadata.processors, 0));
@@ -67,13 +70,34 @@ ReductionOutcome reduceRun(
         // 1. Which PEs.
         report(0.0, "choosing PEs");
         if (settings.select == PeSelectionMethod::Clusters) {
-            // TODO(#12): core/analysis/clustering.h lands from the clustering branch; until then
-            // only random selection exists.
-            return failed(Failure::BadRequest,
-                "selection by clusters is not available yet in this build; use random selection");
+            // Seed 000 §4.4.3: R places, one exemplar per non-empty cluster, the remaining
+            // R − C to outliers in proportion to cluster size (never negative: with more
+            // clusters than places every exemplar is still kept).
+            core::analysis::ClusterOptions options;
+            options.k = settings.k;
+            options.outliers = 0;
+            core::analysis::Progress clusterProgress;
+            clusterProgress.cancelled = progress.cancelled;
+            clusterProgress.report = [&](double f) {
+                report(f * kSelectShare, "clustering PEs");
+            };
+            auto clustering
+                = core::analysis::clusterPes(trace, settings.request, options, clusterProgress);
+            if (!clustering)
+                return failed(Failure::Cancelled, "cancelled");
+            if (!clustering->error.empty())
+                return failed(Failure::BadRequest, "clustering: " + clustering->error);
+            const auto exemplars = static_cast<std::size_t>(std::max(clustering->nonEmpty, 0));
+            core::analysis::assignRoles(*clustering, *count > exemplars ? *count - exemplars : 0);
+            r.parameters.select = "clusters";
+            r.parameters.k = settings.k == 0 ? "auto" : std::to_string(settings.k);
+            r.parameters.kUsed = clustering->k;
+            r.parameters.clustersNonEmpty = clustering->nonEmpty;
+            r.kept = core::analysis::keptFromClustering(*clustering);
+        } else {
+            r.parameters.select = "random";
+            r.kept = core::analysis::selectRandomPes(candidates, *count, settings.seed);
         }
-        r.parameters.select = "random";
-        r.kept = core::analysis::selectRandomPes(candidates, *count, settings.seed);
         if (cancelled())
             return failed(Failure::Cancelled, "cancelled");
         const auto keptPes = core::analysis::keptPeIds(r.kept);

@@ -59,6 +59,10 @@ void printSummary(const io::ReductionOutcome& outcome, const std::string& outDir
     out << "output: " << outDir << "\n";
     out << "select: " << r.parameters.select << "\n";
     out << "kept: " << q.keptPes << " of " << q.originalPes << " PEs with logs\n";
+    out << "asked: " << r.parameters.keepCount << "\n";
+    if (r.parameters.select == "clusters")
+        out << "clusters: k " << r.parameters.kUsed << ", " << r.parameters.clustersNonEmpty
+            << " non-empty\n";
     out << "kept_pes: ";
     for (std::size_t i = 0; i < r.kept.size(); ++i)
         out << (i == 0 ? "" : ",") << r.kept[i].pe << ":" << r.kept[i].role;

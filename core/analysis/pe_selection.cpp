@@ -1,5 +1,7 @@
 #include "pe_selection.h"
 
+#include "clustering.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -109,6 +111,31 @@ std::vector<KeptPe> selectRandomPes(
     kept.reserve(count);
     for (auto pe : pool)
         kept.push_back({ pe, "random", -1, 0.0 });
+    return kept;
+}
+
+std::vector<KeptPe> keptFromClustering(const PeClustering& clustering)
+{
+    std::vector<KeptPe> kept;
+    const auto& pes = clustering.features.pes;
+    for (std::size_t i = 0; i < clustering.role.size() && i < pes.size(); ++i) {
+        const auto role = clustering.role[i];
+        if (role == ClusterRole::Member)
+            continue;
+        kept.push_back({ pes[i], std::string(clusterRoleName(role)), clustering.cluster[i],
+            clustering.distance[i] });
+    }
+    std::stable_sort(kept.begin(), kept.end(), [](const KeptPe& a, const KeptPe& b) {
+        if (a.cluster != b.cluster)
+            return a.cluster < b.cluster;
+        const bool aExemplar = a.role == "exemplar";
+        const bool bExemplar = b.role == "exemplar";
+        if (aExemplar != bExemplar)
+            return aExemplar;
+        if (a.distance != b.distance)
+            return a.distance > b.distance;
+        return a.pe < b.pe;
+    });
     return kept;
 }
 

@@ -10,6 +10,8 @@
 
 namespace parallax::core::analysis {
 
+struct PeClustering;
+
 // A PE whose detailed log a reduced run keeps, and why (seed 000 §4.4.3: exemplars are the
 // members nearest their cluster's centre, outliers the farthest; "random" is the control).
 struct KeptPe {
@@ -38,6 +40,10 @@ std::optional<std::size_t> keptCount(
 // Sorted by PE, role "random".
 std::vector<KeptPe> selectRandomPes(
     const std::vector<PeId>& candidates, std::size_t count, std::uint64_t seed);
+
+// The exemplars and outliers of a clustering whose roles are assigned (assignRoles), ordered by
+// cluster, the exemplar first, then the outliers farthest first.
+std::vector<KeptPe> keptFromClustering(const PeClustering& clustering);
 
 // The PEs of a selection, sorted.
 std::vector<PeId> keptPeIds(const std::vector<KeptPe>& kept);

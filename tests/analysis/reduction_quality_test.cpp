@@ -2,6 +2,7 @@
 // proportionality on hand-made histograms and on runs, least-idle retention, the random control;
 // and the random PE selection and --keep amounts it rests on (core/analysis/pe_selection.h).
 
+#include "core/analysis/clustering.h"
 #include "core/analysis/extrema.h"
 #include "core/analysis/pe_selection.h"
 #include "core/analysis/reduction_quality.h"
@@ -205,4 +206,28 @@ TEST_CASE("computing the quality can be cancelled", "[analysis][reduction]")
         return true;
     };
     CHECK_FALSE(computeReductionQuality(*trace, {}, { 1 }, {}, {}, progress));
+}
+
+TEST_CASE("a clustering's exemplars and outliers are kept, by cluster, exemplar first",
+    "[analysis][reduction]")
+{
+    // Two clusters of PEs 10-13 and 20-22; hand-set roles as assignRoles leaves them.
+    PeClustering c;
+    c.features.pes = { 10, 11, 12, 13, 20, 21, 22 };
+    c.cluster = { 1, 1, 1, 1, 0, 0, 0 };
+    c.distance = { 4, 1, 9, 7, 2, 0.5, 3 };
+    c.role = { ClusterRole::Member, ClusterRole::Exemplar, ClusterRole::Outlier,
+        ClusterRole::Outlier, ClusterRole::Member, ClusterRole::Exemplar, ClusterRole::Member };
+    const auto kept = keptFromClustering(c);
+    REQUIRE(kept.size() == 4);
+    CHECK(kept[0].pe == 21);
+    CHECK(kept[0].role == "exemplar");
+    CHECK(kept[0].cluster == 0);
+    CHECK(kept[0].distance == 0.5);
+    CHECK(kept[1].pe == 11);
+    CHECK(kept[1].role == "exemplar");
+    CHECK(kept[2].pe == 12); // the farthest outlier first
+    CHECK(kept[2].role == "outlier");
+    CHECK(kept[3].pe == 13);
+    CHECK(keptPeIds(kept) == std::vector<core::PeId> { 11, 12, 13, 21 });
 }

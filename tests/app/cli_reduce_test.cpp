@@ -100,13 +100,40 @@ TEST_CASE("cli reduce refuses a run with one PE, a run without summaries, and a 
     CHECK(missing.errLines().size() == 1);
 }
 
-TEST_CASE("cli reduce by clusters says it is not available yet")
+TEST_CASE("cli reduce by clusters keeps exemplars and outliers, the planted class included")
 {
+    // sample-logs/imbalance: PEs 3 and 9 do twice the work of the other 10 (README). Keeping
+    // 3 PEs: one exemplar per non-empty cluster, the remaining places to outliers.
     TempDir tmp;
+    const auto out = tmp / "o";
+    const auto run = runCliInProcess(
+        { "reduce", sample("imbalance"), "--keep", "25%", "-o", out.string(), "--k", "2" });
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    const auto figures = keyValueMap(run.out);
+    CHECK(figures.at("select") == "clusters");
+    CHECK(figures.at("asked") == "3");
+    CHECK(figures.at("kept") == "3 of 12 PEs with logs");
+    CHECK(figures.at("clusters") == "k 2, 2 non-empty");
+    const auto kept = figures.at("kept_pes");
+    CHECK((kept.find("3:exemplar") != std::string::npos
+        || kept.find("9:exemplar") != std::string::npos));
+    std::size_t exemplars = 0;
+    for (std::size_t at = kept.find("exemplar"); at != std::string::npos;
+         at = kept.find("exemplar", at + 1))
+        ++exemplars;
+    CHECK(exemplars == 2);
+    CHECK(kept.find("outlier") != std::string::npos);
+    const auto json = readFile(out / "reduction.json");
+    CHECK(json.find("\"select\": \"clusters\"") != std::string::npos);
+    CHECK(json.find("\"role\": \"exemplar\", \"cluster\": 0") != std::string::npos);
+    CHECK(json.find("\"role\": \"exemplar\", \"cluster\": 1") != std::string::npos);
+
+    // k larger than the PEs clustered: one line, exit 2.
     requireUsageError(
-        { "reduce", sample("grainsize"), "--keep", "25%", "-o", (tmp / "o").string() },
-        "not available yet");
-    CHECK_FALSE(fs::exists(tmp / "o"));
+        { "reduce", sample("imbalance"), "--keep", "3", "-o", (tmp / "o2").string(), "--k", "50" },
+        "more than");
+    CHECK_FALSE(fs::exists(tmp / "o2"));
 }
 
 TEST_CASE("cli reduce writes a run that info and usage open, and prints its figures")

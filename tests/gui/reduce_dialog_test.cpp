@@ -13,6 +13,7 @@
 #include <QMenuBar>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -85,6 +86,13 @@ TEST_CASE("Write Reduced Run writes a small run off the GUI thread, shows the re
     MainWindow window(false);
     window.show();
     auto* dialog = openDialog(window, test::sampleRun("grainsize"));
+    // The defaults are the CLI's: 5 %, clusters with automatic k, seed 1, outside the run.
+    CHECK(dialog->keepEdit()->text() == QStringLiteral("5%"));
+    CHECK(dialog->selectCombo()->currentData().toString() == QStringLiteral("clusters"));
+    CHECK(dialog->kSpin()->text() == QStringLiteral("auto"));
+    CHECK(dialog->seedSpin()->value() == 1);
+    CHECK_FALSE(dialog->outputEdit()->text().startsWith(
+        QString::fromStdString(test::sampleRun("grainsize").string())));
     test::TempDir tmp;
     const auto out = tmp / "reduced";
     choose(dialog, QStringLiteral("25%"), "random", out);

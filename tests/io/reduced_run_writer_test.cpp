@@ -252,3 +252,42 @@ TEST_CASE("a real run's reduction keeps its summaries and reopens", "[io][reduce
     CHECK(q.keptPes == 2);
     CHECK(q.controlDraws == 20);
 }
+
+TEST_CASE("clusters keep one exemplar per cluster and R minus that many outliers, never fewer "
+          "exemplars",
+    "[io][reduce]")
+{
+    // sample-logs/imbalance with k = 2: PEs 3 and 9 (twice the work) against the other 10.
+    const auto trace = loadOk(sampleRun("imbalance"));
+    TempDir tmp;
+    auto settings = randomSettings((tmp / "a").string(), "4");
+    settings.select = io::PeSelectionMethod::Clusters;
+    settings.k = 2;
+    const auto four = io::reduceRun(*trace, settings);
+    INFO(four.error);
+    REQUIRE(four.ok());
+    CHECK(four.report.parameters.clustersNonEmpty == 2);
+    CHECK(four.report.parameters.kUsed == 2);
+    CHECK(four.report.kept.size() == 4);
+    std::size_t exemplars = 0;
+    bool planted = false;
+    for (const auto& k : four.report.kept) {
+        exemplars += k.role == "exemplar" ? 1U : 0U;
+        CHECK(k.cluster >= 0);
+        planted = planted || k.pe == 3 || k.pe == 9;
+    }
+    CHECK(exemplars == 2);
+    CHECK(planted);
+    CHECK(four.report.quality.kept.retention[0] >= 20.0);
+
+    // One place but two clusters: both exemplars stay, no outlier, and the report says why.
+    settings.outDir = (tmp / "b").string();
+    settings.keep = *core::analysis::parseKeepAmount("1");
+    const auto one = io::reduceRun(*trace, settings);
+    REQUIRE(one.ok());
+    CHECK(one.report.kept.size() == 2);
+    for (const auto& k : one.report.kept)
+        CHECK(k.role == "exemplar");
+    CHECK(
+        readFile(tmp / "b" / "REDUCTION.md").find("every exemplar was kept") != std::string::npos);
+}
