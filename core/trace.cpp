@@ -118,4 +118,11 @@ std::size_t Trace::storeBytes() const
     return n;
 }
 
+const RepresentativePe* ReducedRun::find(PeId pe) const
+{
+    const auto it = std::lower_bound(
+        kept.begin(), kept.end(), pe, [](const RepresentativePe& k, PeId p) { return k.pe < p; });
+    return it != kept.end() && it->pe == pe ? &*it : nullptr;
+}
+
 } // namespace parallax::core

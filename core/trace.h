@@ -26,6 +26,23 @@ struct RunFiles {
     std::uint64_t sumBytes = 0;
 };
 
+// A reduced run (`parallax-cli reduce`): the summaries of every PE but the logs of a few
+// representative PEs only, as its reduction.json says.
+struct RepresentativePe {
+    PeId pe = kNoPe;
+    std::string role; // "exemplar", "outlier" or "random"
+    int cluster = -1; // -1 when not chosen by clustering
+    double distanceUs = 0; // to its cluster's centroid
+};
+struct ReducedRun {
+    std::string source; // the run it was reduced from
+    std::string select; // "clusters" or "random"
+    std::size_t sourcePesWithLogs = 0;
+    std::vector<RepresentativePe> kept; // sorted by PE
+    // The kept PE's entry, or null when `pe` was not kept.
+    [[nodiscard]] const RepresentativePe* find(PeId pe) const;
+};
+
 // An opened run: metadata, per-PE stores and summaries. Immutable once loaded; shared between
 // threads as std::shared_ptr<const Trace>.
 class Trace {
@@ -42,6 +59,8 @@ public:
     std::uint64_t deferredStoreBytes = 0;
     std::shared_ptr<PeDetailSource> detailSource;
     [[nodiscard]] bool logsOnDemand() const { return detailSource != nullptr; }
+    // Set for a reduced run: the PEs without a log were left out on purpose.
+    std::optional<ReducedRun> reduced;
 
     [[nodiscard]] bool hasLogs() const;
     [[nodiscard]] bool hasSummaries() const;

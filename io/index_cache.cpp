@@ -4,6 +4,7 @@
 #include "cache_hash.h"
 #include "cache_store.h"
 #include "cache_validation.h"
+#include "reduction_manifest.h"
 #include "run_discovery.h"
 #include "run_parallel.h"
 
@@ -545,6 +546,7 @@ LoadResult loadRunCached(
         switch (attempt.outcome) {
         case ReadOutcome::Loaded: {
             LoadResult result;
+            attachReducedRun(*attempt.trace); // not in the cache: read from the run each time
             result.trace = std::move(attempt.trace);
             result.fromCache = true;
             if (options.progress)

@@ -333,4 +333,28 @@ std::optional<ReductionManifest> readReductionManifest(
     return parseReductionManifest(text, error);
 }
 
+bool attachReducedRun(core::Trace& trace)
+{
+    if (trace.files.directory.empty())
+        return false;
+    std::string error;
+    auto manifest = readReductionManifest(trace.files.directory, &error);
+    if (!manifest) {
+        if (!error.empty())
+            trace.report.add(core::Issue::FileError, "reduction.json", 0,
+                error + " (the run opens as an ordinary run)");
+        return false;
+    }
+    core::ReducedRun reduced;
+    reduced.source = std::move(manifest->source);
+    reduced.select = std::move(manifest->select);
+    reduced.sourcePesWithLogs = manifest->pesWithLogs;
+    for (auto& k : manifest->kept)
+        reduced.kept.push_back({ k.pe, std::move(k.role), k.cluster, k.distance });
+    std::sort(reduced.kept.begin(), reduced.kept.end(),
+        [](const auto& a, const auto& b) { return a.pe < b.pe; });
+    trace.reduced = std::move(reduced);
+    return true;
+}
+
 } // namespace parallax::io

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/pe_selection.h"
+#include "core/trace.h"
 
 #include <optional>
 #include <string>
@@ -24,6 +25,10 @@ struct ReductionManifest {
 // returns nullopt. Never throws; bounded on hostile input.
 std::optional<ReductionManifest> readReductionManifest(
     const std::string& directory, std::string* error = nullptr);
+
+// Reads the run's reduction.json into trace.reduced (nothing when there is none; a damaged one
+// goes into the import report). True when the run is a reduced one.
+bool attachReducedRun(core::Trace& trace);
 
 // The same from the file's text (for tests and callers that already hold it).
 std::optional<ReductionManifest> parseReductionManifest(

@@ -5,6 +5,7 @@
 #include "line_reader.h"
 #include "log_line_parser.h"
 #include "pe_detail_cache.h"
+#include "reduction_manifest.h"
 #include "run_discovery.h"
 #include "run_parallel.h"
 #include "store_estimate.h"
@@ -363,7 +364,9 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
                     files.baseName + "." + std::to_string(p) + kind, 0,
                     "PE " + std::to_string(p) + " has no " + kind + " file");
         };
-        reportMissing(files.logPaths, ".log");
+        // A reduced run left the other PEs' logs out on purpose: not a problem to report.
+        if (!attachReducedRun(*trace))
+            reportMissing(files.logPaths, ".log");
         reportMissing(files.sumPaths, ".sum");
         reportMissing(files.sumdPaths, ".sumd");
 

@@ -65,14 +65,6 @@ void forge(const fs::path& file, std::size_t section,
     writeFile(file, bytes);
 }
 
-void ageFiles(const fs::path& dir)
-{
-    const auto old = fs::file_time_type::clock::now() - std::chrono::hours(1);
-    for (const auto& entry : fs::directory_iterator(dir))
-        fs::last_write_time(entry.path(), old);
-    fs::last_write_time(dir, old);
-}
-
 struct CachedRun {
     TempDir dir;
     fs::path run;

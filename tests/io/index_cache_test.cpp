@@ -181,16 +181,6 @@ std::vector<fs::path> runsUnder(const fs::path& root)
     return runs;
 }
 
-// Sets the modification time of every file of `dir` and of `dir` itself an hour back, so a
-// cache may be written for it (files changed in the last 2 s are not cached).
-void ageFiles(const fs::path& dir)
-{
-    const auto old = fs::file_time_type::clock::now() - std::chrono::hours(1);
-    for (const auto& entry : fs::directory_iterator(dir))
-        fs::last_write_time(entry.path(), old);
-    fs::last_write_time(dir, old);
-}
-
 // A copy of the tiny run in a temporary directory, aged so that it can be cached.
 fs::path copyOfTinyRun(const TempDir& dir)
 {

@@ -6,6 +6,7 @@
 #include "core/analysis/analysis_request.h"
 #include "core/analysis/run_span.h"
 #include "core/analysis/usage_profile.h"
+#include "io/index_cache.h"
 #include "io/reduced_run_writer.h"
 #include "io/run_discovery.h"
 #include "io/run_reduction.h"
@@ -14,6 +15,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
 #include <set>
 
 using namespace parallax;
@@ -115,6 +117,54 @@ TEST_CASE("a reduced run reopens, and the kept PEs' views equal the original's",
         CHECK(json.find("{\"pe\": " + std::to_string(pe) + ", \"role\": \"random\"")
             != std::string::npos);
     CHECK(readFile(out / "REDUCTION.md").find("H̄") != std::string::npos);
+}
+
+TEST_CASE("Parallax knows a reduced run: its representatives, and no missing-log warnings",
+    "[io][reduce]")
+{
+    const auto original = loadOk(sampleRun("imbalance"));
+    TempDir tmp;
+    const auto out = tmp / "reduced";
+    const auto outcome = io::reduceRun(*original, randomSettings(out.string(), "25%"));
+    REQUIRE(outcome.ok());
+    const auto kept = core::analysis::keptPeIds(outcome.report.kept);
+
+    const auto check = [&](const core::Trace& reduced) {
+        REQUIRE(reduced.reduced);
+        CHECK(reduced.reduced->select == "random");
+        REQUIRE(reduced.reduced->kept.size() == kept.size());
+        for (std::size_t k = 0; k < kept.size(); ++k) {
+            CHECK(reduced.reduced->kept[k].pe == kept[k]);
+            CHECK(reduced.reduced->kept[k].role == "random");
+        }
+        CHECK(reduced.reduced->find(kept.front()) != nullptr);
+        CHECK(reduced.reduced->find(-1) == nullptr);
+        // The left-out logs are the reduction's doing, not a problem of the run.
+        CHECK(reduced.report.count(core::Issue::MissingFile) == 0);
+    };
+    check(*loadOk(out));
+    CHECK_FALSE(original->reduced);
+
+    // Through the index cache too (reduction.json is read from the run, not cached).
+    ageFiles(out);
+    io::CacheOptions cache;
+    cache.directory = (tmp / "cache").string();
+    for (int pass = 0; pass < 2; ++pass) {
+        const auto loaded = io::loadRunCached(out.string(), {}, cache);
+        REQUIRE(loaded.trace);
+        CHECK(loaded.fromCache == (pass == 1));
+        check(*loaded.trace);
+    }
+
+    // A damaged manifest: the run opens as an ordinary run, and the report says why.
+    {
+        std::ofstream damaged(out / "reduction.json", std::ios::trunc);
+        damaged << "{ not json";
+    }
+    const auto plain = loadOk(out);
+    CHECK_FALSE(plain->reduced);
+    CHECK(plain->report.count(core::Issue::FileError) == 1);
+    CHECK(plain->report.count(core::Issue::MissingFile) == 9);
 }
 
 TEST_CASE("a reduced run never goes into, over or around its source run", "[io][reduce]")

@@ -10,10 +10,21 @@
 #include <catch2/catch.hpp>
 #include <zlib.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
 namespace parallax::test {
+
+// Sets the modification time of every file of `dir` and of `dir` itself an hour back, so an
+// index cache may be written for it (files changed in the last 2 s are not cached).
+inline void ageFiles(const fs::path& dir)
+{
+    const auto old = fs::file_time_type::clock::now() - std::chrono::hours(1);
+    for (const auto& entry : fs::directory_iterator(dir))
+        fs::last_write_time(entry.path(), old);
+    fs::last_write_time(dir, old);
+}
 
 // Loads a run and requires success (the error is shown when it fails).
 inline core::TracePtr loadOk(const fs::path& path, io::LoadOptions options = {})

@@ -110,7 +110,7 @@ TEST_CASE("overview groups: blocks drawn as mean, spread and key rows", "[views]
     REQUIRE(view.groups());
     REQUIRE(view.groups()->groupCount() == 2);
     CHECK(view.groups()->members[1] == std::vector<core::PeId> { 3, 9 });
-    CHECK(view.chart()->rows()[1].label.startsWith(QStringLiteral("cluster 2")));
+    CHECK(view.chart()->rows()[1].label.startsWith(QStringLiteral("cluster 1")));
 }
 
 TEST_CASE("overview groups: a click expands a group in place, a second click collapses it",

@@ -787,8 +787,13 @@ QString describeSelection(
         who = StackedBarChart::tr("%1 PEs (%2)")
                   .arg(QLocale().toString(static_cast<qulonglong>(pes.size())),
                       QString::fromStdString(core::formatPeList(pes)));
-    return StackedBarChart::tr("%1 · %2 (%3)")
-        .arg(who, formatTimeSpan(range), formatTime(static_cast<double>(range.length())));
+    QString text
+        = StackedBarChart::tr("%1 · %2 (%3)")
+              .arg(who, formatTimeSpan(range), formatTime(static_cast<double>(range.length())));
+    if (trace.reduced)
+        text += StackedBarChart::tr(" · reduced run: %n representative PE(s) with logs", nullptr,
+            static_cast<int>(trace.reduced->kept.size()));
+    return text;
 }
 
 bool rememberSelection(core::TimeRange& range, std::vector<core::PeId>& pes,

@@ -69,7 +69,7 @@ std::vector<core::analysis::PeGroup> clusterGroups(const core::analysis::PeClust
             exemplar[static_cast<std::size_t>(c.cluster[i])] = c.features.pes[i];
     return a::groupByAssignment(c.features.pes, c.cluster, [&](int cluster) {
         const auto e = exemplar[static_cast<std::size_t>(cluster)];
-        return OverviewView::tr("cluster %1 (PE %2 typical)").arg(cluster + 1).arg(e).toStdString();
+        return OverviewView::tr("cluster %1 (PE %2 typical)").arg(cluster).arg(e).toStdString();
     });
 }
 

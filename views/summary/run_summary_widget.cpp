@@ -79,7 +79,18 @@ std::size_t presentCount(const std::vector<std::string>& paths)
 QString missingPesText(const core::Trace& t)
 {
     QStringList parts;
-    const auto missing = t.missingPes();
+    auto missing = t.missingPes();
+    if (t.reduced) {
+        // The reduction left these logs out on purpose: their summaries are there.
+        std::vector<core::PeId> noLog = core::Trace::pesLackingFile(t.files.logPaths);
+        if (!noLog.empty())
+            parts << QObject::tr("%1 PEs without a log: left out by the reduction (their "
+                                 "summaries are kept)")
+                         .arg(noLog.size());
+        std::erase_if(missing, [&noLog](core::PeId pe) {
+            return std::find(noLog.begin(), noLog.end(), pe) != noLog.end();
+        });
+    }
     if (!missing.empty())
         parts << QObject::tr("%1 (no data: left out of every view)")
                      .arg(fromStd(core::formatPeList(missing)));
@@ -87,6 +98,8 @@ QString missingPesText(const core::Trace& t)
         = { { &t.files.logPaths, ".log" }, { &t.files.sumPaths, ".sum" },
               { &t.files.sumdPaths, ".sumd" } };
     for (const auto& [paths, kind] : kinds) {
+        if (t.reduced && std::string_view(kind) == ".log")
+            continue;
         auto lacking = core::Trace::pesLackingFile(*paths);
         std::erase_if(lacking, [&missing](core::PeId pe) {
             return std::find(missing.begin(), missing.end(), pe) != missing.end();
@@ -96,6 +109,32 @@ QString missingPesText(const core::Trace& t)
                          .arg(QLatin1String(kind), fromStd(core::formatPeList(lacking)));
     }
     return parts.isEmpty() ? QObject::tr("none") : parts.join(QStringLiteral("; "));
+}
+
+// What a reduced run holds, and what that means for the views.
+QString reducedRunNotice(const core::Trace& t)
+{
+    const auto& r = *t.reduced;
+    int exemplars = 0;
+    int outliers = 0;
+    for (const auto& k : r.kept) {
+        exemplars += k.role == "exemplar" ? 1 : 0;
+        outliers += k.role == "outlier" ? 1 : 0;
+    }
+    QString who = r.select == "clusters"
+        ? QObject::tr("%1 exemplars and %2 outliers of k-means clusters")
+              .arg(exemplars)
+              .arg(outliers)
+        : QObject::tr("chosen at random");
+    return QObject::tr(
+        "A reduced run (parallax-cli reduce, from %1): the logs of %2 representative "
+        "PEs (%3) and the summaries of all %4 PEs. Views computed from the logs "
+        "show the representatives; the summary graph covers every PE. "
+        "REDUCTION.md in the run's folder has the quality report.")
+        .arg(fromStd(r.source))
+        .arg(r.kept.size())
+        .arg(who)
+        .arg(t.metadata.processors);
 }
 
 QLabel* makeHeading(const QString& text, QWidget* parent)
@@ -457,6 +496,8 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
     else if (!hasLogs)
         noticeText = tr("This run has summary files only (-tracemode summary): views that need "
                         "individual events stay empty.");
+    else if (t.reduced)
+        noticeText = reducedRunNotice(t);
     setField(QStringLiteral("notice"), noticeText, !noticeText.isEmpty());
 
     {

@@ -72,6 +72,16 @@ void TimelineWidget::paintRows(
         } else if (busy >= 0) {
             second = tr("%1 % busy").arg(busy, 0, 'f', 0);
         }
+        // A reduced run: which representative this PE is (exemplar or outlier, of which
+        // cluster).
+        if (const auto* kept
+            = !row.collapsed() && m_trace->reduced ? m_trace->reduced->find(row.pe) : nullptr) {
+            const QString role = kept->cluster >= 0
+                ? tr("%1 C%2").arg(QString::fromStdString(kept->role)).arg(kept->cluster)
+                : QString::fromStdString(kept->role);
+            second = second.isEmpty() ? role : role + QStringLiteral(" · ") + second;
+            oneLine += QStringLiteral(" · ") + role;
+        }
         // (A collapsed row names its node itself; thin rows have no room for a header.)
         const bool nodeHeader = meta.smp && row.node >= 0 && (row.firstOfNode || row.position == 0)
             && !row.collapsed() && row.position % labelStep == 0;
@@ -87,7 +97,8 @@ void TimelineWidget::paintRows(
             painter.setPen(style.muted);
             painter.drawText(
                 QRect(labelBox.left(), top + fm.height() - 1, labelBox.width(), sfm.height()),
-                Qt::AlignRight | Qt::AlignVCenter, second);
+                Qt::AlignRight | Qt::AlignVCenter,
+                QFontMetrics(painter.font()).elidedText(second, Qt::ElideRight, labelBox.width()));
             painter.restore();
         } else if (row.position % labelStep == 0) {
             // One line; thin rows get a label every labelStep rows.
