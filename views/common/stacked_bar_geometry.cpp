@@ -475,7 +475,9 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
                 mark.whisker = QRect(mark.x, whiskerTop, 0, yOf(spread.low) - whiskerTop);
                 mark.capWidth = std::max(3, col.bar.width() / 2);
                 const int bandTop = yOf(spread.bandHigh);
-                mark.band = QRect(col.bar.left(), bandTop, col.bar.width(),
+                // The band is half the bar wide, centred, like the box of a box plot.
+                const int bandWidth = std::max(3, col.bar.width() / 2);
+                mark.band = QRect(mark.x - bandWidth / 2, bandTop, bandWidth,
                     std::max(1, yOf(spread.bandLow) - bandTop));
                 g.spreads.push_back(mark);
             }
