@@ -33,7 +33,9 @@ const char* const kHelp
       "  --range B:E, --pes LIST, --entries LIST   as for the analysis commands\n"
       "  view options as the matching command: --interval, --bins (time-profile, comm),\n"
       "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
-      "  --criterion, --count, --clusters (extrema); timeline takes --pes and --range\n";
+      "  --criterion, --count, --clusters (extrema); --group auto|pes|node|block|signature,\n"
+      "  --mode sum|set|key (usage: PE groups, see docs/groups.md); timeline takes --pes and\n"
+      "  --range\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -75,7 +77,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
     const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters" };
+        "columns", "criterion", "count", "clusters", "group", "mode" };
     std::set<std::string> options = viewOptions;
     options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
     cli::CommandLine cl;
