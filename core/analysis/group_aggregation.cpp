@@ -326,10 +326,11 @@ GroupAggregation aggregateGroups(const UsageProfile& usage, const std::vector<Pe
     return result;
 }
 
-std::string groupAggregationCsv(const GroupAggregation& aggregation)
+std::string groupAggregationCsv(const GroupAggregation& aggregation, bool header)
 {
-    std::string out
-        = "group,first_pe,last_pe,members,mode,role,pe,activity,activity_name,value_us,percent\n";
+    std::string out = header
+        ? "group,first_pe,last_pe,members,mode,role,pe,activity,activity_name,value_us,percent\n"
+        : "";
     const auto& columns = aggregation.columns;
     const auto length = aggregation.range.length();
     const auto mode = std::string(aggregationModeName(aggregation.mode));
