@@ -48,27 +48,24 @@ std::vector<analysis::PeGroup> usageGroups(const core::Trace& trace,
     std::set_difference(profile.pes.begin(), profile.pes.end(), profile.apart.begin(),
         profile.apart.end(), std::back_inserter(workers));
     const std::size_t rows = std::max<std::size_t>(maxRows - (profile.apart.empty() ? 0 : 1), 2);
+    // Blocks are aligned on multiples of their size: a span of S ids needs ceil(S / N) + 1.
+    auto blocks = [&]() {
+        const auto span = workers.empty()
+            ? std::size_t { 0 }
+            : static_cast<std::size_t>(workers.back() - workers.front() + 1);
+        return analysis::groupByBlock(workers, analysis::autoBlockSize(span, rows - 1));
+    };
     std::vector<analysis::PeGroup> groups;
     switch (grouping) {
     case UsageGrouping::Auto:
     case UsageGrouping::None:
-        groups = metadata.smp
-            ? analysis::groupByNode(metadata, workers)
-            : analysis::groupByBlock(workers,
-                analysis::autoBlockSize(workers.empty()
-                        ? 0
-                        : static_cast<std::size_t>(workers.back() - workers.front() + 1),
-                    rows - 1));
+        groups = metadata.smp ? analysis::groupByNode(metadata, workers) : blocks();
         break;
     case UsageGrouping::Node:
         groups = analysis::groupByNode(metadata, workers);
         break;
     case UsageGrouping::Block:
-        groups = analysis::groupByBlock(workers,
-            analysis::autoBlockSize(workers.empty()
-                    ? 0
-                    : static_cast<std::size_t>(workers.back() - workers.front() + 1),
-                rows - 1));
+        groups = blocks();
         break;
     case UsageGrouping::Signature:
         if (signatures != nullptr) {
