@@ -121,6 +121,19 @@ TEST_CASE("above 200 PEs the usage profile draws groups, at most 200 bars in eve
     s.after([&]() { s.view->setGrouping(UsageGrouping::None); });
     CHECK_FALSE(s.view->grouped());
     CHECK(s.view->chart()->data().categories.size() == 1001);
+
+    // Every PE executed the one entry method: one signature of 1000 PEs, which expands into
+    // blocks rather than into 1000 bars.
+    s.after([&]() {
+        s.view->setAggregationMode(core::analysis::AggregationMode::Sum);
+        s.view->setGrouping(UsageGrouping::Signature);
+    });
+    REQUIRE(s.paths() == std::vector<std::string> { "signature 1" });
+    REQUIRE(s.view->toggleGroup("signature 1"));
+    const auto& bars = s.view->groupBars();
+    CHECK(bars.size() == 1 + 125);
+    CHECK(bars[1].path == "signature 1\nPEs 0-7");
+    CHECK(bars[1].pes.size() == 8);
 }
 
 TEST_CASE("clicking a group expands it in place and keeps the other groups; clicking again "

@@ -144,7 +144,9 @@ const std::vector<analysis::PeGroup>& UsageGroupBars::childrenOf(
     // A leaf group too big to show its PEs: blocks of it, made once.
     auto& split = m_splitChildren[path];
     if (split.empty()) {
-        split = analysis::groupByBlock(group.pes, analysis::autoBlockSize(group.pes.size()));
+        // Sparse members (a signature's) may span many blocks: capped like the top level.
+        split = analysis::capRows(
+            analysis::groupByBlock(group.pes, analysis::autoBlockSize(group.pes.size())));
         analysis::markCommThreads(split, m_trace->metadata);
     }
     return split;
