@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iterator>
 #include <ostream>
 
@@ -17,7 +18,7 @@ namespace parallax::cli {
 namespace {
 
 const char* const kGroupsHelp
-    = "usage: parallax-cli groups RUN --by node|block:N|signature|cluster\n"
+    = "usage: parallax-cli groups RUN --by node|block:N|signature|cluster|list:FILE\n"
       "                  [--mode sum|set|key|signature] [options]\n\n"
       "The usage profile (time per entry method, idle, overhead, pack, unpack over the range)\n"
       "aggregated over groups of PEs, as CSV\n"
@@ -29,6 +30,8 @@ const char* const kGroupsHelp
       "                     alone: the smallest power of two giving at most 200 blocks\n"
       "  --by signature     PEs that executed the same set of entry methods in the range\n"
       "  --by cluster       not available yet (comes with the clustering)\n"
+      "  --by list:FILE     the named PE lists of FILE, one per line 'name: 0-15,32'\n"
+      "                     ('#' starts a comment); a PE may be in several lists\n"
       "  --mode sum         (default) roles sum (total of the members) and mean\n"
       "  --mode set         roles min, max, mean and sd (population) over the members, each\n"
       "                     activity on its own\n"
@@ -77,6 +80,19 @@ int runGroups(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return usageError(err, command, "--by: " + error);
     if (by->kind == analysis::GroupKind::Cluster)
         return usageError(err, command, "--by cluster is not available yet");
+    std::optional<std::vector<analysis::NamedPeList>> lists;
+    if (by->kind == analysis::GroupKind::List) {
+        std::ifstream in(by->listFile, std::ios::binary);
+        if (!in)
+            return usageError(err, command, "--by list: cannot read '" + by->listFile + "'");
+        std::string text;
+        char chunk[4096];
+        while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
+            text.append(chunk, static_cast<std::size_t>(in.gcount()));
+        lists = analysis::parsePeLists(text, &error);
+        if (!lists)
+            return usageError(err, command, by->listFile + ": " + error);
+    }
     auto mode = analysis::AggregationMode::Sum;
     if (const auto m = cl.parser.value("mode")) {
         const auto parsed = analysis::parseAggregationMode(*m, &error);
@@ -121,8 +137,10 @@ int runGroups(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (signatures)
             groups = analysis::groupBySignature(trace->metadata, *signatures);
         break;
-    case analysis::GroupKind::Cluster:
     case analysis::GroupKind::List:
+        groups = analysis::groupByLists(*lists);
+        break;
+    case analysis::GroupKind::Cluster:
         break;
     }
     double groupSeconds = secondsSince(start);
