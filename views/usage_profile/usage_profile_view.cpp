@@ -140,18 +140,18 @@ void UsageProfileView::recompute()
     m_computation->run<Result>(
         [trace, request, groupBy, mode](const analysis::Progress& progress) {
             Result result;
-            result.profile = analysis::computeUsageProfile(*trace, request, progress);
-            if (!result.profile || progress.isCancelled())
+            auto profile = analysis::computeUsageProfile(*trace, request, progress);
+            if (!profile || progress.isCancelled())
                 return result;
+            result.profile = std::make_shared<const analysis::UsageProfile>(std::move(*profile));
             std::optional<analysis::PeSignatures> signatures;
             if (groupBy == UsageGrouping::Signature)
                 signatures = analysis::computeSignatures(*trace, request, progress);
             auto groups = usageGroups(
                 *trace, *result.profile, groupBy, mode, signatures ? &*signatures : nullptr);
             if (!groups.empty())
-                result.groups = std::make_shared<UsageGroupBars>(trace,
-                    std::make_shared<const analysis::UsageProfile>(*result.profile),
-                    std::move(groups), mode);
+                result.groups = std::make_shared<UsageGroupBars>(
+                    trace, result.profile, std::move(groups), mode);
             return result;
         },
         [this](Result result) {
@@ -410,7 +410,7 @@ QRect UsageProfileView::barRectForGroup(const std::string& path) const
 
 QString UsageProfileView::csv() const
 {
-    return QString::fromStdString(core::analysis::usageCsv(m_profile ? &*m_profile : nullptr));
+    return QString::fromStdString(core::analysis::usageCsv(m_profile.get()));
 }
 
 } // namespace parallax::views

@@ -34,7 +34,8 @@ public:
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
 
     // For tests and the app.
-    [[nodiscard]] const std::optional<core::analysis::UsageProfile>& profile() const
+    // Shared with the groups (no copy of per-PE data); null before a result.
+    [[nodiscard]] const std::shared_ptr<const core::analysis::UsageProfile>& profile() const
     {
         return m_profile;
     }
@@ -54,7 +55,7 @@ public:
 
 private:
     struct Result {
-        std::optional<core::analysis::UsageProfile> profile;
+        std::shared_ptr<const core::analysis::UsageProfile> profile;
         std::shared_ptr<UsageGroupBars> groups;
     };
     void recompute() override;
@@ -69,7 +70,7 @@ private:
     [[nodiscard]] BarPes pesOfBar(int category) const override;
     void showContextMenu(QPoint globalPos, int category) override;
 
-    std::optional<core::analysis::UsageProfile> m_profile;
+    std::shared_ptr<const core::analysis::UsageProfile> m_profile;
     std::shared_ptr<UsageGroupBars> m_groups;
     std::vector<UsageBar> m_bars;
     // The expanded group paths, kept across recomputations (in expansion order).
