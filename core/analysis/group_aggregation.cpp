@@ -238,7 +238,8 @@ GroupAggregation aggregateGroups(const UsageProfile& usage, const std::vector<Pe
         return result;
 
     // PE id -> profile index, and which profile PEs are kept apart (O(PEs)).
-    const auto maxPe = static_cast<std::size_t>(std::max<PeId>(usage.pes.back(), 0));
+    const auto maxPe = static_cast<std::size_t>(
+        std::max<PeId>(*std::max_element(usage.pes.begin(), usage.pes.end()), 0));
     constexpr std::size_t kAbsent = std::numeric_limits<std::size_t>::max();
     std::vector<std::size_t> indexOf(maxPe + 1, kAbsent);
     for (std::size_t k = 0; k < usage.pes.size(); ++k)
