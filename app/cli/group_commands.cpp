@@ -7,11 +7,12 @@
 #include "core/analysis/pe_groups.h"
 #include "core/analysis/usage_profile.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <ostream>
-#include <sstream>
 
 namespace parallax::cli {
 
@@ -31,7 +32,8 @@ const char* const kGroupsHelp
       "  --by signature     PEs that executed the same set of entry methods in the range\n"
       "  --by cluster       the k-means clusters of `parallax-cli clusters` (--k N or auto,\n"
       "                     the default); comm threads kept apart are in no cluster\n"
-      "  --by list:FILE     a user's named PE lists, one per line: 'name: 0-15,32'\n"
+      "  --by list:FILE     the named PE lists of FILE, one per line 'name: 0-15,32'\n"
+      "                     ('#' starts a comment); a PE may be in several lists\n"
       "  --mode sum         (default) roles sum (total of the members) and mean\n"
       "  --mode set         roles min, max, mean and sd (population) over the members, each\n"
       "                     activity on its own\n"
@@ -76,23 +78,7 @@ int runGroups(const std::vector<std::string>& args, std::ostream& out, std::ostr
     if (!byText)
         return usageError(err, command, "--by is required (node, block:N, signature or cluster)");
     std::string error;
-    std::optional<analysis::GroupBy> by;
-    std::vector<analysis::NamedPeList> lists;
-    if (byText->rfind("list:", 0) == 0) {
-        const std::string file = byText->substr(5);
-        std::ifstream in(file, std::ios::binary);
-        if (file.empty() || !in)
-            return usageError(err, command, "--by list: cannot read '" + file + "'");
-        std::ostringstream text;
-        text << in.rdbuf();
-        const auto parsed = analysis::parsePeLists(text.str(), &error);
-        if (!parsed)
-            return usageError(err, command, "--by list: " + file + ": " + error);
-        lists = *parsed;
-        by = analysis::GroupBy { analysis::GroupKind::List, 0 };
-    } else {
-        by = analysis::parseGroupBy(*byText, &error);
-    }
+    const auto by = analysis::parseGroupBy(*byText, &error);
     if (!by)
         return usageError(err, command, "--by: " + error);
     int k = 0;
@@ -106,6 +92,19 @@ int runGroups(const std::vector<std::string>& args, std::ostream& out, std::ostr
                 return rc;
             k = static_cast<int>(value);
         }
+    }
+    std::optional<std::vector<analysis::NamedPeList>> lists;
+    if (by->kind == analysis::GroupKind::List) {
+        std::ifstream in(by->listFile, std::ios::binary);
+        if (!in)
+            return usageError(err, command, "--by list: cannot read '" + by->listFile + "'");
+        std::string text;
+        char chunk[4096];
+        while (in.read(chunk, sizeof chunk) || in.gcount() > 0)
+            text.append(chunk, static_cast<std::size_t>(in.gcount()));
+        lists = analysis::parsePeLists(text, &error);
+        if (!lists)
+            return usageError(err, command, by->listFile + ": " + error);
     }
     auto mode = analysis::AggregationMode::Sum;
     if (const auto m = cl.parser.value("mode")) {
@@ -151,6 +150,10 @@ int runGroups(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (signatures)
             groups = analysis::groupBySignature(trace->metadata, *signatures);
         break;
+    case analysis::GroupKind::List:
+        groups = analysis::groupByLists(*lists);
+        analysis::markCommThreads(groups, trace->metadata);
+        break;
     case analysis::GroupKind::Cluster: {
         analysis::ClusterOptions options;
         options.k = k;
@@ -162,22 +165,32 @@ int runGroups(const std::vector<std::string>& args, std::ostream& out, std::ostr
         groups = analysis::groupByAssignment(clustering->features.pes, clustering->cluster);
         break;
     }
-    case analysis::GroupKind::List:
-        groups = analysis::groupByLists(lists);
-        analysis::markCommThreads(groups, trace->metadata);
-        break;
     }
-    const auto aggregation = analysis::aggregateGroups(
-        *usage, groups, mode, signatures ? &*signatures : nullptr, request.threads);
-    const double groupSeconds = secondsSince(start);
-    out << analysis::groupAggregationCsv(aggregation);
+    double groupSeconds = secondsSince(start);
+    // Slices of groups, each written before the next is aggregated: 16,000 groups of 200
+    // entry methods would hold 50 MB of values at once; a slice's memory is reused by the next.
+    constexpr std::size_t kSlice = 256;
+    std::size_t rows = 0;
+    for (std::size_t first = 0;; first += kSlice) {
+        const auto last = std::min(first + kSlice, groups.size());
+        const std::vector<analysis::PeGroup> slice(
+            std::make_move_iterator(groups.begin() + static_cast<std::ptrdiff_t>(first)),
+            std::make_move_iterator(groups.begin() + static_cast<std::ptrdiff_t>(last)));
+        start = std::chrono::steady_clock::now();
+        const auto aggregation = analysis::aggregateGroups(
+            *usage, slice, mode, signatures ? &*signatures : nullptr, request.threads);
+        groupSeconds += secondsSince(start);
+        rows += aggregation.groups.size();
+        out << analysis::groupAggregationCsv(aggregation, first == 0);
+        if (last >= groups.size())
+            break;
+    }
     if (cl.parser.flag("timings")) {
         char line[200];
         std::snprintf(line, sizeof line,
             "parallax-cli groups: load %.3f s, usage profile %.3f s, signatures %.3f s, "
             "grouping and aggregation %.3f s (%zu PEs, %zu rows)\n",
-            loadSeconds, usageSeconds, signatureSeconds, groupSeconds, usage->pes.size(),
-            aggregation.groups.size());
+            loadSeconds, usageSeconds, signatureSeconds, groupSeconds, usage->pes.size(), rows);
         err << line;
     }
     return kExitOk;

@@ -33,10 +33,9 @@ const char* const kHelp
       "  --range B:E, --pes LIST, --entries LIST   as for the analysis commands\n"
       "  view options as the matching command: --interval, --bins (time-profile, comm),\n"
       "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
-      "  --rows auto|pes|nodes|blocks[:N]|signatures|clusters and --groups mean|spread|key "
-      "(overview: PE groups),\n"
-      "  --criterion, --count, --clusters (extrema), --k, --outliers (clusters);\n"
-      "  timeline takes --pes and --range\n";
+      "  --by auto|pes|node|block[:N]|signature|cluster and --mode sum|set|key (overview and\n"
+      "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
+      "  --k, --outliers (clusters); timeline takes --pes and --range\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -78,7 +77,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
     const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters", "rows", "groups", "k", "outliers" };
+        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers" };
     std::set<std::string> options = viewOptions;
     options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
     cli::CommandLine cl;

@@ -238,7 +238,8 @@ GroupAggregation aggregateGroups(const UsageProfile& usage, const std::vector<Pe
         return result;
 
     // PE id -> profile index, and which profile PEs are kept apart (O(PEs)).
-    const auto maxPe = static_cast<std::size_t>(std::max<PeId>(usage.pes.back(), 0));
+    const auto maxPe = static_cast<std::size_t>(
+        std::max<PeId>(*std::max_element(usage.pes.begin(), usage.pes.end()), 0));
     constexpr std::size_t kAbsent = std::numeric_limits<std::size_t>::max();
     std::vector<std::size_t> indexOf(maxPe + 1, kAbsent);
     for (std::size_t k = 0; k < usage.pes.size(); ++k)
@@ -326,10 +327,11 @@ GroupAggregation aggregateGroups(const UsageProfile& usage, const std::vector<Pe
     return result;
 }
 
-std::string groupAggregationCsv(const GroupAggregation& aggregation)
+std::string groupAggregationCsv(const GroupAggregation& aggregation, bool header)
 {
-    std::string out
-        = "group,first_pe,last_pe,members,mode,role,pe,activity,activity_name,value_us,percent\n";
+    std::string out = header
+        ? "group,first_pe,last_pe,members,mode,role,pe,activity,activity_name,value_us,percent\n"
+        : "";
     const auto& columns = aggregation.columns;
     const auto length = aggregation.range.length();
     const auto mode = std::string(aggregationModeName(aggregation.mode));

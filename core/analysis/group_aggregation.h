@@ -90,7 +90,8 @@ GroupAggregation aggregateGroups(const UsageProfile& usage, const std::vector<Pe
 
 // group,first_pe,last_pe,members,mode,role,pe,activity,activity_name,value_us,percent: one row
 // per non-zero value; `pe` empty for values that are not one PE's; activity and activity_name
-// as in the usage CSV; percent as GroupValues::percent.
-std::string groupAggregationCsv(const GroupAggregation& aggregation);
+// as in the usage CSV; percent as GroupValues::percent. Without `header`, the rows alone (to
+// append the aggregation of more groups).
+std::string groupAggregationCsv(const GroupAggregation& aggregation, bool header = true);
 
 } // namespace parallax::core::analysis

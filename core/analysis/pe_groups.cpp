@@ -102,13 +102,18 @@ std::optional<GroupBy> parseGroupBy(std::string_view text, std::string* error)
         return std::nullopt;
     };
     if (text == "node")
-        return GroupBy { GroupKind::Node, 0 };
+        return GroupBy { GroupKind::Node, 0, {} };
     if (text == "signature")
-        return GroupBy { GroupKind::Signature, 0 };
+        return GroupBy { GroupKind::Signature, 0, {} };
     if (text == "cluster")
-        return GroupBy { GroupKind::Cluster, 0 };
+        return GroupBy { GroupKind::Cluster, 0, {} };
     if (text == "block")
-        return GroupBy { GroupKind::Block, 0 };
+        return GroupBy { GroupKind::Block, 0, {} };
+    if (text.starts_with("list:")) {
+        if (text.size() == 5)
+            return fail("list: needs a file of named PE lists, e.g. list:groups.txt");
+        return GroupBy { GroupKind::List, 0, std::string(text.substr(5)) };
+    }
     if (text.starts_with("block:")) {
         const auto number = text.substr(6);
         std::size_t size = 0;
@@ -117,10 +122,10 @@ std::optional<GroupBy> parseGroupBy(std::string_view text, std::string* error)
         if (number.empty() || ec != std::errc() || ptr != end || size == 0 || size > 100'000'000)
             return fail("block size '" + std::string(number)
                 + "' is not a whole number of PEs from 1 to 100000000");
-        return GroupBy { GroupKind::Block, size };
+        return GroupBy { GroupKind::Block, size, {} };
     }
     return fail("unknown grouping '" + std::string(text)
-        + "' (expected node, block:N, signature or cluster)");
+        + "' (expected node, block:N, signature, cluster or list:FILE)");
 }
 
 std::string groupByName(GroupBy by)
@@ -135,7 +140,7 @@ std::string groupByName(GroupBy by)
     case GroupKind::Cluster:
         return "cluster";
     case GroupKind::List:
-        return "list";
+        return "list:" + by.listFile;
     }
     return "node";
 }

@@ -46,11 +46,12 @@ enum class GroupKind : std::uint8_t { Node, Block, Signature, Cluster, List };
 struct GroupBy {
     GroupKind kind = GroupKind::Node;
     std::size_t blockSize = 0; // Block: PEs per block; 0 = chosen by autoBlockSize
+    std::string listFile; // List: the file of named PE lists (parsePeLists)
 };
-// "node", "block:N" ("block" alone: automatic size), "signature" or "cluster"; nullopt with one
-// sentence in `error` otherwise (block:0 included).
+// "node", "block:N" ("block" alone: automatic size), "signature", "cluster" or "list:FILE";
+// nullopt with one sentence in `error` otherwise (block:0 and an empty FILE included).
 std::optional<GroupBy> parseGroupBy(std::string_view text, std::string* error = nullptr);
-// The inverse of parseGroupBy ("block:64"); "list" for user lists.
+// The inverse of parseGroupBy ("block:64", "list:FILE").
 std::string groupByName(GroupBy by);
 
 // One group per SMP node (RunMetadata::nodeOf), named "node N", in node order. Comm-thread

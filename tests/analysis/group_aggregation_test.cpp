@@ -245,6 +245,10 @@ TEST_CASE("the groups CSV has one row per non-zero value with role, PE and perce
         f.usage, groupByNode(f.trace->metadata, f.usage.pes), AggregationMode::Sum, nullptr, 1)));
     CHECK(
         std::find(sum.begin(), sum.end(), "node 1,2,3,2,sum,sum,,0,Main::a(),90,45") != sum.end());
+    // Without the header: the rows alone, to append to a CSV already started.
+    const auto rows = test::splitLines(groupAggregationCsv(a, false));
+    CHECK(rows.size() == lines.size() - 1);
+    CHECK(rows.front() == lines[1]);
 }
 
 TEST_CASE("node aggregation of a real SMP run adds up to its usage profile", "[groups][real]")

@@ -233,7 +233,7 @@ TEST_CASE("malformed PE lists name the line and what is wrong", "[groups]")
     CHECK(error.rfind("line 1: a: ", 0) == 0);
 }
 
-TEST_CASE("the --by parser takes node, block:N, signature and cluster", "[groups]")
+TEST_CASE("the --by parser takes node, block:N, signature, cluster and list:FILE", "[groups]")
 {
     std::string error;
     CHECK(parseGroupBy("node")->kind == GroupKind::Node);
@@ -250,7 +250,14 @@ TEST_CASE("the --by parser takes node, block:N, signature and cluster", "[groups
     CHECK_FALSE(parseGroupBy("block:x", &error));
     CHECK_FALSE(parseGroupBy("block:-4", &error));
     CHECK_FALSE(parseGroupBy("nodes", &error));
-    CHECK(error == "unknown grouping 'nodes' (expected node, block:N, signature or cluster)");
+    CHECK(error
+        == "unknown grouping 'nodes' (expected node, block:N, signature, cluster or list:FILE)");
+    const auto list = parseGroupBy("list:my groups.txt");
+    REQUIRE(list);
+    CHECK(list->kind == GroupKind::List);
+    CHECK(list->listFile == "my groups.txt");
+    CHECK(groupByName(*list) == "list:my groups.txt");
+    CHECK_FALSE(parseGroupBy("list:", &error));
 }
 
 TEST_CASE(

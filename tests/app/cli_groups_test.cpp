@@ -121,6 +121,33 @@ TEST_CASE("cli groups by signature sets PE 0 apart and honours --range and --pes
         CHECK(row.valueUs <= 1000.0 * std::stod(row.members) + 1e-6);
 }
 
+TEST_CASE("cli groups by a file of named PE lists keeps the user's names and order")
+{
+    parallax::test::TempDir dir;
+    parallax::test::writeFile(dir / "groups.txt", "# saved\nevens: 0,2\nodds: 1,3\n");
+    const auto run = runCliInProcess({ "groups", realLog("gen-feat-smp").string(), "--by",
+        "list:" + (dir / "groups.txt").string(), "--mode", "key" });
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    std::map<std::string, std::string> firstOf;
+    for (const auto& r : rows(run.out))
+        if (r.role == "first")
+            firstOf[r.group] = r.pe;
+    CHECK(firstOf == std::map<std::string, std::string> { { "evens", "0" }, { "odds", "1" } });
+    CHECK(rows(run.out).front().group == "evens");
+
+    parallax::test::writeFile(dir / "bad.txt", "evens: 0,2\nno list here\n");
+    const auto bad = runCliInProcess({ "groups", realLog("gen-feat-smp").string(), "--by",
+        "list:" + (dir / "bad.txt").string() });
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.errLines().size() == 1);
+    CHECK(bad.err.find("line 2: expected 'name: PE list'") != std::string::npos);
+    const auto missing = runCliInProcess({ "groups", realLog("gen-feat-smp").string(), "--by",
+        "list:" + (dir / "absent.txt").string() });
+    CHECK(missing.exitCode == 2);
+    CHECK(missing.err.find("cannot read") != std::string::npos);
+}
+
 TEST_CASE("cli groups rejects a bad --by or --mode with one line and exit 2")
 {
     const auto run = realLog("gen-feat-smp").string();

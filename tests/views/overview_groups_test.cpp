@@ -64,7 +64,7 @@ TEST_CASE("overview groups: blocks drawn as mean, spread and key rows", "[views]
     waitFor(view);
     REQUIRE(view.chart()->rows().empty()); // 12 PEs: one row each
 
-    apply(view, { { QStringLiteral("rows"), QStringLiteral("blocks:4") } });
+    apply(view, { { QStringLiteral("by"), QStringLiteral("block:4") } });
     REQUIRE(view.groups());
     REQUIRE(view.groups()->groupCount() == 3);
     const auto& rows = view.chart()->rows();
@@ -74,7 +74,7 @@ TEST_CASE("overview groups: blocks drawn as mean, spread and key rows", "[views]
     for (const auto& row : rows)
         CHECK(row.kind == Kind::GroupMean);
 
-    apply(view, { { QStringLiteral("groups"), QStringLiteral("key") } });
+    apply(view, { { QStringLiteral("mode"), QStringLiteral("key") } });
     // Per block: first member, busiest, least busy, the rest (one PE).
     REQUIRE(view.chart()->rows().size() == 12);
     const auto pes = rowPes(view);
@@ -86,7 +86,7 @@ TEST_CASE("overview groups: blocks drawn as mean, spread and key rows", "[views]
     CHECK(view.chart()->rows()[1].kind == Kind::KeySlowest);
     CHECK(view.chart()->rows()[1].label.contains(QStringLiteral("PE 3")));
 
-    apply(view, { { QStringLiteral("groups"), QStringLiteral("spread") } });
+    apply(view, { { QStringLiteral("mode"), QStringLiteral("set") } });
     REQUIRE(view.chart()->rows().size() == 9);
     const auto& o = *view.overview();
     CHECK(view.chart()->rows()[0].kind == Kind::GroupMax);
@@ -96,8 +96,8 @@ TEST_CASE("overview groups: blocks drawn as mean, spread and key rows", "[views]
 
     // Signatures: every PE in exactly one group, named by the shared entry set.
     apply(view,
-        { { QStringLiteral("rows"), QStringLiteral("signatures") },
-            { QStringLiteral("groups"), QStringLiteral("mean") } });
+        { { QStringLiteral("by"), QStringLiteral("signature") },
+            { QStringLiteral("mode"), QStringLiteral("sum") } });
     REQUIRE(view.groups());
     std::size_t members = 0;
     for (const auto& m : view.groups()->members)
@@ -106,7 +106,7 @@ TEST_CASE("overview groups: blocks drawn as mean, spread and key rows", "[views]
     CHECK(view.chart()->rows().front().label.startsWith(QStringLiteral("signature 1")));
 
     // Clusters: the two overloaded PEs form a class of their own.
-    apply(view, { { QStringLiteral("rows"), QStringLiteral("clusters") } });
+    apply(view, { { QStringLiteral("by"), QStringLiteral("cluster") } });
     REQUIRE(view.groups());
     REQUIRE(view.groups()->groupCount() == 2);
     CHECK(view.groups()->members[1] == std::vector<core::PeId> { 3, 9 });
@@ -122,7 +122,7 @@ TEST_CASE("overview groups: a click expands a group in place, a second click col
     view.show();
     view.setTrace(imbalance());
     waitFor(view);
-    apply(view, { { QStringLiteral("rows"), QStringLiteral("blocks:4") } });
+    apply(view, { { QStringLiteral("by"), QStringLiteral("block:4") } });
     auto* chart = view.chart();
     REQUIRE(chart->rows().size() == 3);
 

@@ -120,7 +120,7 @@ TEST_CASE(
     UsageProfileView view(&palette);
     view.resize(1200, 700);
     view.setTrace(trace);
-    test::waitUntil([&]() { return !view.busy() && view.profile().has_value(); }, 60'000);
+    test::waitUntil([&]() { return !view.busy() && view.profile() != nullptr; }, 60'000);
     REQUIRE(view.profile());
     CHECK(view.profile()->apart == std::vector<core::PeId> { 4, 5 });
     const auto& data = view.chart()->data();

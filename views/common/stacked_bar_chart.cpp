@@ -361,6 +361,20 @@ void StackedBarChart::paintFrame(
             if (c.bar.height() > 0)
                 painter.drawRect(c.bar.adjusted(0, 0, -1, -1));
     }
+    // Spreads over group bars: the min–max whisker, then a light mean ± σ box over it.
+    for (const auto& mark : g.spreads) {
+        painter.setPen(QPen(style.text, 1.0));
+        const int x = mark.x;
+        const int top = mark.whisker.top();
+        const int bottom = mark.whisker.top() + mark.whisker.height();
+        const int half = mark.capWidth / 2;
+        painter.drawLine(x, top, x, bottom);
+        painter.drawLine(x - half, top, x + half, top);
+        painter.drawLine(x - half, bottom, x + half, bottom);
+        painter.setBrush(withAlpha(style.background, 150));
+        painter.drawRect(mark.band.adjusted(0, 0, -1, -1));
+        painter.setBrush(Qt::NoBrush);
+    }
     // Separators between groups of columns (averages | PEs, bins | overflow).
     painter.setPen(QPen(style.muted, 1.0, Qt::DashLine));
     for (const int x : g.separators)

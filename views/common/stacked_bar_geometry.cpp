@@ -465,6 +465,22 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
             col.lastSegment = g.segments.size();
             col.bar = QRect(col.bar.left(), previous, col.bar.width(), baseline - previous);
             g.columns.push_back(col);
+            if (col.categoryCount() == 1 && col.firstCategory < data.spreads.size()
+                && data.spreads[col.firstCategory]) {
+                const auto& spread = *data.spreads[col.firstCategory];
+                BarSpreadMark mark;
+                mark.category = col.firstCategory;
+                mark.x = col.bar.left() + col.bar.width() / 2;
+                const int whiskerTop = yOf(spread.high);
+                mark.whisker = QRect(mark.x, whiskerTop, 0, yOf(spread.low) - whiskerTop);
+                mark.capWidth = std::max(3, col.bar.width() / 2);
+                const int bandTop = yOf(spread.bandHigh);
+                // The band is half the bar wide, centred, like the box of a box plot.
+                const int bandWidth = std::max(3, col.bar.width() / 2);
+                mark.band = QRect(mark.x - bandWidth / 2, bandTop, bandWidth,
+                    std::max(1, yOf(spread.bandLow) - bandTop));
+                g.spreads.push_back(mark);
+            }
         }
         break;
     }

@@ -51,6 +51,15 @@ struct StackedBarSeries {
     std::optional<std::uint32_t> color; // QRgb overriding the palette colour
 };
 
+// How far the members of a group spread around its bar (a PE group drawn in SET mode), in y
+// values: a whisker from `low` to `high` and a band from `bandLow` to `bandHigh` (mean ± σ).
+struct BarSpread {
+    double low = 0.0;
+    double high = 0.0;
+    double bandLow = 0.0;
+    double bandHigh = 0.0;
+};
+
 // Everything a stacked bar chart shows. Values are >= 0 and stacked bottom to top in series
 // order, the same order for every category.
 struct StackedBarData {
@@ -75,6 +84,9 @@ struct StackedBarData {
     // Per category, a short value drawn above its bar (Extrema's ranked criterion, "1.2 k msgs");
     // empty, or empty strings, for none. Not drawn where categories are merged per pixel.
     std::vector<QString> valueLabels;
+    // Per category, a spread drawn over its bar; empty, or nullopt, for none. Not drawn where
+    // categories are merged per pixel.
+    std::vector<std::optional<BarSpread>> spreads;
     // The legend's shares come from this category (e.g. the "avg" bar) when set, else from the
     // sum over all categories.
     std::optional<std::size_t> legendReference;
@@ -137,6 +149,16 @@ struct BarSegment {
     double value = 0.0; // the (averaged) value
 };
 
+// A spread in pixels: the whisker's vertical line at x from `whisker.top()` to its bottom with
+// caps `capWidth` wide, and the band's rectangle.
+struct BarSpreadMark {
+    std::size_t category = 0;
+    int x = 0;
+    QRect whisker; // zero width: x, top and bottom of the line
+    int capWidth = 0;
+    QRect band;
+};
+
 // Everything the chart draws, in widget pixels, for one data set and size.
 struct StackedBarGeometry {
     QRect plot; // the data area: yMaximum at plot.top(), 0 just below plot.bottom()
@@ -146,6 +168,7 @@ struct StackedBarGeometry {
     std::vector<BarTick> yTicks; // bottom to top
     std::vector<BarTick> xTicks; // left to right, labels never overlap
     std::vector<int> separators; // x of the separator lines
+    std::vector<BarSpreadMark> spreads; // data.spreads of the unmerged columns
     double yMaximum = 0.0;
     double yStep = 0.0; // linear: between ticks; log: the factor between ticks
     bool yLog = false;

@@ -89,9 +89,8 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
     m_coloring
         = m_options->addChoice(tr("Colour &by"), { tr("Dominant activity"), tr("Utilization") });
     m_coloring->setObjectName(QStringLiteral("coloring"));
-    m_grouping = m_options->addChoice(tr("&Rows"),
-        { tr("Auto"), tr("Every PE"), tr("Nodes"), tr("Blocks of PEs"), tr("Signatures"),
-            tr("Clusters") });
+    m_grouping = m_options->addChoice(tr("&Group"),
+        { tr("auto"), tr("PEs"), tr("node"), tr("block"), tr("signature"), tr("cluster") });
     m_grouping->setObjectName(QStringLiteral("grouping"));
     m_grouping->setToolTip(
         tr("Auto: one row per PE up to %1 PEs, else groups (SMP nodes, or blocks of consecutive "
@@ -99,13 +98,12 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
            "Clusters: PEs whose time per entry method is alike (k-means, k chosen "
            "automatically).")
             .arg(kMaxRows));
-    m_groupDisplay = m_options->addChoice(
-        tr("&Groups show"), { tr("Mean"), tr("Spread (highest, mean, lowest)"), tr("Key PEs") });
+    m_groupDisplay = m_options->addChoice(tr("&Mode"), { tr("SUM"), tr("SET"), tr("KEY") });
     m_groupDisplay->setObjectName(QStringLiteral("groupDisplay"));
     m_groupDisplay->setToolTip(
-        tr("Mean: the members' mean. Spread: the highest, mean and lowest utilization of the "
-           "members. Key PEs: the first member, the busiest, the least busy and the mean of the "
-           "rest."));
+        tr("SUM: one row, the members' mean. SET: the highest, mean and lowest utilization of "
+           "the members. KEY: the first member, the busiest, the least busy (their own rows) and "
+           "the mean of the rest."));
     m_chart = new OverviewChart(palette, this);
     setFocusProxy(m_chart); // keys go to the chart, not to the options bar
     m_computation = new AsyncComputation(this);
@@ -568,21 +566,21 @@ bool OverviewView::applyOptions(const std::map<QString, QString>& options, QStri
                     *error = tr("--%1: '%2' is not activity or utilization").arg(name, value);
                 return false;
             }
-        } else if (name == QStringLiteral("rows")) {
+        } else if (name == QStringLiteral("by")) {
             const QStringList keys { QStringLiteral("auto"), QStringLiteral("pes"),
-                QStringLiteral("nodes"), QStringLiteral("blocks"), QStringLiteral("signatures"),
-                QStringLiteral("clusters") };
+                QStringLiteral("node"), QStringLiteral("block"), QStringLiteral("signature"),
+                QStringLiteral("cluster") };
             QString key = value;
             int blockSize = 0;
-            if (value.startsWith(QStringLiteral("blocks:"))) {
+            if (value.startsWith(QStringLiteral("block:"))) {
                 bool ok = false;
-                blockSize = value.mid(7).toInt(&ok);
+                blockSize = value.mid(6).toInt(&ok);
                 if (!ok || blockSize < 1) {
                     if (error != nullptr)
-                        *error = tr("--rows: '%1' needs a block size of at least 1").arg(value);
+                        *error = tr("--by: '%1' needs a block size of at least 1").arg(value);
                     return false;
                 }
-                key = QStringLiteral("blocks");
+                key = QStringLiteral("block");
             }
             if (!keys.contains(key)) {
                 if (error != nullptr)
@@ -596,12 +594,12 @@ bool OverviewView::applyOptions(const std::map<QString, QString>& options, QStri
             const QSignalBlocker block(m_grouping);
             regroup = regroup || m_grouping->currentIndex() != keys.indexOf(key);
             m_grouping->setCurrentIndex(static_cast<int>(keys.indexOf(key)));
-        } else if (name == QStringLiteral("groups")) {
-            const QStringList keys { QStringLiteral("mean"), QStringLiteral("spread"),
+        } else if (name == QStringLiteral("mode")) {
+            const QStringList keys { QStringLiteral("sum"), QStringLiteral("set"),
                 QStringLiteral("key") };
             if (!keys.contains(value)) {
                 if (error != nullptr)
-                    *error = tr("--groups: '%1' is not mean, spread or key").arg(value);
+                    *error = tr("--mode: '%1' is not sum, set or key").arg(value);
                 return false;
             }
             const QSignalBlocker block(m_groupDisplay);

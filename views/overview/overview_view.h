@@ -40,8 +40,9 @@ public:
     // pe,column,begin_us,end_us,dominant,utilization_pct,idle_pct as `parallax-cli overview`
     // (cells with neither utilization nor idle are left out).
     [[nodiscard]] QString csv() const override;
-    // "columns" (1..20000), "coloring" (activity | utilization), "rows" (auto | pes | nodes |
-    // blocks | blocks:N) and "groups" (mean | spread | key).
+    // "columns" (1..20000), "coloring" (activity | utilization), "by" (auto | pes | node |
+    // block | block:N | signature | cluster) and "mode" (sum | set | key), as the Usage
+    // Profile and `parallax-cli groups`.
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
 
     [[nodiscard]] const std::optional<core::analysis::Overview>& overview() const

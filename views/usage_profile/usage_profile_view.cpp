@@ -7,21 +7,120 @@
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
 
+#include <QComboBox>
+#include <QMenu>
+#include <QToolButton>
+
 namespace parallax::views {
+
+namespace {
+
+namespace analysis = core::analysis;
+
+// The choices of the group and mode boxes, in order.
+constexpr UsageGrouping kGroupings[] = { UsageGrouping::Auto, UsageGrouping::None,
+    UsageGrouping::Node, UsageGrouping::Block, UsageGrouping::Signature };
+constexpr const char* kGroupingKeys[] = { "auto", "pes", "node", "block", "signature" };
+constexpr analysis::AggregationMode kModes[] = { analysis::AggregationMode::Sum,
+    analysis::AggregationMode::Set, analysis::AggregationMode::Key };
+
+} // namespace
 
 UsageProfileView::UsageProfileView(EntryPalette* palette, QWidget* parent)
     : BarChartView(ViewKind::UsageProfile, palette, parent)
 {
     m_options->offerCommThreads();
+    m_grouping = m_options->addChoice(
+        tr("&Group"), { tr("auto"), tr("PEs"), tr("node"), tr("block"), tr("signature") });
+    m_grouping->setObjectName(QStringLiteral("grouping"));
+    m_grouping->setToolTip(tr("How PEs are grouped: auto groups above %1 PEs (by node on SMP "
+                              "runs, else by blocks); signature = same executed entry methods")
+                               .arg(analysis::kMaxAxisRows));
+    m_mode = m_options->addChoice(tr("&Mode"), { tr("SUM"), tr("SET"), tr("KEY") });
+    m_mode->setObjectName(QStringLiteral("aggregationMode"));
+    m_mode->setToolTip(tr("SUM: the members' total per PE. SET: their mean with min–max and "
+                          "mean ± σ of the entry-method time. KEY: the first, slowest and "
+                          "fastest members' own bars and the rest's mean"));
+    m_back = new QToolButton(this);
+    m_back->setObjectName(QStringLiteral("collapseGroup"));
+    m_back->setAutoRaise(true);
+    m_back->setVisible(false);
+    addToolbarWidget(m_back);
+    connect(m_back, &QToolButton::clicked, this, [this]() { collapseLast(); });
+    connect(m_chart, &StackedBarChart::categoryClicked, this,
+        [this](int category) { groupClicked(category); });
+
     m_chart->setObjectName(QStringLiteral("usageChart"));
     m_chart->setHint(tr("Click a PE's bar to open its timeline"));
 
     recompute();
 }
 
+UsageGrouping UsageProfileView::grouping() const
+{
+    const int i = std::clamp(m_grouping->currentIndex(), 0, 4);
+    return kGroupings[i];
+}
+
+analysis::AggregationMode UsageProfileView::aggregationMode() const
+{
+    return kModes[std::clamp(m_mode->currentIndex(), 0, 2)];
+}
+
+void UsageProfileView::setGrouping(UsageGrouping grouping)
+{
+    for (int i = 0; i < 5; ++i)
+        if (kGroupings[i] == grouping && i != m_grouping->currentIndex()) {
+            m_grouping->setCurrentIndex(i);
+            recompute();
+        }
+}
+
+void UsageProfileView::setAggregationMode(analysis::AggregationMode mode)
+{
+    for (int i = 0; i < 3; ++i)
+        if (kModes[i] == mode && i != m_mode->currentIndex()) {
+            m_mode->setCurrentIndex(i);
+            recompute();
+        }
+}
+
+bool UsageProfileView::applyOptions(const std::map<QString, QString>& options, QString* error)
+{
+    for (const auto& [name, value] : options) {
+        if (name == QStringLiteral("by")) {
+            int found = -1;
+            for (int i = 0; i < 5; ++i)
+                if (value == QLatin1String(kGroupingKeys[i]))
+                    found = i;
+            if (found < 0) {
+                if (error != nullptr)
+                    *error
+                        = tr("unknown group '%1' (auto, pes, node, block or signature)").arg(value);
+                return false;
+            }
+            m_grouping->setCurrentIndex(found);
+        } else if (name == QStringLiteral("mode")) {
+            const auto mode = analysis::parseAggregationMode(value.toStdString());
+            if (!mode || *mode == analysis::AggregationMode::Signature) {
+                if (error != nullptr)
+                    *error = tr("unknown mode '%1' (sum, set or key)").arg(value);
+                return false;
+            }
+            setAggregationMode(*mode);
+        } else {
+            return rejectOption(name, error);
+        }
+    }
+    return applyFields(error);
+}
+
 void UsageProfileView::clearResult()
 {
     m_profile.reset();
+    m_groups.reset();
+    m_bars.clear();
+    m_expandedPaths.clear();
 }
 
 void UsageProfileView::recompute()
@@ -29,37 +128,78 @@ void UsageProfileView::recompute()
     m_chart->setTitle(tr("Usage profile"));
     if (!m_trace) {
         m_computation->cancel();
-        m_profile.reset();
+        clearResult();
+        m_back->setVisible(false);
         m_chart->clearData(tr("No run loaded"));
         return;
     }
     auto request = m_options->request();
     const auto trace = m_trace;
-    m_computation->run<std::optional<core::analysis::UsageProfile>>(
-        [trace, request](const core::analysis::Progress& progress) {
-            return core::analysis::computeUsageProfile(*trace, request, progress);
+    const auto groupBy = grouping();
+    const auto mode = aggregationMode();
+    m_computation->run<Result>(
+        [trace, request, groupBy, mode](const analysis::Progress& progress) {
+            Result result;
+            auto profile = analysis::computeUsageProfile(*trace, request, progress);
+            if (!profile || progress.isCancelled())
+                return result;
+            result.profile = std::make_shared<const analysis::UsageProfile>(std::move(*profile));
+            std::optional<analysis::PeSignatures> signatures;
+            if (groupBy == UsageGrouping::Signature)
+                signatures = analysis::computeSignatures(*trace, request, progress);
+            auto groups = usageGroups(
+                *trace, *result.profile, groupBy, mode, signatures ? &*signatures : nullptr);
+            if (!groups.empty())
+                result.groups = std::make_shared<UsageGroupBars>(
+                    trace, result.profile, std::move(groups), mode);
+            return result;
         },
-        [this](std::optional<core::analysis::UsageProfile> profile) {
-            if (profile) {
-                showProfile(std::move(*profile));
-            } else {
-                m_profile.reset();
-                m_chart->clearData(tr("This run has neither logs nor summaries to profile"));
-            }
+        [this](Result result) {
+            showResult(std::move(result));
             emit computed();
         });
 }
 
-void UsageProfileView::showProfile(core::analysis::UsageProfile profile)
+void UsageProfileView::showResult(Result result)
 {
-    m_profile = std::move(profile);
+    if (!result.profile) {
+        m_profile.reset();
+        m_groups.reset();
+        m_bars.clear();
+        m_back->setVisible(false);
+        m_chart->clearData(tr("This run has neither logs nor summaries to profile"));
+        return;
+    }
+    m_profile = std::move(result.profile);
+    m_groups = std::move(result.groups);
+    // Keep the user's place: the groups expanded before stay expanded when they still exist.
+    if (m_groups) {
+        const auto paths = m_expandedPaths;
+        for (const auto& path : paths)
+            m_groups->expand(path);
+        m_expandedPaths = m_groups->expanded();
+    }
+    showProfile();
+}
+
+void UsageProfileView::showProfile()
+{
     const auto& p = *m_profile;
-    const auto& metadata = m_trace->metadata;
     m_chart->setTitle(tr("Usage profile"), describeSelection(*m_trace, p.range, p.pes));
     if (p.pes.empty()) {
+        m_bars.clear();
+        m_back->setVisible(false);
         m_chart->clearData(tr("None of the selected PEs has data"));
         return;
     }
+    if (m_groups) {
+        showGroups();
+        return;
+    }
+    m_bars.clear();
+    m_back->setVisible(false);
+    m_chart->setHint(tr("Click a PE's bar to open its timeline"));
+    const auto& metadata = m_trace->metadata;
     StackedBarData chartData;
     chartData.series = activitySeries(metadata, p.columns, p.average);
     chartData.unit = BarUnit::Percent;
@@ -106,31 +246,171 @@ void UsageProfileView::showProfile(core::analysis::UsageProfile profile)
     m_chart->setData(std::move(chartData), p.columns);
 }
 
+void UsageProfileView::showGroups()
+{
+    const auto& p = *m_profile;
+    const auto& metadata = m_trace->metadata;
+    m_bars = m_groups->bars();
+    const auto& expanded = m_groups->expanded();
+    m_back->setVisible(!expanded.empty());
+    if (!expanded.empty()) {
+        const auto& last = expanded.back();
+        const auto name = last.substr(last.rfind('\n') + 1);
+        m_back->setText(tr("◂ Collapse %1").arg(QString::fromStdString(name)));
+        m_back->setToolTip(
+            tr("Back: show %1 as one group again").arg(QString::fromStdString(name)));
+    }
+    m_chart->setHint(tr("Click a group to expand or collapse it"));
+    StackedBarData chartData;
+    chartData.series = activitySeries(metadata, p.columns, p.average);
+    chartData.unit = BarUnit::Percent;
+    chartData.yMaximum = 100.0;
+    chartData.yTitle = tr("% of the time range (per PE)");
+    QString how;
+    switch (m_groups->mode()) {
+    case analysis::AggregationMode::Set:
+        how = tr("SET: the members' mean; whisker min–max, band mean ± σ of entry-method time");
+        break;
+    case analysis::AggregationMode::Key:
+        how = tr("KEY: first PE, slowest ▲, fastest ▼, mean of the rest");
+        break;
+    default:
+        how = tr("SUM: the members' total per PE");
+        break;
+    }
+    chartData.xTitle
+        = tr("%n group(s) of PEs", nullptr, static_cast<int>(m_groups->groups().size()))
+        + QStringLiteral(" · ") + how
+        + (expanded.empty() ? tr(" · click a group to expand it") : tr(" · ▾ expanded"));
+    chartData.legendReference = 0;
+    StackedBarCategory average;
+    average.label = tr("avg");
+    average.title = tr("Average of %1 PEs").arg(p.pes.size() - p.apart.size());
+    chartData.categories.push_back(average);
+    const bool spreads = std::any_of(
+        m_bars.begin(), m_bars.end(), [](const UsageBar& b) { return b.spread.has_value(); });
+    if (spreads)
+        chartData.spreads.emplace_back();
+    for (std::size_t k = 0; k < m_bars.size(); ++k) {
+        const auto& bar = m_bars[k];
+        StackedBarCategory c;
+        c.label = bar.label;
+        c.title = bar.title;
+        c.note = bar.note;
+        c.separatorBefore = k == 0 || bar.separatorBefore;
+        chartData.categories.push_back(std::move(c));
+        if (spreads)
+            chartData.spreads.push_back(bar.spread);
+    }
+    const auto series = chartData.series.size();
+    chartData.values.assign(chartData.categories.size() * series, 0.0);
+    for (std::size_t s = 0; s < series; ++s) {
+        const auto column = static_cast<std::size_t>(chartData.series[s].activity);
+        chartData.values[s] = p.average[column];
+        for (std::size_t k = 0; k < m_bars.size(); ++k)
+            chartData.values[(k + 1) * series + s] = m_bars[k].percent[column];
+    }
+    addNotTracedSeries(chartData);
+    m_chart->setData(std::move(chartData), p.columns);
+}
+
+void UsageProfileView::groupClicked(int category)
+{
+    if (!m_groups || category < 1)
+        return;
+    const auto k = static_cast<std::size_t>(category - 1);
+    if (k < m_bars.size() && !m_bars[k].path.empty())
+        toggleGroup(m_bars[k].path);
+}
+
+bool UsageProfileView::toggleGroup(const std::string& path)
+{
+    if (!m_groups || !m_groups->toggle(path))
+        return false;
+    m_expandedPaths = m_groups->expanded();
+    showProfile();
+    return true;
+}
+
+bool UsageProfileView::collapseLast()
+{
+    if (!m_groups || m_groups->expanded().empty())
+        return false;
+    m_groups->collapse(m_groups->expanded().back());
+    m_expandedPaths = m_groups->expanded();
+    showProfile();
+    return true;
+}
+
 BarChartView::BarPes UsageProfileView::pesOfBar(int category) const
 {
     if (!m_profile || category < 1)
         return {};
     const auto k = static_cast<std::size_t>(category - 1);
+    if (m_groups) {
+        if (k >= m_bars.size() || !m_bars[k].path.empty())
+            return {};
+        return { { m_bars[k].pe }, m_profile->range };
+    }
     if (k >= m_profile->pes.size())
         return {};
     return { { m_profile->pes[k] }, m_profile->range };
+}
+
+void UsageProfileView::showContextMenu(QPoint globalPos, int category)
+{
+    if (!m_groups || category < 1 || static_cast<std::size_t>(category - 1) >= m_bars.size()) {
+        BarChartView::showContextMenu(globalPos, category);
+        return;
+    }
+    const auto& bar = m_bars[static_cast<std::size_t>(category - 1)];
+    QMenu menu(this);
+    if (!bar.path.empty()) {
+        const auto path = bar.path;
+        menu.addAction(bar.expanded ? tr("Collapse the group") : tr("Expand the group"), this,
+            [this, path]() { toggleGroup(path); });
+    }
+    // A KEY bar is one real PE; a group bar stands for its members.
+    const std::vector<core::PeId> pes
+        = bar.pe != core::kNoPe ? std::vector<core::PeId> { bar.pe } : bar.pes;
+    addOpenTimelineAction(menu, *this, pes, m_profile->range);
+    addExportActions(menu, *this);
+    menu.exec(globalPos);
 }
 
 QRect UsageProfileView::barRectForPe(core::PeId pe) const
 {
     if (!m_profile)
         return {};
-    const auto& pes = m_profile->pes;
-    const auto it = std::find(pes.begin(), pes.end(), pe);
-    if (it == pes.end())
+    std::optional<std::size_t> category;
+    if (m_groups) {
+        for (std::size_t k = 0; k < m_bars.size() && !category; ++k)
+            if (m_bars[k].pe == pe && m_bars[k].path.empty())
+                category = k + 1;
+    } else {
+        const auto& pes = m_profile->pes;
+        if (const auto it = std::find(pes.begin(), pes.end(), pe); it != pes.end())
+            category = static_cast<std::size_t>(it - pes.begin()) + 1;
+    }
+    if (!category)
         return {};
-    const QRect r = m_chart->barRect(static_cast<std::size_t>(it - pes.begin()) + 1);
+    const QRect r = m_chart->barRect(*category);
     return r.isNull() ? QRect() : r.translated(m_chart->mapTo(this, QPoint(0, 0)));
+}
+
+QRect UsageProfileView::barRectForGroup(const std::string& path) const
+{
+    for (std::size_t k = 0; k < m_bars.size(); ++k)
+        if (m_bars[k].path == path) {
+            const QRect r = m_chart->barRect(k + 1);
+            return r.isNull() ? QRect() : r.translated(m_chart->mapTo(this, QPoint(0, 0)));
+        }
+    return {};
 }
 
 QString UsageProfileView::csv() const
 {
-    return QString::fromStdString(core::analysis::usageCsv(m_profile ? &*m_profile : nullptr));
+    return QString::fromStdString(core::analysis::usageCsv(m_profile.get()));
 }
 
 } // namespace parallax::views
