@@ -179,7 +179,10 @@ QImage overviewImage(const core::analysis::Overview& o, OverviewColoring colorin
 {
     const int width = std::max(plotSize.width(), 1);
     const int height = std::max(plotSize.height(), 1);
-    QImage image(width, height, QImage::Format_RGB32);
+    // Opaque pixels in the format windows and exported images are painted in: drawing it is a
+    // plain copy (an RGB32 image is converted first, by a thread pool when it is large, which
+    // cost tens of milliseconds per frame at full-HD sizes).
+    QImage image(width, height, QImage::Format_ARGB32_Premultiplied);
     const QRgb empty = noDataColor().rgb();
     image.fill(empty);
     const auto rows = static_cast<std::int64_t>(o.pes.size());
