@@ -7,7 +7,9 @@
 #include "views/common/options_bar.h"
 #include "views/overview/overview_view.h"
 
+#include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <catch2/catch.hpp>
@@ -155,4 +157,53 @@ TEST_CASE("overview groups: a click expands a group in place, a second click col
     QTRY_VERIFY_WITH_TIMEOUT(!view.busy() && chart->rows().size() == 7, 30'000);
     CHECK(view.expandedGroups() == std::set<int> { 2 });
     CHECK(rowPes(view) == std::vector<core::PeId> { -1, -1, -1, 8, 9, 10, 11 });
+}
+
+TEST_CASE(
+    "overview groups: a user's named PE lists, loaded and saved back", "[views][overview][groups]")
+{
+    EntryPalette palette;
+    OverviewView view(&palette);
+    view.resize(1200, 640);
+    view.show();
+    view.setTrace(imbalance());
+    waitFor(view);
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString lists = dir.filePath(QStringLiteral("lists.txt"));
+    {
+        QFile file(lists);
+        REQUIRE(file.open(QIODevice::WriteOnly));
+        file.write("# the overloaded PEs and two others\nhot: 3,9\ncold: 0-1\n");
+    }
+    apply(view, { { QStringLiteral("by"), QStringLiteral("list:") + lists } });
+    REQUIRE(view.groups());
+    REQUIRE(view.groups()->groupCount() == 2);
+    CHECK(view.groups()->members[0] == std::vector<core::PeId> { 3, 9 });
+    CHECK(view.chart()->rows()[0].label == QStringLiteral("hot"));
+    CHECK(view.chart()->rows()[1].label == QStringLiteral("cold"));
+
+    // Saved groups read back as the same lists.
+    const QString saved = dir.filePath(QStringLiteral("saved.txt"));
+    QString error;
+    REQUIRE(view.saveGroupsAsLists(saved, &error));
+    QFile file(saved);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const auto back = core::analysis::parsePeLists(file.readAll().toStdString());
+    REQUIRE(back);
+    REQUIRE(back->size() == 2);
+    CHECK((*back)[0] == core::analysis::NamedPeList { "hot", { 3, 9 } });
+    CHECK((*back)[1] == core::analysis::NamedPeList { "cold", { 0, 1 } });
+
+    // A file that is not lists: one sentence, nothing changes.
+    {
+        QFile bad(lists);
+        REQUIRE(bad.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        bad.write("hot 3,9\n");
+    }
+    CHECK_FALSE(
+        view.applyOptions({ { QStringLiteral("by"), QStringLiteral("list:") + lists } }, &error));
+    CHECK(error.contains(QStringLiteral("line 1")));
+    CHECK_FALSE(view.loadPeLists(dir.filePath(QStringLiteral("missing.txt")), &error));
+    CHECK(view.groups()->groupCount() == 2);
 }

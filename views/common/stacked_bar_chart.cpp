@@ -370,19 +370,30 @@ void StackedBarChart::paintFrame(
             painter.fillRect(QRect(b.right(), b.top(), 1, b.height()), outline);
         }
     }
-    // Spreads over group bars: the min–max whisker, then a light mean ± σ box over it.
+    // Spreads over group bars: the min–max whisker with its caps, then the mean ± σ box drawn
+    // as an outline with a light halo inside, so it reads over any bar colour. All opaque
+    // one-pixel fills (see the outlines above).
+    const QColor halo = faded(style.text, style.background, 0.75);
     for (const auto& mark : g.spreads) {
-        painter.setPen(QPen(style.text, 1.0));
         const int x = mark.x;
         const int top = mark.whisker.top();
         const int bottom = mark.whisker.top() + mark.whisker.height();
         const int half = mark.capWidth / 2;
-        painter.drawLine(x, top, x, bottom);
-        painter.drawLine(x - half, top, x + half, top);
-        painter.drawLine(x - half, bottom, x + half, bottom);
-        painter.setBrush(withAlpha(style.background, 150));
-        painter.drawRect(mark.band.adjusted(0, 0, -1, -1));
-        painter.setBrush(Qt::NoBrush);
+        painter.fillRect(QRect(x, top, 1, std::max(bottom - top, 1)), style.text);
+        painter.fillRect(QRect(x - half, top, 2 * half + 1, 1), style.text);
+        painter.fillRect(QRect(x - half, bottom, 2 * half + 1, 1), style.text);
+        const QRect& b = mark.band;
+        if (b.width() <= 0 || b.height() <= 0)
+            continue;
+        const QRect inner = b.adjusted(1, 1, -1, -1);
+        if (inner.width() > 0 && inner.height() > 0) {
+            painter.fillRect(QRect(inner.left(), inner.top(), inner.width(), 1), halo);
+            painter.fillRect(QRect(inner.left(), inner.bottom(), inner.width(), 1), halo);
+        }
+        painter.fillRect(QRect(b.left(), b.top(), b.width(), 1), style.text);
+        painter.fillRect(QRect(b.left(), b.bottom(), b.width(), 1), style.text);
+        painter.fillRect(QRect(b.left(), b.top(), 1, b.height()), style.text);
+        painter.fillRect(QRect(b.right(), b.top(), 1, b.height()), style.text);
     }
     // Separators between groups of columns (averages | PEs, bins | overflow).
     painter.setPen(QPen(style.muted, 1.0, Qt::DashLine));

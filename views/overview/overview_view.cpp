@@ -12,11 +12,15 @@
 #include "views/common/async_computation.h"
 
 #include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
+#include <QMessageBox>
 #include <QProgressBar>
+#include <QSaveFile>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -90,7 +94,8 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
         = m_options->addChoice(tr("Colour &by"), { tr("Dominant activity"), tr("Utilization") });
     m_coloring->setObjectName(QStringLiteral("coloring"));
     m_grouping = m_options->addChoice(tr("&Group"),
-        { tr("auto"), tr("PEs"), tr("node"), tr("block"), tr("signature"), tr("cluster") });
+        { tr("auto"), tr("PEs"), tr("node"), tr("block"), tr("signature"), tr("cluster"),
+            tr("lists…") });
     m_grouping->setObjectName(QStringLiteral("grouping"));
     m_grouping->setToolTip(
         tr("Auto: one row per PE up to %1 PEs, else groups (SMP nodes, or blocks of consecutive "
@@ -135,7 +140,21 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
         setColoring(
             index == 1 ? OverviewColoring::Utilization : OverviewColoring::DominantActivity);
     });
-    connect(m_grouping, &QComboBox::currentIndexChanged, this, [this]() {
+    connect(m_grouping, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index == static_cast<int>(Grouping::Lists)) {
+            // Named PE lists from a file, chosen now; cancelling keeps the previous grouping.
+            const QString path = QFileDialog::getOpenFileName(this, tr("Group PEs by Named Lists"),
+                {}, tr("PE lists (*.txt *.lists);;All files (*)"));
+            QString error;
+            if (path.isEmpty() || !loadPeLists(path, &error)) {
+                if (!error.isEmpty())
+                    QMessageBox::warning(this, tr("PE Lists"), error);
+                const QSignalBlocker block(m_grouping);
+                m_grouping->setCurrentIndex(m_lastGrouping);
+                return;
+            }
+        }
+        m_lastGrouping = index;
         m_blockSize = 0;
         m_expanded.clear();
         recompute();
@@ -294,6 +313,13 @@ void OverviewView::showContextMenu(QPoint globalPos, std::optional<core::PeId> p
                                 .arg(name, list.join(QStringLiteral(", "))),
                 this, [this, keys, range]() { emit timelineRequested(keys, range); });
         }
+        menu->addAction(tr("Save these groups as PE lists…"), this, [this]() {
+            const QString path = QFileDialog::getSaveFileName(this, tr("Save Groups as PE Lists"),
+                QStringLiteral("groups.txt"), tr("PE lists (*.txt *.lists);;All files (*)"));
+            QString error;
+            if (!path.isEmpty() && !saveGroupsAsLists(path, &error))
+                QMessageBox::warning(this, tr("PE Lists"), error);
+        });
         const auto& members = m_groups->members[g];
         if (!members.empty() && members.size() <= 64)
             menu->addAction(tr("Open all %n PE(s) of %1 in the timeline", nullptr,
@@ -336,7 +362,7 @@ std::vector<std::vector<core::PeId>> OverviewView::makeGroups(
 {
     namespace a = core::analysis;
     names.clear();
-    const auto grouping = static_cast<Grouping>(std::clamp(m_grouping->currentIndex(), 0, 5));
+    const auto grouping = static_cast<Grouping>(std::clamp(m_grouping->currentIndex(), 0, 6));
     const auto pes = a::resolve(*m_trace, request).pes;
     const auto limit = static_cast<std::size_t>(kMaxRows / rowsPerGroup(groupDisplay()));
     const auto& meta = m_trace->metadata;
@@ -363,6 +389,9 @@ std::vector<std::vector<core::PeId>> OverviewView::makeGroups(
     case Grouping::Cluster:
         groups = m_signatures;
         break;
+    case Grouping::Lists:
+        groups = a::groupByLists(m_lists);
+        break;
     }
     std::vector<std::vector<core::PeId>> members;
     for (auto& g : groups) {
@@ -370,6 +399,51 @@ std::vector<std::vector<core::PeId>> OverviewView::makeGroups(
         members.push_back(std::move(g.pes));
     }
     return members;
+}
+
+bool OverviewView::loadPeLists(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (error != nullptr)
+            *error = tr("%1: cannot be read (%2)").arg(path, file.errorString());
+        return false;
+    }
+    std::string why;
+    auto lists = core::analysis::parsePeLists(file.readAll().toStdString(), &why);
+    if (!lists || lists->empty()) {
+        if (error != nullptr)
+            *error = tr("%1: %2").arg(
+                path, lists ? tr("no PE lists in it") : QString::fromStdString(why));
+        return false;
+    }
+    m_lists = std::move(*lists);
+    return true;
+}
+
+bool OverviewView::saveGroupsAsLists(const QString& path, QString* error) const
+{
+    if (!m_groups) {
+        if (error != nullptr)
+            *error = tr("the Overview shows no groups");
+        return false;
+    }
+    std::vector<core::analysis::NamedPeList> lists;
+    for (std::size_t g = 0; g < m_groups->groupCount(); ++g)
+        lists.emplace_back(
+            g < m_groupNames.size() ? m_groupNames[g].toStdString() : "group " + std::to_string(g),
+            m_groups->members[g]);
+    QSaveFile file(path);
+    const auto text = core::analysis::formatPeLists(lists);
+    if (!file.open(QIODevice::WriteOnly)
+        || file.write(text.data(), static_cast<qint64>(text.size()))
+            != static_cast<qint64>(text.size())
+        || !file.commit()) {
+        if (error != nullptr)
+            *error = tr("%1: cannot be written (%2)").arg(path, file.errorString());
+        return false;
+    }
+    return true;
 }
 
 void OverviewView::recompute()
@@ -570,6 +644,15 @@ bool OverviewView::applyOptions(const std::map<QString, QString>& options, QStri
             const QStringList keys { QStringLiteral("auto"), QStringLiteral("pes"),
                 QStringLiteral("node"), QStringLiteral("block"), QStringLiteral("signature"),
                 QStringLiteral("cluster") };
+            if (value.startsWith(QStringLiteral("list:"))) {
+                if (!loadPeLists(value.mid(5), error))
+                    return false;
+                const QSignalBlocker block(m_grouping);
+                m_grouping->setCurrentIndex(static_cast<int>(Grouping::Lists));
+                m_lastGrouping = m_grouping->currentIndex();
+                regroup = true;
+                continue;
+            }
             QString key = value;
             int blockSize = 0;
             if (value.startsWith(QStringLiteral("block:"))) {
@@ -584,8 +667,8 @@ bool OverviewView::applyOptions(const std::map<QString, QString>& options, QStri
             }
             if (!keys.contains(key)) {
                 if (error != nullptr)
-                    *error = tr("--rows: '%1' is not auto, pes, nodes, blocks, blocks:N, "
-                                "signatures or clusters")
+                    *error = tr("--by: '%1' is not auto, pes, node, block, block:N, signature, "
+                                "cluster or list:FILE")
                                  .arg(value);
                 return false;
             }

@@ -64,7 +64,13 @@ public:
     // Above this many PEs the rows are groups (Rows: Auto).
     static constexpr int kMaxRows = 200;
 
-    enum class Grouping : std::uint8_t { Auto, EveryPe, Nodes, Blocks, Signature, Cluster };
+    enum class Grouping : std::uint8_t { Auto, EveryPe, Nodes, Blocks, Signature, Cluster, Lists };
+    // Groups from a user's named PE lists ("name: 0-15,32" per line, core::analysis::parsePeLists).
+    // False with one sentence in *error when the file cannot be read or parsed.
+    bool loadPeLists(const QString& path, QString* error = nullptr);
+    // The groups shown, written as named PE lists that loadPeLists (and `parallax-cli groups
+    // --by list:FILE`) reads back; the file is replaced atomically.
+    bool saveGroupsAsLists(const QString& path, QString* error = nullptr) const;
     void setGrouping(Grouping grouping);
     void setGroupDisplay(GroupDisplay display);
     [[nodiscard]] GroupDisplay groupDisplay() const;
@@ -103,6 +109,8 @@ private:
     std::set<int> m_expanded;
     // Signature or cluster groups of the shown range and PEs (computed on the worker).
     std::vector<core::analysis::PeGroup> m_signatures;
+    std::vector<core::analysis::NamedPeList> m_lists; // Group: lists
+    int m_lastGrouping = 0; // to go back when choosing a lists file is cancelled
     int m_blockSize = 0; // PEs per block (--rows blocks:N); 0: as many as keep kMaxRows rows
     std::vector<core::TimeRange> m_zoomHistory;
     // The selection last shown or reported, to report selectionChanged() only on changes.
