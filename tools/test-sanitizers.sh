@@ -11,11 +11,14 @@ launcher=()
 if command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-flags="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+flags="-O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 # Warnings are errors in the Release build (tools/build.sh); here GCC's -O1 + sanitizer
 # instrumentation gives false -Wmaybe-uninitialized reports inside libstdc++ (std::regex), so
 # warnings stay warnings.
+# -g1: line tables for the sanitizers' reports, without the full debug info that made the
+# build (and its links) slow. The benchmarks are left out here (figures, not checks).
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARALLAX_WERROR=OFF \
+  -DPARALLAX_BUILD_BENCHMARKS=OFF \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \
