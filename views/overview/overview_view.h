@@ -61,7 +61,7 @@ public:
     bool zoomOut();
 
     static constexpr int kMaxColumns = 20'000;
-    // Above this many PEs the rows are groups (Rows: Auto).
+    // Above this many PEs the rows are groups (Group: auto).
     static constexpr int kMaxRows = 200;
 
     enum class Grouping : std::uint8_t { Auto, EveryPe, Nodes, Blocks, Signature, Cluster, Lists };
@@ -111,7 +111,7 @@ private:
     std::vector<core::analysis::PeGroup> m_signatures;
     std::vector<core::analysis::NamedPeList> m_lists; // Group: lists
     int m_lastGrouping = 0; // to go back when choosing a lists file is cancelled
-    int m_blockSize = 0; // PEs per block (--rows blocks:N); 0: as many as keep kMaxRows rows
+    int m_blockSize = 0; // PEs per block (--by block:N); 0: as many as keep kMaxRows rows
     std::vector<core::TimeRange> m_zoomHistory;
     // The selection last shown or reported, to report selectionChanged() only on changes.
     core::TimeRange m_shownRange;
