@@ -14,19 +14,6 @@ using namespace parallax::test;
 
 namespace {
 
-void requireUsageError(const std::vector<std::string>& args)
-{
-    std::string joined;
-    for (const auto& a : args)
-        joined += a + " ";
-    INFO("parallax-cli " << joined);
-    const auto run = runCliInProcess(args);
-    INFO("stderr: " << run.err);
-    CHECK(run.exitCode == 2);
-    CHECK(run.out.empty());
-    CHECK(run.errLines().size() == 1);
-}
-
 struct Row {
     int cluster = -1;
     std::string role;

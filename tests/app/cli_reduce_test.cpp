@@ -13,20 +13,6 @@ using namespace parallax::test;
 
 namespace {
 
-void requireUsageError(const std::vector<std::string>& args, const std::string& expected)
-{
-    std::string joined;
-    for (const auto& a : args)
-        joined += a + " ";
-    INFO("parallax-cli " << joined);
-    const auto run = runCliInProcess(args);
-    INFO("stderr: " << run.err);
-    CHECK(run.exitCode == 2);
-    CHECK(run.out.empty());
-    CHECK(run.errLines().size() == 1);
-    CHECK(run.err.find(expected) != std::string::npos);
-}
-
 std::string sample(const char* name)
 {
     return sampleRun(name).string();

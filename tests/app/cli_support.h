@@ -35,6 +35,24 @@ inline CliRun runCliInProcess(const std::vector<std::string>& args)
     return run;
 }
 
+// A usage error: exit code 2, nothing on stdout and exactly one line on stderr (holding
+// `expected` when given).
+inline void requireUsageError(
+    const std::vector<std::string>& args, const std::string& expected = {})
+{
+    std::string joined;
+    for (const auto& a : args)
+        joined += a + " ";
+    INFO("parallax-cli " << joined);
+    const auto run = runCliInProcess(args);
+    INFO("stderr: " << run.err);
+    CHECK(run.exitCode == 2);
+    CHECK(run.out.empty());
+    CHECK(run.errLines().size() == 1);
+    if (!expected.empty())
+        CHECK(run.err.find(expected) != std::string::npos);
+}
+
 inline std::string shellQuote(const std::string& s)
 {
     std::string out = "'";

@@ -15,20 +15,6 @@ using namespace parallax::test;
 
 namespace {
 
-// Exit code 2, nothing on stdout and exactly one line on stderr.
-void requireUsageError(const std::vector<std::string>& args)
-{
-    std::string joined;
-    for (const auto& a : args)
-        joined += a + " ";
-    INFO("parallax-cli " << joined);
-    const auto run = runCliInProcess(args);
-    INFO("stderr: " << run.err);
-    CHECK(run.exitCode == 2);
-    CHECK(run.out.empty());
-    CHECK(run.errLines().size() == 1);
-}
-
 // The commands listed by `parallax-cli --help` ("  NAME RUN ..." lines under "commands:").
 std::vector<std::string> listedCommands()
 {
