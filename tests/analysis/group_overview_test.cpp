@@ -1,8 +1,8 @@
 // Group rows of the Overview on a hand-made run: every number below follows from makeRun().
 
 #include "core/analysis/group_overview.h"
-#include "core/pe_trace_builder.h"
 #include "core/trace.h"
+#include "support/busy_idle_run.h"
 
 #include <catch2/catch.hpp>
 
@@ -16,36 +16,7 @@ namespace {
 // Busy: PE 0 40, PE 1 80, PE 2 20, PE 3 70 µs.
 TracePtr makeRun()
 {
-    auto trace = std::make_shared<Trace>();
-    auto& m = trace->metadata;
-    m.version = 11.0;
-    m.processors = 4;
-    m.numNodes = 4;
-    m.chares.push_back({ "Main", -1 });
-    m.entries.push_back({ "Main::work()", 0, -1 });
-    ImportReport report;
-    const TimeUs busy[] = { 40, 80, 20, 70 };
-    for (PeId pe = 0; pe < 4; ++pe) {
-        PeTraceBuilder b(pe, m, "run.log", report);
-        std::uint64_t line = 1;
-        const auto add = [&](RecordType type, TimeUs t, EntryId entry = kNoEntry) {
-            LogRecord r;
-            r.type = type;
-            r.time = t;
-            r.entry = entry;
-            r.pe = pe;
-            b.add(r, ++line);
-        };
-        const TimeUs end = busy[static_cast<std::size_t>(pe)];
-        add(RecordType::BeginComputation, 0);
-        add(RecordType::BeginProcessing, 0, 0);
-        add(RecordType::EndProcessing, end, 0);
-        add(RecordType::BeginIdle, end);
-        add(RecordType::EndIdle, 100);
-        add(RecordType::EndComputation, 100);
-        trace->pes.push_back(b.finish());
-    }
-    return trace;
+    return parallax::test::busyIdleRun({ 40, 80, 20, 70 }, 100);
 }
 
 AnalysisRequest whole()

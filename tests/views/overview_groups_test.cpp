@@ -38,6 +38,19 @@ void apply(OverviewView& view, const std::map<QString, QString>& options)
     waitFor(view);
 }
 
+// The Overview of sample-logs/imbalance, shown and computed.
+struct ShownOverview {
+    ShownOverview()
+    {
+        view.resize(1200, 640);
+        view.show();
+        view.setTrace(imbalance());
+        waitFor(view);
+    }
+    EntryPalette palette;
+    OverviewView view { &palette };
+};
+
 std::vector<core::PeId> rowPes(const OverviewView& view)
 {
     std::vector<core::PeId> pes;
@@ -58,12 +71,8 @@ double meanUtilization(const core::analysis::Overview& o, std::size_t row)
 
 TEST_CASE("overview groups: blocks drawn as mean, spread and key rows", "[views][overview][groups]")
 {
-    EntryPalette palette;
-    OverviewView view(&palette);
-    view.resize(1200, 640);
-    view.show();
-    view.setTrace(imbalance());
-    waitFor(view);
+    ShownOverview shown;
+    auto& view = shown.view;
     REQUIRE(view.chart()->rows().empty()); // 12 PEs: one row each
 
     apply(view, { { QStringLiteral("by"), QStringLiteral("block:4") } });
@@ -118,12 +127,8 @@ TEST_CASE("overview groups: blocks drawn as mean, spread and key rows", "[views]
 TEST_CASE("overview groups: a click expands a group in place, a second click collapses it",
     "[views][overview][groups]")
 {
-    EntryPalette palette;
-    OverviewView view(&palette);
-    view.resize(1200, 640);
-    view.show();
-    view.setTrace(imbalance());
-    waitFor(view);
+    ShownOverview shown;
+    auto& view = shown.view;
     apply(view, { { QStringLiteral("by"), QStringLiteral("block:4") } });
     auto* chart = view.chart();
     REQUIRE(chart->rows().size() == 3);
@@ -162,12 +167,8 @@ TEST_CASE("overview groups: a click expands a group in place, a second click col
 TEST_CASE(
     "overview groups: a user's named PE lists, loaded and saved back", "[views][overview][groups]")
 {
-    EntryPalette palette;
-    OverviewView view(&palette);
-    view.resize(1200, 640);
-    view.show();
-    view.setTrace(imbalance());
-    waitFor(view);
+    ShownOverview shown;
+    auto& view = shown.view;
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     const QString lists = dir.filePath(QStringLiteral("lists.txt"));

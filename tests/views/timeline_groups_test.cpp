@@ -2,8 +2,8 @@
 // ones into blocks (or SMP nodes), and a collapsed row expands in place.
 
 #include "core/analysis/pe_groups.h"
-#include "core/pe_trace_builder.h"
 #include "core/trace.h"
+#include "support/busy_idle_run.h"
 #include "timeline_test_support.h"
 #include "views/timeline/timeline_widget.h"
 
@@ -16,34 +16,8 @@ namespace {
 // `count` PEs traced over [0, 1000): each runs entry 0 over [0, 500) and idles after.
 core::TracePtr manyPes(core::PeId count)
 {
-    auto trace = std::make_shared<core::Trace>();
-    auto& m = trace->metadata;
-    m.version = 11.0;
-    m.processors = count;
-    m.numNodes = count;
-    m.chares.push_back({ "Main", -1 });
-    m.entries.push_back({ "Main::work()", 0, -1 });
-    core::ImportReport report;
-    for (core::PeId pe = 0; pe < count; ++pe) {
-        core::PeTraceBuilder b(pe, m, "run.log", report);
-        std::uint64_t line = 1;
-        const auto add = [&](core::RecordType type, core::TimeUs t, core::EntryId entry) {
-            core::LogRecord r;
-            r.type = type;
-            r.time = t;
-            r.entry = entry;
-            r.pe = pe;
-            b.add(r, ++line);
-        };
-        add(core::RecordType::BeginComputation, 0, core::kNoEntry);
-        add(core::RecordType::BeginProcessing, 0, 0);
-        add(core::RecordType::EndProcessing, 500, 0);
-        add(core::RecordType::BeginIdle, 500, core::kNoEntry);
-        add(core::RecordType::EndIdle, 1000, core::kNoEntry);
-        add(core::RecordType::EndComputation, 1000, core::kNoEntry);
-        trace->pes.push_back(b.finish());
-    }
-    return trace;
+    return parallax::test::busyIdleRun(
+        std::vector<core::TimeUs>(static_cast<std::size_t>(count), 500), 1000);
 }
 
 } // namespace

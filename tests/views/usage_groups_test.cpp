@@ -4,8 +4,8 @@
 // range. SET draws spreads, KEY names its PEs. Runs offscreen; results are awaited through the
 // view's computed() signal.
 
-#include "core/pe_trace_builder.h"
 #include "io/run_loader.h"
+#include "support/busy_idle_run.h"
 #include "support/test_support.h"
 #include "views/common/entry_palette.h"
 #include "views/common/stacked_bar_chart.h"
@@ -37,38 +37,10 @@ core::TracePtr leanmdSmp()
 // `count` PEs, PE p busy in entry 0 for p % 50 µs of [0, 100), idle for the rest.
 core::TracePtr manyPes(int count)
 {
-    auto trace = std::make_shared<core::Trace>();
-    auto& m = trace->metadata;
-    m.version = 11.0;
-    m.processors = count;
-    m.numNodes = count;
-    m.chares.push_back({ "Main", -1 });
-    m.entries.push_back({ "Main::work()", 0, -1 });
-    core::ImportReport report;
-    for (int p = 0; p < count; ++p) {
-        core::PeTraceBuilder b(p, m, "run.log", report);
-        std::uint64_t line = 1;
-        auto add = [&](core::RecordType type, core::TimeUs t) {
-            core::LogRecord r;
-            r.type = type;
-            r.time = t;
-            r.entry = 0;
-            r.pe = p;
-            b.add(r, ++line);
-        };
-        const core::TimeUs busy = p % 50;
-        add(core::RecordType::BeginComputation, 0);
-        add(core::RecordType::BeginProcessing, 0);
-        add(core::RecordType::EndProcessing, busy);
-        add(core::RecordType::BeginIdle, busy);
-        add(core::RecordType::EndIdle, 100);
-        add(core::RecordType::EndComputation, 100);
-        trace->pes.push_back(b.finish());
-    }
-    trace->files.logPaths.assign(static_cast<std::size_t>(count), "run.log");
-    trace->summaries.resize(static_cast<std::size_t>(count));
-    trace->details.resize(static_cast<std::size_t>(count));
-    return trace;
+    std::vector<core::TimeUs> busy;
+    for (int p = 0; p < count; ++p)
+        busy.push_back(p % 50);
+    return parallax::test::busyIdleRun(busy, 100);
 }
 
 struct Shown {
