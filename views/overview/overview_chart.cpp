@@ -158,35 +158,8 @@ OverviewLayout OverviewChart::layoutFor(bool exported, int width) const
 OverviewGeometry OverviewChart::geometryFor(QSize size, bool exported) const
 {
     static const core::analysis::Overview kEmpty;
-    auto g = buildOverviewGeometry(m_overview != nullptr ? *m_overview : kEmpty,
-        m_trace && m_rows.empty() ? &m_trace->metadata : nullptr, size,
-        layoutFor(exported, size.width()));
-    if (m_rows.empty() || m_rows.size() != g.rows)
-        return g;
-    // Groups: a line where one group's rows end and the next one's begin; labels on the rows
-    // that have one, as many as fit without overlapping.
-    for (std::size_t r = 1; r < g.rows; ++r)
-        if (m_rows[r].group != m_rows[r - 1].group)
-            g.nodeBoundaries.push_back(g.rowRect(r).top());
-    g.labelledRows.clear();
-    const int lineHeight = QFontMetrics(font()).height();
-    // Every row's label when rows are tall enough, else only each group's first row.
-    const bool everyRow = g.plot.height() >= lineHeight * static_cast<int>(g.rows);
-    int lastCentre = std::numeric_limits<int>::min() / 2;
-    for (std::size_t r = 0; r < g.rows; ++r) {
-        if (m_rows[r].label.isEmpty())
-            continue;
-        const bool groupStart = r == 0 || m_rows[r].group != m_rows[r - 1].group
-            || (m_rows[r].member && !m_rows[r - 1].member);
-        if (!everyRow && !groupStart && !m_rows[r].member)
-            continue;
-        const int centre = g.rowRect(r).center().y();
-        if (centre - lastCentre < lineHeight)
-            continue;
-        g.labelledRows.push_back(r);
-        lastCentre = centre;
-    }
-    return g;
+    return buildOverviewGeometry(m_overview != nullptr ? *m_overview : kEmpty,
+        m_trace ? &m_trace->metadata : nullptr, size, layoutFor(exported, size.width()), m_rows);
 }
 
 const OverviewGeometry& OverviewChart::currentGeometry() const

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 namespace parallax::views {
 
@@ -22,8 +23,38 @@ std::int64_t scaledUp(std::int64_t a, std::int64_t b, std::int64_t c)
 
 } // namespace
 
+namespace {
+
+// Group rows: a boundary where one group's rows end; labels on the rows that have one, as many
+// as fit without overlapping — every row's when they are tall enough, else each group's first
+// row (and the PEs of an expanded group).
+void placeGroupRows(OverviewGeometry& g, const std::vector<OverviewRowInfo>& rows, int lineHeight)
+{
+    for (std::size_t r = 1; r < g.rows; ++r)
+        if (rows[r].group != rows[r - 1].group)
+            g.nodeBoundaries.push_back(g.rowRect(r).top());
+    const bool everyRow = g.plot.height() >= lineHeight * static_cast<int>(g.rows);
+    int lastCentre = std::numeric_limits<int>::min() / 2;
+    for (std::size_t r = 0; r < g.rows; ++r) {
+        if (rows[r].label.isEmpty())
+            continue;
+        const bool groupStart = r == 0 || rows[r].group != rows[r - 1].group
+            || (rows[r].member && !rows[r - 1].member);
+        if (!everyRow && !groupStart && !rows[r].member)
+            continue;
+        const int centre = g.rowRect(r).center().y();
+        if (centre - lastCentre < lineHeight)
+            continue;
+        g.labelledRows.push_back(r);
+        lastCentre = centre;
+    }
+}
+
+} // namespace
+
 OverviewGeometry buildOverviewGeometry(const core::analysis::Overview& overview,
-    const core::RunMetadata* metadata, QSize size, const OverviewLayout& layout)
+    const core::RunMetadata* metadata, QSize size, const OverviewLayout& layout,
+    const std::vector<OverviewRowInfo>& rows)
 {
     OverviewGeometry g;
     g.rows = overview.pes.size();
@@ -47,6 +78,10 @@ OverviewGeometry buildOverviewGeometry(const core::analysis::Overview& overview,
     g.map.width = g.plot.width();
     g.axis = buildTimeAxis(g.map, layout.minTickSpacing);
 
+    if (!rows.empty() && rows.size() == g.rows) {
+        placeGroupRows(g, rows, layout.lineHeight);
+        return g;
+    }
     // Row labels: every `step`-th row, step 1, 2, 5, 10, 20, … so that labels do not overlap.
     if (g.rows > 0) {
         const double rowHeight = static_cast<double>(g.plot.height()) / static_cast<double>(g.rows);

@@ -2,6 +2,7 @@
 
 #include "core/analysis/overview.h"
 #include "core/run_metadata.h"
+#include "views/overview/overview_rows.h"
 #include "views/timeline/timeline_geometry.h"
 
 #include <QColor>
@@ -60,9 +61,12 @@ struct OverviewGeometry {
 };
 
 // Lays out the overview of `overview` at `size`; `metadata` (may be null) gives SMP nodes.
+// With `rows` (one per row of `overview`: groups, composeOverview), the boundaries are between
+// groups and the labels go to the rows that have one, each group's first row before the others.
 // Pure: no window or paint device needed.
 OverviewGeometry buildOverviewGeometry(const core::analysis::Overview& overview,
-    const core::RunMetadata* metadata, QSize size, const OverviewLayout& layout = {});
+    const core::RunMetadata* metadata, QSize size, const OverviewLayout& layout = {},
+    const std::vector<OverviewRowInfo>& rows = {});
 
 // The heat map at exactly `plotSize` pixels. Where cells are smaller than pixels, a pixel shows
 // the mean utilization of its cells, or the activity that dominates most of them (no blending,
