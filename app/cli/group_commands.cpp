@@ -157,7 +157,9 @@ int runGroups(const std::vector<std::string>& args, std::ostream& out, std::ostr
     case analysis::GroupKind::Cluster: {
         analysis::ClusterOptions options;
         options.k = k;
-        const auto clustering = analysis::clusterPes(*trace, request, options);
+        // The usage profile above holds the clustering's vectors: no second pass over events.
+        const auto clustering = analysis::clusterFeatures(
+            analysis::featuresFromUsage(*usage), options, request.threads);
         if (!clustering)
             return kExitFatal;
         if (!clustering->error.empty())

@@ -11,6 +11,8 @@ class Trace;
 
 namespace parallax::core::analysis {
 
+struct UsageProfile;
+
 // One feature vector per PE for clustering (seed 000 §4.4, 002 §3): the time each entry method
 // executed on that PE over a time range, in µs. No normalisation: every dimension is the same
 // kind of metric, and the bias toward expensive entry methods is wanted.
@@ -35,5 +37,10 @@ struct PeFeatures {
 // with zero time on every clustered PE are dropped. nullopt when cancelled.
 std::optional<PeFeatures> computePeFeatures(
     const Trace& trace, const AnalysisRequest& request, const Progress& progress = {});
+
+// The same vectors from a usage profile already computed for the same request (its entry
+// columns in µs, the PEs it keeps apart left out), so a caller that has one does not read every
+// PE's events again.
+PeFeatures featuresFromUsage(const UsageProfile& usage);
 
 } // namespace parallax::core::analysis
