@@ -7,6 +7,7 @@
 #include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "core/trace.h"
+#include "export_commands.h"
 #include "group_commands.h"
 #include "io/run_loader.h"
 #include "reduce_commands.h"
@@ -47,6 +48,8 @@ commands:
   reduce RUN --keep 5% -o OUT
                              write a reduced run (logs of a few PEs, summaries of all) with
                              its quality report
+  export RUN --format otf2|perfetto -o OUT
+                             write the run as an OTF2 archive or a Perfetto JSON trace
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -226,6 +229,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runGroups(rest, out, err);
     if (command == "reduce")
         return runReduce(rest, out, err);
+    if (command == "export")
+        return runExport(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;
