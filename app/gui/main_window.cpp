@@ -2,6 +2,7 @@
 
 #include "empty_state_widget.h"
 #include "export_dialog.h"
+#include "export_run_dialog.h"
 #include "memory_budget.h"
 #include "reduce_dialog.h"
 #include "run_load_job.h"
@@ -228,6 +229,7 @@ void MainWindow::createMenus()
     file->addAction(m_exportChartAction);
     file->addAction(m_exportDataAction);
     file->addAction(m_reduceAction);
+    addExportRunMenu(file, this);
     file->addSeparator();
     file->addAction(m_closeAction);
     file->addAction(m_cancelAction);
