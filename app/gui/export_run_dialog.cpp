@@ -28,18 +28,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <atomic>
-#include <mutex>
 
 namespace parallax::app {
-
-struct ExportRunDialog::Shared {
-    std::atomic<bool> cancelRequested { false };
-    std::mutex mutex;
-    ExportRunDialog* receiver = nullptr; // guarded by mutex; null once the dialog let go
-    double fraction = 0; // guarded by mutex
-    bool progressPending = false; // guarded by mutex: a delivery is queued
-};
 
 namespace {
 
@@ -144,11 +134,8 @@ ExportRunDialog::ExportRunDialog(core::TracePtr trace, exporter::ExportFormat fo
 
 ExportRunDialog::~ExportRunDialog()
 {
-    if (!m_shared)
-        return;
-    m_shared->cancelRequested = true;
-    std::lock_guard lock(m_shared->mutex);
-    m_shared->receiver = nullptr;
+    if (m_channel)
+        m_channel->detach();
 }
 
 exporter::ExportRequest ExportRunDialog::request() const
@@ -244,36 +231,23 @@ void ExportRunDialog::startExport()
                     : QStringLiteral(".")));
         return;
     }
-    if (m_shared) {
-        std::lock_guard lock(m_shared->mutex);
-        m_shared->receiver = nullptr;
-    }
-    m_shared = std::make_shared<Shared>();
-    m_shared->receiver = this;
+    if (m_channel)
+        m_channel->detach();
+    m_channel = std::make_shared<Channel>(this, [this] { deliverProgress(); });
     m_progress->setValue(0);
     m_status->setText(tr("Pairing the messages…"));
     setRunning(true);
-    auto shared = m_shared;
+    auto channel = m_channel;
     auto trace = m_trace;
     const auto request = this->request();
     const auto format = m_format;
-    QThreadPool::globalInstance()->start([shared, trace, request, format, target, force] {
-        const auto post = [shared](double fraction) {
-            std::lock_guard lock(shared->mutex);
-            shared->fraction = fraction;
-            if (!shared->receiver || shared->progressPending)
-                return;
-            shared->progressPending = true;
-            auto* receiver = shared->receiver;
-            QMetaObject::invokeMethod(
-                receiver, [receiver] { receiver->deliverProgress(); }, Qt::QueuedConnection);
-        };
+    QThreadPool::globalInstance()->start([channel, trace, request, format, target, force, this] {
         core::analysis::Progress progress;
-        progress.cancelled = [shared] {
-            return shared->cancelRequested.load();
+        progress.cancelled = [channel] {
+            return channel->cancelRequested();
         };
-        progress.report = [post](double f) {
-            post(0.2 * f);
+        progress.report = [channel](double f) {
+            channel->report(0.2 * f);
         };
         const auto planned = exporter::planExport(*trace, request, progress);
         exporter::ExportResult result;
@@ -285,8 +259,8 @@ void ExportRunDialog::startExport()
             exporter::ExportOptions options;
             options.force = force;
             options.progress.cancelled = progress.cancelled;
-            options.progress.report = [post](double f) {
-                post(0.2 + 0.8 * f);
+            options.progress.report = [channel](double f) {
+                channel->report(0.2 + 0.8 * f);
             };
             result = exporter::exportRun(*trace, *planned.plan, format, target, options);
             summary = QObject::tr("%1 executions, %2 messages, %3")
@@ -297,19 +271,15 @@ void ExportRunDialog::startExport()
         const bool ok = result.ok;
         const auto message = QString::fromStdString(
             ok ? target : (result.cancelled ? std::string("cancelled") : result.error));
-        std::lock_guard lock(shared->mutex);
-        if (auto* receiver = shared->receiver)
-            QMetaObject::invokeMethod(
-                receiver,
-                [receiver, ok, message, summary] { receiver->finish(ok, message, summary); },
-                Qt::QueuedConnection);
+        // Runs on the GUI thread, and only while the dialog is alive (WorkerChannel).
+        channel->post([this, ok, message, summary] { finish(ok, message, summary); });
     });
 }
 
 void ExportRunDialog::cancelExport()
 {
-    if (m_shared && m_running) {
-        m_shared->cancelRequested = true;
+    if (m_channel && m_running) {
+        m_channel->cancel();
         m_status->setText(tr("Cancelling…"));
     }
 }
@@ -326,16 +296,11 @@ void ExportRunDialog::reject()
 
 void ExportRunDialog::deliverProgress()
 {
-    double fraction = 0;
-    {
-        std::lock_guard lock(m_shared->mutex);
-        fraction = m_shared->fraction;
-        m_shared->progressPending = false;
-    }
+    const double fraction = m_channel->takeProgress();
     if (!m_running)
         return;
     m_progress->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000));
-    if (!m_shared->cancelRequested && fraction >= 0.2)
+    if (!m_channel->cancelRequested() && fraction >= 0.2)
         m_status->setText(tr("Writing…"));
 }
 

@@ -3,6 +3,7 @@
 #include "core/trace.h"
 #include "export/export_plan.h"
 #include "export/export_run.h"
+#include "worker_channel.h"
 
 #include <QDialog>
 #include <QString>
@@ -26,9 +27,8 @@ class MainWindow;
 // traced span or the current view's range, every PE with a log or the current view's PEs, the
 // output, replace an existing one), then the export on a QThreadPool worker with progress and
 // Cancel. The output is written under a temporary name and renamed when complete (export/
-// staged_output.h), so a cancel or a failure leaves nothing. The worker never touches the
-// dialog: it posts queued calls through a shared state that the destructor unhooks, as
-// ReduceDialog does.
+// staged_output.h), so a cancel or a failure leaves nothing. The worker reports through a
+// WorkerChannel, never to the dialog directly.
 class ExportRunDialog : public QDialog {
     Q_OBJECT
 public:
@@ -60,7 +60,7 @@ protected:
     void reject() override;
 
 private:
-    struct Shared;
+    using Channel = WorkerChannel<double>; // progress: the fraction done
 
     void browse();
     void updateEstimate();
@@ -72,7 +72,7 @@ private:
     exporter::ExportFormat m_format;
     core::TimeRange m_viewRange;
     std::vector<core::PeId> m_viewPes;
-    std::shared_ptr<Shared> m_shared;
+    std::shared_ptr<Channel> m_channel;
     bool m_running = false;
 
     QComboBox* m_range = nullptr;

@@ -8,8 +8,8 @@
 #include "export/export_plan.h"
 #include "export/export_run.h"
 #include "export/staged_output.h"
+#include "io/json_value.h"
 #include "support/io_support.h"
-#include "support/json_reader.h"
 #include "support/test_support.h"
 
 #ifdef PARALLAX_HAVE_OTF2
@@ -81,6 +81,14 @@ std::size_t linkedExecutions(const core::Trace& trace, const exporter::ExportPla
     return n;
 }
 
+// A member of a JSON object, or null when it has none.
+const io::Json& member(const io::Json& value, std::string_view key)
+{
+    static const io::Json none;
+    const auto* found = value.get(key);
+    return found != nullptr ? *found : none;
+}
+
 struct PerfettoReadBack {
     std::map<std::int64_t, std::size_t> entrySlices; // tid → complete entry slices
     std::map<std::int64_t, std::map<std::string, double>> selfTime; // tid → name → µs
@@ -98,11 +106,13 @@ struct PerfettoReadBack {
 // Checks every event against the trace-event schema and adds up what the round trip compares.
 PerfettoReadBack readPerfetto(const std::string& text)
 {
-    std::size_t offset = 0;
-    const auto doc = parseJson(text, &offset);
-    INFO("JSON syntax error at byte " << offset);
-    REQUIRE(doc.has_value());
-    REQUIRE((*doc)["traceEvents"].type == JsonValue::Type::Array);
+    io::Json doc;
+    std::string error;
+    const bool parsed = io::parseJson(text, doc, &error);
+    INFO("JSON syntax error: " << error);
+    REQUIRE(parsed);
+    const auto& events = member(doc, "traceEvents");
+    REQUIRE(events.type == io::Json::Type::Array);
     PerfettoReadBack r;
     struct Slice {
         double begin;
@@ -112,45 +122,47 @@ PerfettoReadBack readPerfetto(const std::string& text)
     };
     std::map<std::int64_t, std::vector<Slice>> slices;
     std::vector<std::pair<std::int64_t, double>> flowEnds;
-    const auto isNumber = [](const JsonValue& v) {
-        return v.type == JsonValue::Type::Number;
-    };
-    for (const auto& e : (*doc)["traceEvents"].items) {
-        const auto& ph = e["ph"].text;
-        if (e["ph"].type != JsonValue::Type::String || !isNumber(e["pid"])
-            || e["name"].type != JsonValue::Type::String) {
+    using Type = io::Json::Type;
+    for (const auto& e : events.items) {
+        const auto& ph = member(e, "ph").string;
+        const auto& name = member(e, "name").string;
+        const auto& cat = member(e, "cat").string;
+        if (member(e, "ph").type != Type::String || member(e, "pid").type != Type::Number
+            || member(e, "name").type != Type::String) {
             r.schemaOk = false;
             continue;
         }
         if (ph == "M") {
-            if (e["name"].text == "thread_name")
-                r.threadNames[static_cast<std::int64_t>(e["tid"].number)] = e["args"]["name"].text;
+            if (name == "thread_name")
+                r.threadNames[static_cast<std::int64_t>(member(e, "tid").number)]
+                    = member(member(e, "args"), "name").string;
             continue;
         }
-        if (!isNumber(e["tid"]) || !isNumber(e["ts"])) {
+        if (member(e, "tid").type != Type::Number || member(e, "ts").type != Type::Number) {
             r.schemaOk = false;
             continue;
         }
-        const auto tid = static_cast<std::int64_t>(e["tid"].number);
-        const double ts = e["ts"].number;
+        const auto tid = static_cast<std::int64_t>(member(e, "tid").number);
+        const double ts = member(e, "ts").number;
         if (ph == "X") {
-            if (!isNumber(e["dur"]) || e["dur"].number < 0)
+            const auto& dur = member(e, "dur");
+            if (dur.type != Type::Number || dur.number < 0)
                 r.schemaOk = false;
-            slices[tid].push_back({ ts, ts + e["dur"].number, e["name"].text, e["cat"].text });
-            if (e["cat"].text == "entry")
+            slices[tid].push_back({ ts, ts + dur.number, name, cat });
+            if (cat == "entry")
                 ++r.entrySlices[tid];
         } else if (ph == "s") {
             ++r.flowStarts;
-            r.startIds.insert(e["id"].number);
+            r.startIds.insert(member(e, "id").number);
         } else if (ph == "f") {
             ++r.flowEnds;
-            r.endIds.insert(e["id"].number);
-            if (e["bp"].text != "e")
+            r.endIds.insert(member(e, "id").number);
+            if (member(e, "bp").string != "e")
                 r.schemaOk = false;
             flowEnds.emplace_back(tid, ts);
         } else if (ph == "C") {
             ++r.counters;
-            if (e["args"].type != JsonValue::Type::Object)
+            if (member(e, "args").type != Type::Object)
                 r.schemaOk = false;
         } else if (ph == "i") {
             ++r.instants;
