@@ -6,6 +6,7 @@
 #include "core/trace.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace parallax::exporter {
 
@@ -408,6 +409,57 @@ std::vector<Activity> peActivities(
         if (!spanOpen)
             openSpan();
     return out;
+}
+
+std::vector<Mark> peMarks(const core::Trace& trace, const ExportPlan& plan, std::size_t peIndex)
+{
+    const auto& p = trace.pes[static_cast<std::size_t>(plan.pes[peIndex].pe)];
+    const auto& meta = trace.metadata;
+    const TimeUs B = plan.range.begin;
+    const TimeUs E = plan.range.end;
+    const auto eventName = [&](core::UserEventId id) {
+        const auto it = meta.userEvents.find(id);
+        return it != meta.userEvents.end() ? it->second : "user event " + std::to_string(id);
+    };
+    std::vector<Mark> marks;
+    for (const auto& u : p.userEvents)
+        if (u.time >= B && u.time < E)
+            marks.push_back({ Mark::Kind::UserEvent, u.time, u.time, eventName(u.id), {} });
+    for (const auto& b : p.userBrackets)
+        if ((b.begin < E && b.end > B) || (b.begin == b.end && b.begin >= B && b.begin < E))
+            marks.push_back({ Mark::Kind::Bracket, std::max(b.begin, B), std::min(b.end, E),
+                eventName(b.id), {} });
+    for (const auto& n : p.notes)
+        if (n.begin >= B && n.begin < E)
+            marks.push_back({ Mark::Kind::Note, n.begin, std::max(n.begin, std::min(n.end, E)),
+                "note", n.text });
+    return marks;
+}
+
+std::vector<Sample> peSamples(const core::Trace& trace, const ExportPlan& plan, std::size_t peIndex)
+{
+    const auto& p = trace.pes[static_cast<std::size_t>(plan.pes[peIndex].pe)];
+    const auto& meta = trace.metadata;
+    const auto inWindow = [&](TimeUs t) {
+        return t >= plan.range.begin && t < plan.range.end;
+    };
+    std::vector<Sample> samples;
+    for (const auto& s : p.stats) {
+        if (!inWindow(s.time))
+            continue;
+        const auto it = meta.stats.find(s.statId);
+        samples.push_back({ Sample::Kind::Stat, s.time,
+            it != meta.stats.end() ? it->second : "stat " + std::to_string(s.statId), s.value, 0 });
+    }
+    for (const auto& s : p.memory)
+        if (inWindow(s.time))
+            samples.push_back({ Sample::Kind::Memory, s.time, "memory", 0.0,
+                static_cast<std::int64_t>(std::min<std::uint64_t>(s.bytes, INT64_MAX)) });
+    for (const auto& s : p.userSupplied)
+        if (inWindow(s.time))
+            samples.push_back(
+                { Sample::Kind::UserValue, s.time, "user-supplied value", 0.0, s.value });
+    return samples;
 }
 
 std::string objectIndexText(const core::Trace& trace, PeId pe, std::size_t execution)

@@ -116,6 +116,31 @@ PlanOutcome planExport(const core::Trace& trace, const ExportRequest& request,
 std::vector<Activity> peActivities(
     const core::Trace& trace, const ExportPlan& plan, std::size_t peIndex);
 
+// A user event (USER_EVENT), a bracketed user event or a note of a PE in the window, clipped
+// to it (points and notes by their begin, brackets by overlap).
+struct Mark {
+    enum class Kind : std::uint8_t { UserEvent, Bracket, Note };
+    Kind kind = Kind::UserEvent;
+    core::TimeUs begin = 0;
+    core::TimeUs end = 0; // == begin for a point
+    std::string name; // the event's name from the .sts ("user event N" without one), "note"
+    std::string text; // a note's text
+};
+std::vector<Mark> peMarks(const core::Trace& trace, const ExportPlan& plan, std::size_t peIndex);
+
+// A user stat, memory or user-supplied value sample of a PE in the window, in time order per
+// kind.
+struct Sample {
+    enum class Kind : std::uint8_t { Stat, Memory, UserValue };
+    Kind kind = Kind::Stat;
+    core::TimeUs time = 0;
+    std::string name; // the stat's name ("stat N" without one), "memory", "user-supplied value"
+    double value = 0; // Stat
+    std::int64_t integer = 0; // Memory (bytes) and UserValue
+};
+std::vector<Sample> peSamples(
+    const core::Trace& trace, const ExportPlan& plan, std::size_t peIndex);
+
 // "[3,1,2]" for an array element's index, "" when the execution carries none.
 std::string objectIndexText(const core::Trace& trace, core::PeId pe, std::size_t execution);
 

@@ -150,7 +150,7 @@ public:
             return fail("cannot open the event writer of PE " + std::to_string(e.pe));
         const auto activities = peActivities(m_trace, m_plan, index);
         const auto boundaries = nesting(activities);
-        const auto points = pointEvents(e, activities);
+        const auto points = pointEvents(index, activities);
         // Merge: a point goes before a boundary at a later time, and at the same time before
         // entering anything but its owner and before leaving its owner.
         std::size_t p = 0;
@@ -172,7 +172,7 @@ public:
         OTF2_EvtWriter_GetNumberOfEvents(writer, &n);
         m_eventCounts.push_back(n);
         ok = check(OTF2_Archive_CloseEvtWriter(m_archive, writer)) && ok;
-        markers(e, counts);
+        markers(index, counts);
         return ok;
     }
 
@@ -272,9 +272,9 @@ private:
         return it->second;
     }
 
-    std::vector<PointEvent> pointEvents(
-        const ExportedPe& e, const std::vector<Activity>& activities)
+    std::vector<PointEvent> pointEvents(std::size_t index, const std::vector<Activity>& activities)
     {
+        const auto& e = m_plan.pes[index];
         // The clipped interval of each execution, to keep its points inside it.
         std::unordered_map<std::uint32_t, std::pair<TimeUs, TimeUs>> spans;
         for (const auto& a : activities)
@@ -294,36 +294,22 @@ private:
         for (auto m = e.firstIncoming; m < e.lastIncoming; ++m)
             add({ m_plan.messages[m].receiveTime, m_plan.messages[m].execution,
                 PointEvent::Kind::Receive, static_cast<std::uint32_t>(m), {} });
-        const auto& p = m_trace.pes[static_cast<std::size_t>(e.pe)];
-        const auto& meta = m_trace.metadata;
-        const auto inRange = [&](TimeUs t) {
-            return t >= m_plan.range.begin && t < m_plan.range.end;
-        };
-        for (const auto& s : p.stats) {
-            if (!inRange(s.time))
-                continue;
-            const auto it = meta.stats.find(s.statId);
-            PointEvent point { s.time, Activity::kNotAnExecution, PointEvent::Kind::Metric,
-                metric(it != meta.stats.end() ? it->second : "stat " + std::to_string(s.statId), "",
-                    OTF2_TYPE_DOUBLE),
-                {} };
-            point.value.floating_point = s.value;
-            points.push_back(point);
-        }
-        for (const auto& s : p.memory) {
-            if (!inRange(s.time))
-                continue;
-            PointEvent point { s.time, Activity::kNotAnExecution, PointEvent::Kind::Metric,
-                metric("Memory usage", "bytes", OTF2_TYPE_UINT64), {} };
-            point.value.unsigned_int = s.bytes;
-            points.push_back(point);
-        }
-        for (const auto& s : p.userSupplied) {
-            if (!inRange(s.time))
-                continue;
-            PointEvent point { s.time, Activity::kNotAnExecution, PointEvent::Kind::Metric,
-                metric("User-supplied value", "", OTF2_TYPE_INT64), {} };
-            point.value.signed_int = s.value;
+        for (const auto& s : peSamples(m_trace, m_plan, index)) {
+            PointEvent point { s.time, Activity::kNotAnExecution, PointEvent::Kind::Metric, 0, {} };
+            switch (s.kind) {
+            case Sample::Kind::Stat:
+                point.index = metric(s.name, "", OTF2_TYPE_DOUBLE);
+                point.value.floating_point = s.value;
+                break;
+            case Sample::Kind::Memory:
+                point.index = metric("Memory usage", "bytes", OTF2_TYPE_UINT64);
+                point.value.unsigned_int = static_cast<std::uint64_t>(s.integer);
+                break;
+            case Sample::Kind::UserValue:
+                point.index = metric("User-supplied value", "", OTF2_TYPE_INT64);
+                point.value.signed_int = s.integer;
+                break;
+            }
             points.push_back(point);
         }
         std::stable_sort(points.begin(), points.end(),
@@ -371,16 +357,9 @@ private:
     }
 
     // User events, bracketed user events, notes and unmatched sends: markers of the PE.
-    void markers(const ExportedPe& e, ExportCounts& counts)
+    void markers(std::size_t index, ExportCounts& counts)
     {
-        const auto& p = m_trace.pes[static_cast<std::size_t>(e.pe)];
-        const auto& meta = m_trace.metadata;
-        const auto B = m_plan.range.begin;
-        const auto E = m_plan.range.end;
-        const auto eventName = [&](core::UserEventId id) {
-            const auto it = meta.userEvents.find(id);
-            return it != meta.userEvents.end() ? it->second : "user event " + std::to_string(id);
-        };
+        const auto& e = m_plan.pes[index];
         const auto add = [&](const std::string& group, const std::string& category, TimeUs begin,
                              TimeUs end, std::string text) {
             const auto key = group + '\n' + category;
@@ -390,25 +369,16 @@ private:
                 m_markerDefs.emplace_back(group, category);
             m_markers.push_back({ begin, end - begin, it->second, e.pe, std::move(text) });
         };
-        for (const auto& u : p.userEvents)
-            if (u.time >= B && u.time < E) {
-                add("User events", eventName(u.id), u.time, u.time, eventName(u.id));
-                ++counts.userEvents;
-            }
-        for (const auto& b : p.userBrackets)
-            if ((b.begin < E && b.end > B) || (b.begin == b.end && b.begin >= B && b.begin < E)) {
-                add("User events", eventName(b.id), std::max(b.begin, B), std::min(b.end, E),
-                    eventName(b.id));
-                ++counts.userEvents;
-            }
-        for (const auto& n : p.notes)
-            if (n.begin >= B && n.begin < E) {
-                add("User events", "Notes", n.begin, std::max(n.begin, std::min(n.end, E)), n.text);
-                ++counts.userEvents;
-            }
+        for (auto& m : peMarks(m_trace, m_plan, index)) {
+            const bool note = m.kind == Mark::Kind::Note;
+            add("User events", note ? "Notes" : m.name, m.begin, m.end,
+                note ? std::move(m.text) : m.name);
+            ++counts.userEvents;
+        }
+        const auto& p = m_trace.pes[static_cast<std::size_t>(e.pe)];
         for (const auto s : e.unmatchedSends) {
             add("Messages", "Unmatched sends", p.sends.time[s], p.sends.time[s],
-                "send to " + meta.entryName(p.sends.entry[s]) + ", "
+                "send to " + m_trace.metadata.entryName(p.sends.entry[s]) + ", "
                     + std::to_string(p.sends.msgBytes[s]) + " bytes (no exported execution "
                     + "was found to start from it)");
             ++counts.unmatchedSends;

@@ -297,8 +297,8 @@ public:
                 .raw("}}");
             ++counts.unmatchedSends;
         }
-        userEvents(e, p, counts);
-        samples(e, p, counts);
+        marks(index, counts);
+        samples(index, counts);
     }
 
     void utilization(const core::analysis::Overview& o, ExportCounts& counts)
@@ -368,82 +368,53 @@ private:
         return time;
     }
 
-    void userEvents(const ExportedPe& e, const core::PeTrace& p, ExportCounts& counts)
+    void marks(std::size_t index, ExportCounts& counts)
     {
-        const auto& meta = m_trace.metadata;
-        const auto B = m_plan.range.begin;
-        const auto E = m_plan.range.end;
-        const auto eventName = [&](core::UserEventId id) {
-            const auto it = meta.userEvents.find(id);
-            return it != meta.userEvents.end() ? it->second : "user event " + std::to_string(id);
-        };
-        for (const auto& u : p.userEvents) {
-            if (u.time < B || u.time >= E)
-                continue;
-            thread("i", eventName(u.id), e);
-            m_out.raw(",\"cat\":\"user event\",\"s\":\"t\",\"ts\":").num(u.time).raw("}");
-            ++counts.userEvents;
-        }
+        const auto& e = m_plan.pes[index];
         const auto asyncId = "pe" + std::to_string(e.pe);
-        for (const auto& b : p.userBrackets) {
-            if (!(b.begin < E && b.end > B) && !(b.begin == b.end && b.begin >= B && b.begin < E))
-                continue;
-            const auto name = eventName(b.id);
-            thread("b", name, e);
-            m_out.raw(",\"cat\":\"user event\",\"id\":")
-                .str(asyncId)
-                .raw(",\"ts\":")
-                .num(std::max(b.begin, B))
-                .raw("}");
-            thread("e", name, e);
-            m_out.raw(",\"cat\":\"user event\",\"id\":")
-                .str(asyncId)
-                .raw(",\"ts\":")
-                .num(std::min(b.end, E))
-                .raw("}");
+        for (const auto& m : peMarks(m_trace, m_plan, index)) {
             ++counts.userEvents;
-        }
-        for (const auto& n : p.notes) {
-            if (n.begin < B || n.begin >= E)
-                continue;
-            thread("i", "note", e);
-            m_out.raw(",\"cat\":\"note\",\"s\":\"t\",\"ts\":")
-                .num(n.begin)
-                .raw(",\"args\":{\"text\":")
-                .str(n.text)
-                .raw(",\"end_us\":")
-                .num(n.end)
-                .raw("}}");
-            ++counts.userEvents;
+            switch (m.kind) {
+            case Mark::Kind::UserEvent:
+                thread("i", m.name, e);
+                m_out.raw(",\"cat\":\"user event\",\"s\":\"t\",\"ts\":").num(m.begin).raw("}");
+                break;
+            case Mark::Kind::Bracket:
+                for (const auto& [ph, ts] :
+                    { std::pair { "b", m.begin }, std::pair { "e", m.end } }) {
+                    thread(ph, m.name, e);
+                    m_out.raw(",\"cat\":\"user event\",\"id\":")
+                        .str(asyncId)
+                        .raw(",\"ts\":")
+                        .num(ts)
+                        .raw("}");
+                }
+                break;
+            case Mark::Kind::Note:
+                thread("i", m.name, e);
+                m_out.raw(",\"cat\":\"note\",\"s\":\"t\",\"ts\":")
+                    .num(m.begin)
+                    .raw(",\"args\":{\"text\":")
+                    .str(m.text)
+                    .raw(",\"end_us\":")
+                    .num(m.end)
+                    .raw("}}");
+                break;
+            }
         }
     }
 
-    void samples(const ExportedPe& e, const core::PeTrace& p, ExportCounts& counts)
+    void samples(std::size_t index, ExportCounts& counts)
     {
-        const auto& meta = m_trace.metadata;
-        const auto B = m_plan.range.begin;
-        const auto E = m_plan.range.end;
+        const auto& e = m_plan.pes[index];
         const auto prefix = "PE " + std::to_string(e.pe) + " ";
-        for (const auto& s : p.stats) {
-            if (s.time < B || s.time >= E)
-                continue;
-            const auto it = meta.stats.find(s.statId);
-            counter(
-                prefix + (it != meta.stats.end() ? it->second : "stat " + std::to_string(s.statId)),
-                e, s.time, "value", s.value);
-            ++counts.samples;
-        }
-        for (const auto& s : p.memory) {
-            if (s.time < B || s.time >= E)
-                continue;
-            counter(prefix + "memory", e, s.time, "bytes", static_cast<double>(s.bytes));
-            ++counts.samples;
-        }
-        for (const auto& s : p.userSupplied) {
-            if (s.time < B || s.time >= E)
-                continue;
-            counter(
-                prefix + "user-supplied value", e, s.time, "value", static_cast<double>(s.value));
+        for (const auto& s : peSamples(m_trace, m_plan, index)) {
+            if (s.kind == Sample::Kind::Stat)
+                counter(prefix + s.name, e, s.time, "value", s.value);
+            else
+                counter(prefix + s.name, e, s.time,
+                    s.kind == Sample::Kind::Memory ? "bytes" : "value",
+                    static_cast<double>(s.integer));
             ++counts.samples;
         }
     }
