@@ -16,7 +16,8 @@ namespace parallax::cli {
 
 namespace {
 
-const char* const kHelp = R"(usage: parallax-cli export RUN --format otf2|perfetto -o OUT [options]
+const char* const kExportHelp
+    = R"(usage: parallax-cli export RUN --format otf2|perfetto -o OUT [options]
 
 Writes the run for other tools. --format otf2: an OTF2 archive, the directory OUT holding
 traces.otf2, traces.def and traces/ (Vampir, the Score-P tools, Pipit). --format perfetto: a
@@ -37,7 +38,7 @@ options:
   --threads N          worker threads (default: all cores)
 )";
 
-std::string seconds(double s)
+std::string exportSecondsText(double s)
 {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f", s);
@@ -54,7 +55,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
             a = "--output";
     CommandLine cl;
     if (const int rc = parseCommand("export", rest, { "format", "output", "range", "pes" }, cl, out,
-            err, kHelp, { "force" });
+            err, kExportHelp, { "force" });
         rc != kExitOk)
         return rc < 0 ? kExitOk : rc;
     const auto formatText = cl.parser.value("format");
@@ -151,7 +152,7 @@ int runExport(const std::vector<std::string>& args, std::ostream& out, std::ostr
     out << "bytes: " << result.bytes << "\n";
     if (format == exporter::ExportFormat::Perfetto)
         out << "json_bytes: " << result.uncompressedBytes << "\n";
-    out << "seconds: " << seconds(took) << "\n";
+    out << "seconds: " << exportSecondsText(took) << "\n";
     return kExitOk;
 }
 

@@ -465,7 +465,7 @@ TEST_CASE("export refuses summaries, missing PEs and empty ranges with one sente
 }
 
 TEST_CASE(
-    "export targets: existing, inside the run, unwritable; a cancel leaves nothing", "[export]")
+    "export targets: existing, inside the run, unwritable, and a cancel leaves nothing", "[export]")
 {
     TempDir dir;
     const auto run = realLog("pipit-pingpong-v11");

@@ -6,6 +6,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/view_workspace.h"
 #include "export/export_run.h"
+#include "gui/main_window_test_support.h"
 #include "support/test_support.h"
 
 #include <QCheckBox>
@@ -13,7 +14,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <QMenuBar>
 #include <QPushButton>
 #include <QSignalSpy>
 
@@ -28,24 +28,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// File → Export Run As → `text` (null when there is none).
 QAction* exportRunAction(MainWindow& window, const QString& text)
 {
-    for (QAction* top : window.menuBar()->actions())
-        if (top->menu() != nullptr && top->text() == QStringLiteral("&File"))
-            for (QAction* item : top->menu()->actions())
-                if (item->menu() != nullptr && item->text() == QStringLiteral("Export Run &As"))
-                    for (QAction* action : item->menu()->actions())
-                        if (action->text() == text)
-                            return action;
+    auto* submenu = test::fileMenuAction(window, QStringLiteral("Export Run &As"));
+    if (submenu == nullptr || submenu->menu() == nullptr)
+        return nullptr;
+    for (QAction* action : submenu->menu()->actions())
+        if (action->text() == text)
+            return action;
     return nullptr;
 }
 
-ExportRunDialog* openDialog(MainWindow& window, const QString& item)
+ExportRunDialog* openExportDialog(MainWindow& window, const QString& item)
 {
-    QSignalSpy finished(&window, &MainWindow::loadFinished);
-    window.openRun(QString::fromStdString(test::realLog("gen-feat-smp").string()));
-    REQUIRE(finished.wait(60'000));
-    REQUIRE(finished.takeFirst().at(0).value<LoadOutcome>() == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, test::realLog("gen-feat-smp")) == LoadOutcome::Loaded);
     auto* action = exportRunAction(window, item);
     REQUIRE(action != nullptr);
     REQUIRE(action->isEnabled());
@@ -55,7 +52,7 @@ ExportRunDialog* openDialog(MainWindow& window, const QString& item)
     return dialog;
 }
 
-bool finishOk(ExportRunDialog& dialog)
+bool exportAndWait(ExportRunDialog& dialog)
 {
     QSignalSpy done(&dialog, &ExportRunDialog::exportFinished);
     dialog.exportButton()->click();
@@ -69,9 +66,7 @@ TEST_CASE("Export Run As Perfetto offers the current view's range and PEs and wr
 {
     test::TempDir tmp;
     MainWindow window(false);
-    QSignalSpy loaded(&window, &MainWindow::loadFinished);
-    window.openRun(QString::fromStdString(test::realLog("gen-feat-smp").string()));
-    REQUIRE(loaded.wait(60'000));
+    REQUIRE(test::openAndWait(window, test::realLog("gen-feat-smp")) == LoadOutcome::Loaded);
     // A view with a narrower range and two PEs, as an analyst leaves it.
     auto* view = window.workspace()->openView(views::ViewKind::UsageProfile);
     REQUIRE(view != nullptr);
@@ -92,7 +87,7 @@ TEST_CASE("Export Run As Perfetto offers the current view's range and PEs and wr
 
     const auto out = tmp / "feat.json";
     dialog->outputEdit()->setText(QString::fromStdString(out.string()));
-    REQUIRE(finishOk(*dialog));
+    REQUIRE(exportAndWait(*dialog));
     const auto text = test::readFile(out);
     CHECK(text.find("\"range_begin_us\":1100000") != std::string::npos);
     CHECK(text.find("\"cat\":\"entry\"") != std::string::npos);
@@ -108,21 +103,21 @@ TEST_CASE("Export Run As Perfetto offers the current view's range and PEs and wr
     dialog->forceCheck()->setChecked(true);
     dialog->rangeCombo()->setCurrentIndex(0); // the whole run
     dialog->pesCombo()->setCurrentIndex(0);
-    REQUIRE(finishOk(*dialog));
+    REQUIRE(exportAndWait(*dialog));
     CHECK(test::readFile(out).find("\"pes\":\"0-5\"") != std::string::npos);
 }
 
-TEST_CASE("Export Run As OTF2 writes the archive; a cancel leaves all of it or nothing")
+TEST_CASE("Export Run As OTF2 writes the archive, and a cancel leaves all of it or nothing")
 {
     if (!exporter::otf2Available())
         return; // a build without the OTF2 library has the item disabled
     test::TempDir tmp;
     MainWindow window(false);
-    auto* dialog = openDialog(window, QStringLiteral("&OTF2…"));
+    auto* dialog = openExportDialog(window, QStringLiteral("&OTF2…"));
     CHECK(dialog->rangeCombo()->count() == 1); // no view open: the whole run only
     const auto archive = tmp / "feat-otf2";
     dialog->outputEdit()->setText(QString::fromStdString(archive.string()));
-    REQUIRE(finishOk(*dialog));
+    REQUIRE(exportAndWait(*dialog));
     CHECK(fs::is_regular_file(archive / "traces.otf2"));
 
     // Cancelled right after it started: the worker stops at its next check; whichever comes
