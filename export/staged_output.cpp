@@ -17,11 +17,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Absolute, without "." and "..", and without a trailing separator ("out/" names "out").
 fs::path normalized(const std::string& path)
 {
     std::error_code ec;
     auto p = fs::weakly_canonical(fs::absolute(path, ec), ec);
-    return ec ? fs::path(path).lexically_normal() : p;
+    if (ec)
+        p = fs::path(path).lexically_normal();
+    while (!p.has_filename() && p.has_relative_path())
+        p = p.parent_path();
+    return p;
 }
 
 // Whether `inner` is `outer` or lies below it.

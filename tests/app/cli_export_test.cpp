@@ -97,6 +97,12 @@ TEST_CASE("cli export writes Perfetto JSON and an OTF2 archive and prints what i
     if (!exporter::otf2Available())
         return;
     const auto dir = (tmp / "archive").string();
+    // A trailing separator names the same directory.
+    auto slash = runCliInProcess({ "export", run, "--format", "otf2", "-o", dir + "/" });
+    INFO(slash.err);
+    REQUIRE(slash.exitCode == 0);
+    CHECK(fs::is_regular_file(fs::path(dir) / "traces.otf2"));
+    fs::remove_all(dir);
     fs::create_directories(dir);
     requireUsageError({ "export", run, "--format", "otf2", "-o", dir }, "already exists");
     auto o = runCliInProcess({ "export", run, "--format", "otf2", "-o", dir, "--force", "--pes",
