@@ -10,38 +10,21 @@ namespace parallax::core::analysis {
 
 namespace {
 
-// Entry-method time of one PE's rows (the KEY ranking: busy = work, not idle or overhead).
-double entryTime(
-    const std::vector<double>& rows, const ActivityColumns& cols, bool logs, std::int64_t intervals)
-{
-    const auto width = static_cast<std::size_t>(cols.count());
-    double sum = 0;
-    for (std::int64_t i = 0; i < intervals; ++i) {
-        const double* row = rows.data() + static_cast<std::size_t>(i) * width;
-        double entries = 0;
-        for (int x = 0; x < cols.entryCount; ++x)
-            entries += row[x];
-        // Summary-only runs: the .sum utilization when there is no .sumd entry time.
-        sum += (!logs && entries <= 0) ? row[cols.pack()] : entries;
-    }
-    return sum;
-}
-
 struct GroupWork {
-    std::vector<double> member; // one member's activity rows
-    std::vector<double> total; // the group's summed activity rows
-    std::vector<double> rest; // total minus the key PEs' rows
-    std::vector<double> key[3]; // first, slowest, fastest
+    ActivityAccumulator scratch; // one PE's rows
+    ActivityAccumulator sum; // the group's total, then the rest's
+    SparseActivityRows member;
+    SparseActivityRows total; // the group's summed activity rows
+    SparseActivityRows rest; // total minus the key PEs' rows
+    SparseActivityRows key[3]; // first, slowest, fastest
 };
 
-void writeCells(const std::vector<double>& rows, const GroupOverview& o, bool logs, double divisor,
+void writeCells(const SparseActivityRows& rows, const GroupOverview& o, double divisor,
     std::size_t firstCell, std::vector<float>& util, std::vector<float>& idle,
     std::vector<std::int32_t>& dominant)
 {
-    const auto width = static_cast<std::size_t>(o.columns.count());
     for (std::int64_t i = 0; i < o.grid.count; ++i) {
-        const auto cell = overviewCell(
-            rows.data() + static_cast<std::size_t>(i) * width, o.grid, i, o.columns, logs);
+        const auto cell = overviewCell(rows, o.grid, i, o.columns);
         const auto at = firstCell + static_cast<std::size_t>(i);
         util[at] = static_cast<float>(static_cast<double>(cell.utilization) / divisor);
         idle[at] = static_cast<float>(static_cast<double>(cell.idle) / divisor);
@@ -53,9 +36,8 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
 {
     const auto& members = o.members[g];
     const auto cellsPerRow = static_cast<std::size_t>(o.grid.count);
-    const auto width = static_cast<std::size_t>(o.columns.count());
-    const auto rowLength = cellsPerRow * width;
-    w.total.assign(rowLength, 0.0);
+    const int width = o.columns.count();
+    w.sum.reset(o.grid.count, width);
     const auto base = o.index(g, 0);
     for (std::size_t i = 0; i < cellsPerRow; ++i) {
         o.minUtilization[base + i] = std::numeric_limits<float>::infinity();
@@ -70,12 +52,10 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
     std::vector<double> busyOf(members.size(), 0.0);
     for (std::size_t m = 0; m < members.size(); ++m) {
         const PeId pe = members[m];
-        overviewActivityRows(trace, pe, o.grid, o.columns, logs, w.member);
-        for (std::size_t x = 0; x < rowLength; ++x)
-            w.total[x] += w.member[x];
+        overviewActivityRows(trace, pe, o.grid, o.columns, logs, w.scratch, w.member);
+        w.sum.add(w.member);
         for (std::int64_t i = 0; i < o.grid.count; ++i) {
-            const auto cell = overviewCell(
-                w.member.data() + static_cast<std::size_t>(i) * width, o.grid, i, o.columns, logs);
+            const auto cell = overviewCell(w.member, o.grid, i, o.columns);
             const auto c = static_cast<std::size_t>(i);
             sumUtil[c] += static_cast<double>(cell.utilization);
             sumIdle[c] += static_cast<double>(cell.idle);
@@ -88,7 +68,7 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
                 o.maxPe[base + c] = pe;
             }
         }
-        const double busy = entryTime(w.member, o.columns, logs, o.grid.count);
+        const double busy = entryTime(w.member, o.columns);
         busyOf[m] = busy;
         if (m == 0) {
             w.key[0] = w.member;
@@ -100,6 +80,7 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
             slowest = pe;
         }
     }
+    w.sum.take(w.total, logs);
     // The least busy of the others, never the busiest itself (they tie when all are equal).
     for (std::size_t m = 1; m < members.size(); ++m)
         if (members[m] != slowest && busyOf[m] < fastestBusy) {
@@ -117,9 +98,8 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
     for (std::size_t i = 0; i < cellsPerRow; ++i) {
         o.meanUtilization[base + i] = static_cast<float>(sumUtil[i] / n);
         o.meanIdle[base + i] = static_cast<float>(sumIdle[i] / n);
-        const auto cell = overviewCell(
-            w.total.data() + i * width, o.grid, static_cast<std::int64_t>(i), o.columns, logs);
-        o.dominant[base + i] = cell.dominant;
+        o.dominant[base + i]
+            = overviewCell(w.total, o.grid, static_cast<std::int64_t>(i), o.columns).dominant;
     }
 
     // KEY: the first member (kept unconditionally, as the seed's initial thread), then the
@@ -131,23 +111,25 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
         o.keyPe[keyBase + static_cast<std::size_t>(role)] = keys[role];
         o.keyBusyUs[keyBase + static_cast<std::size_t>(role)] = keys[role] >= 0 ? keyBusy[role] : 0;
     }
-    w.rest = w.total;
+    w.sum.reset(o.grid.count, width);
+    w.sum.add(w.total);
     for (int role = 0; role < 3; ++role) {
         if (keys[role] < 0)
             continue;
         if (role > 0)
-            overviewActivityRows(trace, keys[role], o.grid, o.columns, logs, w.key[role]);
-        for (std::size_t x = 0; x < rowLength; ++x)
-            w.rest[x] -= w.key[role][x];
-        writeCells(w.key[role], o, logs, 1.0, o.keyIndex(g, role, 0), o.keyUtilization, o.keyIdle,
+            overviewActivityRows(
+                trace, keys[role], o.grid, o.columns, logs, w.scratch, w.key[role]);
+        w.sum.add(w.key[role], -1.0);
+        writeCells(w.key[role], o, 1.0, o.keyIndex(g, role, 0), o.keyUtilization, o.keyIdle,
             o.keyDominant);
     }
+    w.sum.take(w.rest, logs);
     const std::size_t restCount = members.size() >= 3 ? members.size() - 3 : 0;
     if (restCount > 0) {
-        for (auto& v : w.rest)
+        for (auto& v : w.rest.value)
             v = std::max(0.0, v); // rounding of the subtraction
-        writeCells(w.rest, o, logs, static_cast<double>(restCount),
-            o.keyIndex(g, GroupOverview::Rest, 0), o.keyUtilization, o.keyIdle, o.keyDominant);
+        writeCells(w.rest, o, static_cast<double>(restCount), o.keyIndex(g, GroupOverview::Rest, 0),
+            o.keyUtilization, o.keyIdle, o.keyDominant);
         double restBusy = 0;
         for (std::size_t m = 0; m < members.size(); ++m)
             if (members[m] != keys[0] && members[m] != keys[1] && members[m] != keys[2])
