@@ -11,7 +11,7 @@ namespace parallax::core::analysis {
 namespace {
 
 struct GroupWork {
-    ActivityAccumulator scratch; // one PE's rows
+    ActivityCollector scratch; // one PE's rows
     ActivityAccumulator sum; // the group's total, then the rest's
     SparseActivityRows member;
     SparseActivityRows total; // the group's summed activity rows

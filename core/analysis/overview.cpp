@@ -126,11 +126,55 @@ void ActivityAccumulator::take(SparseActivityRows& out, bool fromLogs)
     m_orderInterval.clear();
 }
 
+void ActivityCollector::take(SparseActivityRows& out, bool fromLogs)
+{
+    out.fromLogs = fromLogs;
+    const auto intervals = static_cast<std::size_t>(m_intervals);
+    out.start.assign(intervals + 1, 0);
+    // Counting sort by interval (stable), then by activity within each interval (stable).
+    m_next.assign(intervals + 1, 0);
+    for (const auto& c : m_cells)
+        ++m_next[c.interval + 1];
+    for (std::size_t i = 0; i < intervals; ++i)
+        m_next[i + 1] += m_next[i];
+    m_sorted.resize(m_cells.size());
+    for (const auto& c : m_cells)
+        m_sorted[m_next[c.interval]++] = c;
+    out.activity.clear();
+    out.value.clear();
+    const auto byActivity = [](const Cell& a, const Cell& b) {
+        return a.activity < b.activity;
+    };
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < intervals; ++i) {
+        const auto first = m_sorted.begin() + static_cast<std::ptrdiff_t>(k);
+        const auto last = m_sorted.begin() + static_cast<std::ptrdiff_t>(m_next[i]);
+        if (last - first > 24) {
+            std::stable_sort(first, last, byActivity);
+        } else {
+            for (auto at = first + 1; at < last; ++at) // insertion sort, stable
+                for (auto j = at; j > first && byActivity(*j, *(j - 1)); --j)
+                    std::iter_swap(j, j - 1);
+        }
+        for (auto at = first; at < last; ++at) {
+            if (at != first && at->activity == (at - 1)->activity) {
+                out.value.back() += at->us;
+                continue;
+            }
+            out.activity.push_back(at->activity);
+            out.value.push_back(0.0 + at->us);
+        }
+        k = m_next[i];
+        out.start[i + 1] = static_cast<std::uint32_t>(out.activity.size());
+    }
+    m_cells.clear();
+}
+
 void overviewActivityRows(const Trace& trace, PeId pe, const IntervalGrid& grid,
-    const ActivityColumns& cols, bool logs, ActivityAccumulator& scratch, SparseActivityRows& rows)
+    const ActivityColumns& cols, bool logs, ActivityCollector& scratch, SparseActivityRows& rows)
 {
     const auto p = static_cast<std::size_t>(pe);
-    scratch.reset(grid.count, cols.count());
+    scratch.reset(grid.count);
     const auto add = [&](std::int64_t i, int column, double us) {
         scratch.add(i, column, us);
     };
@@ -278,7 +322,7 @@ std::optional<Overview> computeOverview(const Trace& trace, const AnalysisReques
                 trace.pes[static_cast<std::size_t>(pe)], o.grid, r.columns.entryCount, o, k);
             return;
         }
-        thread_local ActivityAccumulator scratch;
+        thread_local ActivityCollector scratch;
         thread_local SparseActivityRows rows;
         overviewActivityRows(trace, pe, o.grid, r.columns, logs, scratch, rows);
         for (std::int64_t i = 0; i < o.grid.count; ++i) {

@@ -3,6 +3,7 @@
 #include "analysis_request.h"
 #include "interval_grid.h"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -85,10 +86,39 @@ private:
     std::vector<std::uint32_t> m_next; // counting sort by interval
 };
 
+// Collects one PE's cells into SparseActivityRows: a PE touches few cells, and their list stays
+// in cache where a dense scratch of intervals × activities would not. One per thread, reused.
+class ActivityCollector {
+public:
+    void reset(std::int64_t intervals)
+    {
+        m_intervals = std::max<std::int64_t>(intervals, 0);
+        m_cells.clear();
+    }
+    void add(std::int64_t interval, int column, double us)
+    {
+        m_cells.push_back({ static_cast<std::uint32_t>(interval), column, us });
+    }
+    // The cells added since reset, sorted, the amounts of one cell summed in the order they
+    // were added (as a dense row would, bit for bit).
+    void take(SparseActivityRows& out, bool fromLogs);
+
+private:
+    struct Cell {
+        std::uint32_t interval;
+        std::int32_t activity;
+        double us;
+    };
+    std::int64_t m_intervals = 0;
+    std::vector<Cell> m_cells;
+    std::vector<Cell> m_sorted;
+    std::vector<std::uint32_t> m_next;
+};
+
 // One PE's time over the grid per activity column, from its log (`logs`) or else from its
 // summaries, where the pack column carries the .sum utilization.
 void overviewActivityRows(const Trace& trace, PeId pe, const IntervalGrid& grid,
-    const ActivityColumns& columns, bool logs, ActivityAccumulator& scratch,
+    const ActivityColumns& columns, bool logs, ActivityCollector& scratch,
     SparseActivityRows& rows);
 
 struct OverviewCell {
