@@ -131,7 +131,7 @@ void ActivityCollector::take(SparseActivityRows& out, bool fromLogs)
     out.fromLogs = fromLogs;
     const auto intervals = static_cast<std::size_t>(m_intervals);
     out.start.assign(intervals + 1, 0);
-    // Counting sort by interval (stable), then by activity within each interval (stable).
+    // Counting sort by interval (stable), then each interval's cells merged by activity.
     m_next.assign(intervals + 1, 0);
     for (const auto& c : m_cells)
         ++m_next[c.interval + 1];
@@ -140,31 +140,33 @@ void ActivityCollector::take(SparseActivityRows& out, bool fromLogs)
     m_sorted.resize(m_cells.size());
     for (const auto& c : m_cells)
         m_sorted[m_next[c.interval]++] = c;
+    if (m_sum.size() != m_activities) {
+        m_sum.assign(m_activities, 0.0);
+        m_seen.assign(m_activities, 0);
+    }
     out.activity.clear();
     out.value.clear();
-    const auto byActivity = [](const Cell& a, const Cell& b) {
-        return a.activity < b.activity;
-    };
     std::size_t k = 0;
     for (std::size_t i = 0; i < intervals; ++i) {
-        const auto first = m_sorted.begin() + static_cast<std::ptrdiff_t>(k);
-        const auto last = m_sorted.begin() + static_cast<std::ptrdiff_t>(m_next[i]);
-        if (last - first > 24) {
-            std::stable_sort(first, last, byActivity);
-        } else {
-            for (auto at = first + 1; at < last; ++at) // insertion sort, stable
-                for (auto j = at; j > first && byActivity(*j, *(j - 1)); --j)
-                    std::iter_swap(j, j - 1);
-        }
-        for (auto at = first; at < last; ++at) {
-            if (at != first && at->activity == (at - 1)->activity) {
-                out.value.back() += at->us;
-                continue;
+        m_order.clear();
+        for (; k < m_next[i]; ++k) {
+            const auto& c = m_sorted[k];
+            const auto a = static_cast<std::size_t>(c.activity);
+            if (m_seen[a] == 0) {
+                m_seen[a] = 1;
+                m_order.push_back(c.activity);
             }
-            out.activity.push_back(at->activity);
-            out.value.push_back(0.0 + at->us);
+            m_sum[a] += c.us; // from 0.0, in the order added
         }
-        k = m_next[i];
+        if (m_order.size() > 1)
+            std::sort(m_order.begin(), m_order.end());
+        for (const auto a : m_order) {
+            const auto at = static_cast<std::size_t>(a);
+            out.activity.push_back(a);
+            out.value.push_back(m_sum[at]);
+            m_sum[at] = 0.0;
+            m_seen[at] = 0;
+        }
         out.start[i + 1] = static_cast<std::uint32_t>(out.activity.size());
     }
     m_cells.clear();
@@ -174,7 +176,7 @@ void overviewActivityRows(const Trace& trace, PeId pe, const IntervalGrid& grid,
     const ActivityColumns& cols, bool logs, ActivityCollector& scratch, SparseActivityRows& rows)
 {
     const auto p = static_cast<std::size_t>(pe);
-    scratch.reset(grid.count);
+    scratch.reset(grid.count, cols.count());
     const auto add = [&](std::int64_t i, int column, double us) {
         scratch.add(i, column, us);
     };

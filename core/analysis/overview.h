@@ -86,18 +86,21 @@ private:
     std::vector<std::uint32_t> m_next; // counting sort by interval
 };
 
-// Collects one PE's cells into SparseActivityRows: a PE touches few cells, and their list stays
-// in cache where a dense scratch of intervals × activities would not. One per thread, reused.
+// Collects cells into SparseActivityRows: a list of what was added, sorted once at the end. A
+// PE touches few cells, and their list stays in cache where a dense scratch of intervals ×
+// activities would not. One per thread, reused.
 class ActivityCollector {
 public:
-    void reset(std::int64_t intervals)
+    // Starts empty rows of `intervals` intervals and activities 0 .. activities - 1.
+    void reset(std::int64_t intervals, int activities)
     {
         m_intervals = std::max<std::int64_t>(intervals, 0);
+        m_activities = static_cast<std::size_t>(std::max(activities, 0));
         m_cells.clear();
     }
-    void add(std::int64_t interval, int column, double us)
+    void add(std::int64_t interval, int activity, double us)
     {
-        m_cells.push_back({ static_cast<std::uint32_t>(interval), column, us });
+        m_cells.push_back({ static_cast<std::uint32_t>(interval), activity, us });
     }
     // The cells added since reset, sorted, the amounts of one cell summed in the order they
     // were added (as a dense row would, bit for bit).
@@ -110,9 +113,14 @@ private:
         double us;
     };
     std::int64_t m_intervals = 0;
+    std::size_t m_activities = 0;
     std::vector<Cell> m_cells;
     std::vector<Cell> m_sorted;
     std::vector<std::uint32_t> m_next;
+    // One interval's cells merged: per activity its sum and whether it was seen.
+    std::vector<double> m_sum;
+    std::vector<std::uint8_t> m_seen;
+    std::vector<std::int32_t> m_order;
 };
 
 // One PE's time over the grid per activity column, from its log (`logs`) or else from its

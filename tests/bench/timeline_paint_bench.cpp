@@ -6,7 +6,8 @@
 // offscreen into a QImage at five zoom levels from the whole run down to 100 µs, centred on
 // the middle of the run. Per zoom level it prints the median and the maximum of
 //   cold: a frame after the window moved by 1 µs (the geometry is rebuilt), and
-//   warm: a repaint of the same window (cached geometry, as for hover or selection).
+//   warm: a repaint of the same window (cached geometry, as for hover or selection);
+//   cold cpu: the CPU time of a cold frame over all threads (less sensitive to other load).
 // With --collapse K every K consecutive PEs are collapsed into one aggregated row.
 // Example:
 //   build/bin/parallax-bench-timeline /tmp/bench512 --frames 50
@@ -26,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -73,13 +75,25 @@ Figures summarize(std::vector<double> ms)
     return { ms[ms.size() / 2], ms.back() };
 }
 
-double paintMs(const views::TimelineWidget& widget, QImage& image)
+// CPU time of the whole process (every thread), ms: what a frame costs whatever else runs on
+// the machine.
+double processCpuMs()
 {
+    timespec t {};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+double paintMs(const views::TimelineWidget& widget, QImage& image, double* cpuMs = nullptr)
+{
+    const double cpu = processCpuMs();
     const auto start = std::chrono::steady_clock::now();
     QPainter painter(&image);
     painter.setFont(widget.font());
     widget.paintChart(painter, widget.size(), false);
     painter.end();
+    if (cpuMs != nullptr)
+        *cpuMs = processCpuMs() - cpu;
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
 }
@@ -155,8 +169,8 @@ int main(int argc, char** argv)
                 "%dx%d, %d frames per figure\n",
         trace->pes.size(), static_cast<unsigned long long>(trace->eventCount()), loadS, shown,
         widget.rowSources().size(), options.width, options.height, options.frames);
-    std::printf("%-16s %9s %16s %16s %9s\n", "window", "rows", "cold median/max", "warm median/max",
-        "blocks");
+    std::printf("%-16s %9s %16s %10s %16s %9s\n", "window", "rows", "cold median/max", "cold cpu",
+        "warm median/max", "blocks");
 
     // Five windows from the whole run down to 100 µs, evenly spaced on a log scale.
     constexpr int kLevels = 5;
@@ -175,6 +189,7 @@ int main(int argc, char** argv)
         const auto base = widget.window();
 
         std::vector<double> cold;
+        std::vector<double> coldCpu;
         std::vector<double> warm;
         (void)paintMs(widget, image); // warm-up (fonts, glyph caches)
         for (int f = 0; f < options.frames; ++f) {
@@ -187,7 +202,9 @@ int main(int argc, char** argv)
             } else {
                 widget.setWindow(base);
             }
-            cold.push_back(paintMs(widget, image));
+            double cpu = 0.0;
+            cold.push_back(paintMs(widget, image, &cpu));
+            coldCpu.push_back(cpu);
             warm.push_back(paintMs(widget, image));
         }
         std::size_t blocks = 0;
@@ -198,8 +215,9 @@ int main(int argc, char** argv)
         const auto w = summarize(warm);
         // Padded as a QString: "µs" is one character but two bytes.
         const QString label = views::formatPreciseTime(base.length()).leftJustified(16);
-        std::printf("%s %9zu %7.2f/%6.2f ms %7.2f/%6.2f ms %9zu\n", label.toUtf8().constData(),
-            g.rows.size(), c.median, c.max, w.median, w.max, blocks);
+        std::printf("%s %9zu %7.2f/%6.2f ms %7.2f ms %7.2f/%6.2f ms %9zu\n",
+            label.toUtf8().constData(), g.rows.size(), c.median, c.max, summarize(coldCpu).median,
+            w.median, w.max, blocks);
     }
     return 0;
 }

@@ -82,11 +82,12 @@ PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t
 
 TimelineSummaryCache::TimelineSummaryCache(core::TracePtr trace)
     : m_trace(std::move(trace))
+    , m_end(m_trace ? std::max<core::TimeUs>(m_trace->endTime(), 1) : 1)
 { }
 
 core::TimeUs TimelineSummaryCache::bucketWidth() const
 {
-    const auto length = m_trace ? std::max<core::TimeUs>(m_trace->endTime(), 1) : 1;
+    const auto length = m_end;
     const auto buckets = static_cast<core::TimeUs>(kBuckets);
     return std::max<core::TimeUs>((length + buckets - 1) / buckets, 1);
 }
@@ -100,15 +101,16 @@ std::shared_ptr<const PeSummary> TimelineSummaryCache::of(core::PeId pe) const
         if (const auto it = m_summaries.find(pe); it != m_summaries.end())
             return it->second;
     }
-    auto summary
-        = std::make_shared<const PeSummary>(summarizePe(m_trace->pes[static_cast<std::size_t>(pe)],
-            { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) }, kBuckets));
+    auto summary = std::make_shared<const PeSummary>(
+        summarizePe(m_trace->pes[static_cast<std::size_t>(pe)], span(), kBuckets));
     const std::lock_guard lock(m_mutex);
     return m_summaries.emplace(pe, std::move(summary)).first->second;
 }
 
 std::shared_ptr<const PeSummary> TimelineSummaryCache::of(const std::vector<core::PeId>& pes) const
 {
+    if (!m_trace)
+        return nullptr;
     {
         const std::lock_guard lock(m_mutex);
         if (const auto it = m_groups.find(pes); it != m_groups.end())
@@ -116,10 +118,21 @@ std::shared_ptr<const PeSummary> TimelineSummaryCache::of(const std::vector<core
     }
     std::shared_ptr<PeSummary> group;
     std::vector<std::vector<std::pair<std::uint16_t, float>>> weights;
+    PeSummary local;
     for (const auto pe : pes) {
-        const auto one = of(pe);
-        if (!one)
+        // The members' own summaries are not kept (a group of thousands of PEs would hold
+        // hundreds of megabytes); one already made for its PE's row is used.
+        std::shared_ptr<const PeSummary> kept;
+        {
+            const std::lock_guard lock(m_mutex);
+            if (const auto it = m_summaries.find(pe); it != m_summaries.end())
+                kept = it->second;
+        }
+        if (!kept && (pe < 0 || static_cast<std::size_t>(pe) >= m_trace->pes.size()))
             continue;
+        if (!kept)
+            local = summarizePe(m_trace->pes[static_cast<std::size_t>(pe)], span(), kBuckets);
+        const PeSummary* one = kept ? kept.get() : &local;
         if (!group) {
             group = std::make_shared<PeSummary>(*one);
             weights.resize(one->size());

@@ -60,7 +60,10 @@ public:
     [[nodiscard]] std::shared_ptr<const PeSummary> of(const std::vector<core::PeId>& pes) const;
 
 private:
+    [[nodiscard]] core::TimeRange span() const { return { 0, m_end }; }
+
     core::TracePtr m_trace;
+    core::TimeUs m_end = 1; // the run's end: the summaries cover [0, m_end)
     mutable std::mutex m_mutex;
     mutable std::unordered_map<core::PeId, std::shared_ptr<const PeSummary>> m_summaries;
     mutable std::map<std::vector<core::PeId>, std::shared_ptr<const PeSummary>> m_groups;
