@@ -1,14 +1,15 @@
 // parallax-bench-timeline: how long the Timeline takes to paint a frame. Not a test: it prints
 // figures (the target is 16 ms per frame, docs/performance.md). Usage:
 //   parallax-bench-timeline RUN [--frames 50] [--width 1920 --height 1080] [--pes N]
-//                           [--collapse K]
+//                           [--collapse K [--mode sum|set|key]]
 // It loads the run, shows the first N PEs (default 512, or all), and paints the TimelineWidget
 // offscreen into a QImage at five zoom levels from the whole run down to 100 µs, centred on
 // the middle of the run. Per zoom level it prints the median and the maximum of
 //   cold: a frame after the window moved by 1 µs (the geometry is rebuilt), and
 //   warm: a repaint of the same window (cached geometry, as for hover or selection);
 //   cold cpu: the CPU time of a cold frame over all threads (less sensitive to other load).
-// With --collapse K every K consecutive PEs are collapsed into one aggregated row.
+// With --collapse K every K consecutive PEs are collapsed into one group, drawn in --mode (SUM:
+// one aggregated row, SET: one row with the members' spread, KEY: four rows).
 // Example:
 //   build/bin/parallax-bench-timeline /tmp/bench512 --frames 50
 
@@ -42,6 +43,7 @@ struct Options {
     int height = 1080;
     int pes = 512;
     int collapse = 0;
+    core::analysis::AggregationMode mode = core::analysis::AggregationMode::Sum;
 };
 
 bool readNumber(const char* text, int minimum, int& out)
@@ -58,7 +60,7 @@ int usage()
 {
     std::fprintf(stderr,
         "usage: parallax-bench-timeline RUN [--frames N] [--width W --height H] [--pes N] "
-        "[--collapse K]\n");
+        "[--collapse K [--mode sum|set|key]]\n");
     return 2;
 }
 
@@ -121,6 +123,12 @@ int main(int argc, char** argv)
             ok = readNumber(argv[i + 1], 1, options.pes);
         else if (flag == "--collapse")
             ok = readNumber(argv[i + 1], 1, options.collapse);
+        else if (flag == "--mode") {
+            const auto mode = core::analysis::parseAggregationMode(argv[i + 1]);
+            ok = mode && *mode != core::analysis::AggregationMode::Signature;
+            if (ok)
+                options.mode = *mode;
+        }
         if (!ok) {
             std::fprintf(
                 stderr, "parallax-bench-timeline: bad option %s %s\n", flag.c_str(), argv[i + 1]);
@@ -154,6 +162,7 @@ int main(int argc, char** argv)
     for (std::size_t pe = 0; pe < shown; ++pe)
         pes.push_back(static_cast<core::PeId>(pe));
     widget.setPes(pes);
+    widget.setGroupMode(options.mode);
     if (options.collapse > 1)
         for (std::size_t first = 0; first < pes.size();
              first += static_cast<std::size_t>(options.collapse)) {

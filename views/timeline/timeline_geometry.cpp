@@ -272,8 +272,8 @@ void addSummaryBlocks(const PeSummary& sum, const TimeMapping& map,
         double busy = 0.0;
         double idle = 0.0;
         std::uint32_t started = 0;
-        const auto [t0, t1] = forBucketsInColumn(
-            sum, map, usPerPixel, c, [&](std::size_t bi, double share, bool begins) {
+        const auto [t0, t1] = forBucketsInColumn(sum.origin, sum.bucket, sum.size(), map,
+            usPerPixel, c, [&](std::size_t bi, double share, bool begins) {
                 busy += static_cast<double>(sum.busy[bi]) * share;
                 idle += static_cast<double>(sum.idle[bi]) * share;
                 if (begins)
@@ -550,11 +550,16 @@ TimelineGeometry buildTimelineGeometryForRows(const core::Trace& trace,
         row.members = source.members;
         row.group = source.group;
         row.groupLabel = source.label;
+        row.role = source.role;
+        row.groupExpanded = source.expanded;
+        row.groupSize = source.groupSize;
         row.position = static_cast<std::size_t>(r);
         row.commThread = row.pe != core::kNoPe && meta.isCommThread(row.pe);
         row.node = nodeOfSource(meta, source);
-        row.firstOfNode = meta.smp && r > 0
-            && nodeOfSource(meta, pes[static_cast<std::size_t>(r - 1)]) != row.node;
+        // (No boundary between the rows of one group: KEY rows are PEs of different nodes.)
+        const auto* above = r > 0 ? &pes[static_cast<std::size_t>(r - 1)] : nullptr;
+        row.firstOfNode = meta.smp && above != nullptr && nodeOfSource(meta, *above) != row.node
+            && (source.group < 0 || above->group != source.group);
         row.eventStrip = QRect(plotLeft, rowTop, plotWidth, layout.eventStrip);
         row.bar = QRect(plotLeft, rowTop + layout.eventStrip, plotWidth, g.barHeight);
         row.label = QRect(m, rowTop, layout.labelWidth - 8, layout.eventStrip + g.barHeight);

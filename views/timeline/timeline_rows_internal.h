@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -28,22 +29,22 @@ inline core::TimeUs tracedInWindow(const core::PeTrace& p, core::TimeRange w)
     return clippedLength(p.beginComputation >= 0 ? p.beginComputation : p.firstTime, end, w);
 }
 
-// Walks the summary's buckets under pixel column `c` of `map`: visit(bucket, share, begins) per
-// bucket overlapping the column, `share` being the fraction of the bucket inside the column and
-// `begins` whether the bucket starts in it (its executions begun count there). Returns the
-// column's time span [t0, t1).
+// Walks the buckets (`count` of `bucketUs` from `origin`: a summary's) under pixel column `c`
+// of `map`: visit(bucket, share, begins) per bucket overlapping the column, `share` being the
+// fraction of the bucket inside the column and `begins` whether the bucket starts in it (its
+// executions begun count there). Returns the column's time span [t0, t1).
 template <typename Visit>
-std::pair<double, double> forBucketsInColumn(
-    const PeSummary& sum, const TimeMapping& map, double usPerPixel, int c, Visit&& visit)
+std::pair<double, double> forBucketsInColumn(core::TimeUs origin, core::TimeUs bucketUs,
+    std::size_t count, const TimeMapping& map, double usPerPixel, int c, Visit&& visit)
 {
     const double t0 = static_cast<double>(map.window.begin) + c * usPerPixel;
     const double t1 = std::min(t0 + usPerPixel, static_cast<double>(map.window.end));
-    const double bucket = static_cast<double>(sum.bucket);
-    const double f0 = (t0 - static_cast<double>(sum.origin)) / bucket;
-    const double f1 = (t1 - static_cast<double>(sum.origin)) / bucket;
+    const double bucket = static_cast<double>(bucketUs);
+    const double f0 = (t0 - static_cast<double>(origin)) / bucket;
+    const double f1 = (t1 - static_cast<double>(origin)) / bucket;
     const auto b0 = std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::floor(f0)), 0);
     const auto b1 = std::min<std::ptrdiff_t>(
-        static_cast<std::ptrdiff_t>(std::ceil(f1)), static_cast<std::ptrdiff_t>(sum.size()));
+        static_cast<std::ptrdiff_t>(std::ceil(f1)), static_cast<std::ptrdiff_t>(count));
     for (auto b = b0; b < b1; ++b) {
         const double share
             = std::min(f1, static_cast<double>(b + 1)) - std::max(f0, static_cast<double>(b));

@@ -1,6 +1,7 @@
 #include "views/timeline/timeline_summary.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace parallax::views {
 
@@ -165,6 +166,44 @@ std::shared_ptr<const PeSummary> TimelineSummaryCache::of(const std::vector<core
     }
     const std::lock_guard lock(m_mutex);
     return m_groups.emplace(pes, std::move(group)).first->second;
+}
+
+std::shared_ptr<const GroupSpread> TimelineSummaryCache::spreadOf(
+    const std::vector<core::PeId>& pes) const
+{
+    if (!m_trace)
+        return nullptr;
+    {
+        const std::lock_guard lock(m_mutex);
+        if (const auto it = m_spreads.find(pes); it != m_spreads.end())
+            return it->second;
+    }
+    auto spread = std::make_shared<GroupSpread>();
+    const auto buckets = kBuckets / kSpreadCoarsening;
+    std::vector<std::vector<std::uint8_t>> shares; // per member, per bucket
+    for (const auto pe : pes) {
+        if (pe < 0 || static_cast<std::size_t>(pe) >= m_trace->pes.size())
+            continue;
+        const auto one = summarizePe(m_trace->pes[static_cast<std::size_t>(pe)], span(), buckets);
+        if (spread->members.empty()) {
+            spread->origin = one.origin;
+            spread->bucket = one.bucket;
+            spread->buckets = one.size();
+        }
+        spread->members.push_back(pe);
+        auto& share = shares.emplace_back(spread->buckets, 0);
+        const double full = static_cast<double>(one.bucket);
+        for (std::size_t b = 0; b < spread->buckets && b < one.size(); ++b)
+            share[b] = static_cast<std::uint8_t>(
+                std::lround(std::clamp(static_cast<double>(one.busy[b]) / full, 0.0, 1.0) * 255.0));
+    }
+    const auto members = spread->members.size();
+    spread->busy.resize(spread->buckets * members);
+    for (std::size_t m = 0; m < members; ++m)
+        for (std::size_t b = 0; b < spread->buckets; ++b)
+            spread->busy[b * members + m] = shares[m][b];
+    const std::lock_guard lock(m_mutex);
+    return m_spreads.emplace(pes, std::move(spread)).first->second;
 }
 
 } // namespace parallax::views
