@@ -1,5 +1,6 @@
 // Group rows of the Overview on a hand-made run: every number below follows from makeRun().
 
+#include "core/analysis/extrema.h"
 #include "core/analysis/group_overview.h"
 #include "core/trace.h"
 #include "io/run_loader.h"
@@ -187,4 +188,32 @@ TEST_CASE("group overview: groups agree with their members' own Overview rows, f
     REQUIRE(summaries.trace);
     REQUIRE_FALSE(summaries.trace->hasLogs());
     checkAgainstPeRows(*summaries.trace, groups);
+}
+
+TEST_CASE("extrema over groups: a group's score is its members' mean, ranked as PEs are",
+    "[analysis][groups]")
+{
+    // Idle shares: PE 0 60 %, PE 1 20 %, PE 2 80 %, PE 3 30 %.
+    const auto trace = makeRun();
+    ExtremaOptions options;
+    options.criterion = ExtremaCriterion::LeastIdle;
+    const auto x = computeExtrema(*trace, whole(), options);
+    REQUIRE(x);
+    const auto ranked = rankGroups(*x, { { 2, 3 }, { 0, 1 }, { 7 } }, 1);
+    CHECK(ranked.ranked == 2); // the group without an analysed PE is left out
+    REQUIRE(ranked.extremes.size() == 1);
+    const auto& least = ranked.extremes[0];
+    CHECK(least.group == 1); // mean idle 40 % against 55 %
+    CHECK(least.score == Approx(40.0));
+    CHECK(least.members == std::vector<PeId> { 1, 0 }); // most extreme first
+    CHECK(least.memberScores[0] == Approx(20.0));
+    CHECK(least.vector[static_cast<std::size_t>(x->columns.idle())] == Approx(40.0));
+    CHECK(ranked.outliers[static_cast<std::size_t>(x->columns.idle())] == Approx(40.0));
+    CHECK(ranked.nonOutliers[static_cast<std::size_t>(x->columns.idle())] == Approx(55.0));
+    // Most idle: the other way round; count 0 takes the default (10 %, at least one).
+    options.criterion = ExtremaCriterion::MostIdle;
+    const auto most = rankGroups(*computeExtrema(*trace, whole(), options), { { 0, 1 }, { 2, 3 } });
+    REQUIRE(most.extremes.size() == 1);
+    CHECK(most.extremes[0].group == 1);
+    CHECK(most.extremes[0].members == std::vector<PeId> { 2, 3 });
 }
