@@ -6,13 +6,13 @@
 #include "core/text_args.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
+#include "views/common/pe_lists_file.h"
 #include "views/common/stacked_bar_chart.h"
 
 // After the other project headers (see time_profile_view.cpp: a GCC 12 false positive).
 #include "views/common/async_computation.h"
 
 #include <QComboBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -20,7 +20,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
-#include <QSaveFile>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -143,8 +142,8 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index == static_cast<int>(Grouping::Lists)) {
             // Named PE lists from a file, chosen now; cancelling keeps the previous grouping.
-            const QString path = QFileDialog::getOpenFileName(this, tr("Group PEs by Named Lists"),
-                {}, tr("PE lists (*.txt *.lists);;All files (*)"));
+            const QString path = QFileDialog::getOpenFileName(
+                this, tr("Group PEs by Named Lists"), {}, peListsFilter());
             QString error;
             if (path.isEmpty() || !loadPeLists(path, &error)) {
                 if (!error.isEmpty())
@@ -314,8 +313,8 @@ void OverviewView::showContextMenu(QPoint globalPos, std::optional<core::PeId> p
                 this, [this, keys, range]() { emit timelineRequested(keys, range); });
         }
         menu->addAction(tr("Save these groups as PE lists…"), this, [this]() {
-            const QString path = QFileDialog::getSaveFileName(this, tr("Save Groups as PE Lists"),
-                QStringLiteral("groups.txt"), tr("PE lists (*.txt *.lists);;All files (*)"));
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Save Groups as PE Lists"), QStringLiteral("groups.txt"), peListsFilter());
             QString error;
             if (!path.isEmpty() && !saveGroupsAsLists(path, &error))
                 QMessageBox::warning(this, tr("PE Lists"), error);
@@ -403,20 +402,9 @@ std::vector<std::vector<core::PeId>> OverviewView::makeGroups(
 
 bool OverviewView::loadPeLists(const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error != nullptr)
-            *error = tr("%1: cannot be read (%2)").arg(path, file.errorString());
+    auto lists = readPeListsFile(path, error);
+    if (!lists)
         return false;
-    }
-    std::string why;
-    auto lists = core::analysis::parsePeLists(file.readAll().toStdString(), &why);
-    if (!lists || lists->empty()) {
-        if (error != nullptr)
-            *error = tr("%1: %2").arg(
-                path, lists ? tr("no PE lists in it") : QString::fromStdString(why));
-        return false;
-    }
     m_lists = std::move(*lists);
     return true;
 }
@@ -433,17 +421,7 @@ bool OverviewView::saveGroupsAsLists(const QString& path, QString* error) const
         lists.emplace_back(
             g < m_groupNames.size() ? m_groupNames[g].toStdString() : "group " + std::to_string(g),
             m_groups->members[g]);
-    QSaveFile file(path);
-    const auto text = core::analysis::formatPeLists(lists);
-    if (!file.open(QIODevice::WriteOnly)
-        || file.write(text.data(), static_cast<qint64>(text.size()))
-            != static_cast<qint64>(text.size())
-        || !file.commit()) {
-        if (error != nullptr)
-            *error = tr("%1: cannot be written (%2)").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return writePeListsFile(path, lists, error);
 }
 
 void OverviewView::recompute()
