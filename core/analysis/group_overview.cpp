@@ -32,8 +32,18 @@ void writeCells(const SparseActivityRows& rows, const GroupOverview& o, double d
     }
 }
 
-void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs, GroupWork& w)
+void computeGroup(const Trace& trace, const ResolvedRequest& r, GroupOverview& o, std::size_t g,
+    bool logs, GroupWork& w)
 {
+    // A PE's own rows: from its log, or from its summaries (a reduced run's PE without a log,
+    // whose .sum utilization is in the pack column: not added to the group's total, which is
+    // read as log time and where it would be mistaken for pack time).
+    const auto skipOf = [&](PeId pe) {
+        return logs && r.isFromSummary(pe) ? o.columns.pack() : -1;
+    };
+    const auto rowsOf = [&](PeId pe, SparseActivityRows& rows) {
+        overviewActivityRows(trace, pe, o.grid, o.columns, logs && skipOf(pe) < 0, w.scratch, rows);
+    };
     const auto& members = o.members[g];
     const auto cellsPerRow = static_cast<std::size_t>(o.grid.count);
     const int width = o.columns.count();
@@ -52,8 +62,9 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
     std::vector<double> busyOf(members.size(), 0.0);
     for (std::size_t m = 0; m < members.size(); ++m) {
         const PeId pe = members[m];
-        overviewActivityRows(trace, pe, o.grid, o.columns, logs, w.scratch, w.member);
-        w.sum.add(w.member);
+        rowsOf(pe, w.member);
+        w.sum.add(w.member, 1.0, skipOf(pe));
+        o.summaryMembers[g] += skipOf(pe) >= 0 ? 1U : 0U;
         for (std::int64_t i = 0; i < o.grid.count; ++i) {
             const auto cell = overviewCell(w.member, o.grid, i, o.columns);
             const auto c = static_cast<std::size_t>(i);
@@ -117,9 +128,8 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
         if (keys[role] < 0)
             continue;
         if (role > 0)
-            overviewActivityRows(
-                trace, keys[role], o.grid, o.columns, logs, w.scratch, w.key[role]);
-        w.sum.add(w.key[role], -1.0);
+            rowsOf(keys[role], w.key[role]);
+        w.sum.add(w.key[role], -1.0, skipOf(keys[role]));
         writeCells(w.key[role], o, 1.0, o.keyIndex(g, role, 0), o.keyUtilization, o.keyIdle,
             o.keyDominant);
     }
@@ -130,6 +140,24 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
             v = std::max(0.0, v); // rounding of the subtraction
         writeCells(w.rest, o, static_cast<double>(restCount), o.keyIndex(g, GroupOverview::Rest, 0),
             o.keyUtilization, o.keyIdle, o.keyDominant);
+        // Members from their summaries: the rest's utilization and idle are the mean of its
+        // members' own (their summed rows do not hold them).
+        if (o.summaryMembers[g] > 0)
+            for (std::size_t i = 0; i < cellsPerRow; ++i) {
+                double util = sumUtil[i];
+                double idle = sumIdle[i];
+                for (int role = 0; role < 3; ++role)
+                    if (keys[role] >= 0) {
+                        const auto at = o.keyIndex(g, role, static_cast<std::int64_t>(i));
+                        util -= static_cast<double>(o.keyUtilization[at]);
+                        idle -= static_cast<double>(o.keyIdle[at]);
+                    }
+                const auto at = o.keyIndex(g, GroupOverview::Rest, static_cast<std::int64_t>(i));
+                o.keyUtilization[at]
+                    = static_cast<float>(std::max(util, 0.0) / static_cast<double>(restCount));
+                o.keyIdle[at]
+                    = static_cast<float>(std::max(idle, 0.0) / static_cast<double>(restCount));
+            }
         double restBusy = 0;
         for (std::size_t m = 0; m < members.size(); ++m)
             if (members[m] != keys[0] && members[m] != keys[1] && members[m] != keys[2])
@@ -165,6 +193,8 @@ std::optional<GroupOverview> computeGroupOverview(const Trace& trace,
         kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
         o.members.push_back(std::move(kept));
     }
+    o.fromSummary = r.fromSummary;
+    o.summaryMembers.assign(groups.size(), 0);
     const auto cells = groups.size() * static_cast<std::size_t>(o.grid.count);
     o.meanUtilization.assign(cells, 0.0F);
     o.minUtilization.assign(cells, 0.0F);
@@ -182,7 +212,7 @@ std::optional<GroupOverview> computeGroupOverview(const Trace& trace,
     const bool logs = trace.hasLogs();
     const bool ok = parallelFor(groups.size(), r.threads, progress, [&](std::size_t g) {
         thread_local GroupWork work;
-        computeGroup(trace, o, g, logs, work);
+        computeGroup(trace, r, o, g, logs, work);
     });
     if (!ok)
         return std::nullopt;

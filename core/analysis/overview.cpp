@@ -85,13 +85,14 @@ void ActivityAccumulator::reset(std::int64_t intervals, int width)
     m_orderInterval.clear();
 }
 
-void ActivityAccumulator::add(const SparseActivityRows& rows, double sign)
+void ActivityAccumulator::add(const SparseActivityRows& rows, double sign, int skip)
 {
     const auto n = std::min(rows.intervals(), m_intervals);
     for (std::int64_t i = 0; i < n; ++i)
         for (auto k = rows.start[static_cast<std::size_t>(i)];
              k < rows.start[static_cast<std::size_t>(i) + 1]; ++k)
-            add(i, rows.activity[k], rows.value[k] * sign);
+            if (rows.activity[k] != skip)
+                add(i, rows.activity[k], rows.value[k] * sign);
 }
 
 void ActivityAccumulator::take(SparseActivityRows& out, bool fromLogs)
@@ -310,6 +311,7 @@ std::optional<Overview> computeOverview(const Trace& trace, const AnalysisReques
     Overview o;
     o.columns = r.columns;
     o.pes = r.pes;
+    o.fromSummary = r.fromSummary;
     const bool java = r.mode == Mode::JavaCompat;
     const bool logs = trace.hasLogs();
     o.grid = overviewGrid(trace, r, options);
@@ -326,7 +328,8 @@ std::optional<Overview> computeOverview(const Trace& trace, const AnalysisReques
         }
         thread_local ActivityCollector scratch;
         thread_local SparseActivityRows rows;
-        overviewActivityRows(trace, pe, o.grid, r.columns, logs, scratch, rows);
+        overviewActivityRows(
+            trace, pe, o.grid, r.columns, logs && !r.isFromSummary(pe), scratch, rows);
         for (std::int64_t i = 0; i < o.grid.count; ++i) {
             const auto cell = overviewCell(rows, o.grid, i, r.columns);
             const auto index = o.index(k, i);

@@ -19,6 +19,8 @@ struct Overview {
     std::vector<float> utilization; // % busy in entry methods (+ pack/unpack in the correct mode)
     std::vector<float> idle; // % idle (Java: truncated integer)
     std::vector<std::int32_t> dominant;
+    // The PEs drawn from their summary files (no log in a reduced run; sorted).
+    std::vector<PeId> fromSummary;
 
     [[nodiscard]] std::size_t index(std::size_t peIndex, std::int64_t column) const
     {
@@ -71,8 +73,9 @@ public:
         }
         m_cells[at] += us;
     }
-    // Adds every cell of `rows` times `sign` (1 or -1: a sign flip is exact).
-    void add(const SparseActivityRows& rows, double sign = 1.0);
+    // Adds every cell of `rows` times `sign` (1 or -1: a sign flip is exact), but those of the
+    // activity `skip`.
+    void add(const SparseActivityRows& rows, double sign = 1.0, int skip = -1);
     // The cells touched since reset, sorted; the accumulator is empty again afterwards.
     void take(SparseActivityRows& out, bool fromLogs);
 
@@ -124,7 +127,8 @@ private:
 };
 
 // One PE's time over the grid per activity column, from its log (`logs`) or else from its
-// summaries, where the pack column carries the .sum utilization.
+// summaries, where the pack column carries the .sum utilization. (For a run with logs, `logs`
+// is false for the PEs a summaryFallback request takes from their summaries.)
 void overviewActivityRows(const Trace& trace, PeId pe, const IntervalGrid& grid,
     const ActivityColumns& columns, bool logs, ActivityCollector& scratch,
     SparseActivityRows& rows);

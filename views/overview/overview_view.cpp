@@ -164,7 +164,7 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
         // The groups carry every display; regroup only when the number of rows per group
         // changes how many groups fit.
         std::vector<QString> names;
-        static_cast<void>(makeGroups(m_options->request(), names));
+        static_cast<void>(makeGroups(request(), names));
         if (names == m_groupNames)
             showComposed();
         else
@@ -356,6 +356,14 @@ GroupDisplay OverviewView::groupDisplay() const
     return static_cast<GroupDisplay>(std::clamp(m_groupDisplay->currentIndex(), 0, 2));
 }
 
+core::analysis::AnalysisRequest OverviewView::request() const
+{
+    auto r = m_options->request();
+    // A reduced run: its PEs without a log are drawn from their summary files.
+    r.summaryFallback = m_trace && m_trace->reduced.has_value();
+    return r;
+}
+
 std::vector<std::vector<core::PeId>> OverviewView::makeGroups(
     const core::analysis::AnalysisRequest& request, std::vector<QString>& names) const
 {
@@ -436,7 +444,7 @@ void OverviewView::recompute()
         m_chart->setSubtitle({});
         return;
     }
-    auto request = m_options->request();
+    auto request = this->request();
     m_chart->setCommThreadsMuted(!request.includeCommThreads);
     core::analysis::OverviewOptions options;
     options.columns = countFieldValue(m_columns->text(), 1000);
@@ -547,7 +555,7 @@ void OverviewView::computeMembers()
         emit computed();
         return;
     }
-    auto request = m_options->request();
+    auto request = this->request();
     request.pes = std::move(open);
     core::analysis::OverviewOptions options;
     options.columns = countFieldValue(m_columns->text(), 1000);
@@ -577,13 +585,22 @@ void OverviewView::showComposed()
     QString subtitle;
     if (m_overview) {
         const auto& grid = m_overview->grid;
-        subtitle = describeSelection(*m_trace, m_options->range(), m_options->pes())
+        // A reduced run's PEs without a log are shown too (from their summaries): name them all.
+        const bool summaries
+            = !(m_groups ? m_groups->fromSummary : m_overview->fromSummary).empty();
+        subtitle
+            = describeSelection(*m_trace, m_options->range(),
+                  summaries ? core::analysis::resolve(*m_trace, request()).pes : m_options->pes())
             + tr(" · %1 columns of %2")
                   .arg(QLocale().toString(static_cast<qlonglong>(grid.count)),
                       formatTime(static_cast<double>(grid.size)));
         if (m_groups)
             subtitle += tr(" · %n group(s) of PEs, click one to show its PEs", nullptr,
                 static_cast<int>(m_groups->groupCount()));
+        if (summaries)
+            subtitle += tr(" · %n PE(s) without a log drawn from their summaries", nullptr,
+                static_cast<int>(
+                    (m_groups ? m_groups->fromSummary : m_overview->fromSummary).size()));
     }
     m_chart->setSubtitle(subtitle);
     m_chart->setData(

@@ -218,10 +218,15 @@ UsageBar UsageGroupBars::peBar(core::PeId pe) const
     bar.commThread = std::binary_search(p.apart.begin(), p.apart.end(), pe);
     bar.label = bar.commThread ? QStringLiteral("%1c").arg(pe) : QString::number(pe);
     bar.title = tr("PE %1").arg(pe);
+    if (std::binary_search(p.fromSummary.begin(), p.fromSummary.end(), pe)) {
+        bar.label += QStringLiteral("*");
+        bar.title = tr("PE %1 · from its summary file").arg(pe);
+        bar.note = tr("This reduced run has no log of it: busy and idle from its .sum file\n");
+    }
     if (metadata.isCommThread(pe))
-        bar.note = tr("Communication thread of node %1\n").arg(metadata.nodeOf(pe));
+        bar.note += tr("Communication thread of node %1\n").arg(metadata.nodeOf(pe));
     else if (metadata.smp)
-        bar.note = tr("Node %1\n").arg(metadata.nodeOf(pe));
+        bar.note += tr("Node %1\n").arg(metadata.nodeOf(pe));
     bar.note += tr("Click to open its timeline");
     const auto width = static_cast<std::size_t>(p.columns.count());
     bar.percent.assign(p.percent.begin() + static_cast<std::ptrdiff_t>(k * width),
@@ -241,9 +246,16 @@ void UsageGroupBars::appendGroupBars(const analysis::PeGroup& group, const std::
         ? tr("Click to collapse")
         : tr("Click to show its %1")
               .arg(childrenOf(group, path).empty() ? tr("PEs") : tr("groups"));
+    const auto& summary = m_profile->fromSummary;
+    const auto fromSummary = std::count_if(a.pes.begin(), a.pes.end(),
+        [&](core::PeId pe) { return std::binary_search(summary.begin(), summary.end(), pe); });
     const QString who
         = tr("%n PE(s): %1", nullptr, static_cast<int>(members)).arg(peListText(a.pes))
-        + (group.commThreads.empty() || a.commThreads ? QString() : tr(" (with comm threads)"));
+        + (group.commThreads.empty() || a.commThreads ? QString() : tr(" (with comm threads)"))
+        + (fromSummary > 0 ? tr("\n%n of them from their summary files (no log in this reduced "
+                                "run)",
+               nullptr, static_cast<int>(fromSummary))
+                           : QString());
     auto make = [&](const analysis::GroupValues& v) {
         UsageBar bar;
         bar.path = path;

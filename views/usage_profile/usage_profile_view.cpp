@@ -173,6 +173,8 @@ void UsageProfileView::recompute()
         return;
     }
     auto request = m_options->request();
+    // A reduced run: its PEs without a log are profiled from their summary files.
+    request.summaryFallback = m_trace->reduced.has_value();
     const auto trace = m_trace;
     const auto groupBy = grouping();
     const auto mode = aggregationMode();
@@ -245,6 +247,8 @@ void UsageProfileView::showProfile()
     chartData.yMaximum = 100.0;
     chartData.yTitle = tr("% of the time range");
     chartData.xTitle = p.apart.empty() ? tr("PE") : tr("PE (c: comm thread, not in the average)");
+    if (!p.fromSummary.empty())
+        chartData.xTitle += tr(" · *: from its summary file (no log in this reduced run)");
     chartData.legendReference = 0; // shares of the average bar
     StackedBarCategory average;
     average.label = tr("avg");
@@ -260,14 +264,20 @@ void UsageProfileView::showProfile()
         const auto pe = p.pes[k];
         const bool apart = std::find(p.apart.begin(), p.apart.end(), pe) != p.apart.end();
         StackedBarCategory c;
-        c.label = apart ? tr("%1c").arg(pe) : QString::number(pe);
-        c.title = tr("PE %1").arg(pe);
+        const bool summary = std::binary_search(p.fromSummary.begin(), p.fromSummary.end(), pe);
+        c.label = (apart ? tr("%1c").arg(pe) : QString::number(pe))
+            + (summary ? QStringLiteral("*") : QString());
+        c.title = summary ? tr("PE %1 · from its summary file").arg(pe) : tr("PE %1").arg(pe);
         // A gap after the average and before the comm threads kept apart.
         c.separatorBefore = k == 0 || (apart && pe == p.apart.front());
         QString note = metadata.isCommThread(pe)
             ? tr("Communication thread of node %1").arg(metadata.nodeOf(pe))
                 + (apart ? tr(" (not in the average)") : QString())
             : (metadata.smp ? tr("Node %1").arg(metadata.nodeOf(pe)) : QString());
+        if (summary)
+            note += (note.isEmpty() ? QString() : QStringLiteral("\n"))
+                + tr("This reduced run has no log of it: busy and idle from its .sum file (entry "
+                     "methods from its .sumd when there is one)");
         if (!note.isEmpty())
             note += QLatin1Char('\n');
         c.note = note + tr("Click to open its timeline");
