@@ -1,6 +1,7 @@
 #include "group_overview.h"
 
 #include "core/trace.h"
+#include "pe_activity.h"
 
 #include <algorithm>
 #include <limits>
@@ -17,7 +18,33 @@ struct GroupWork {
     SparseActivityRows total; // the group's summed activity rows
     SparseActivityRows rest; // total minus the key PEs' rows
     SparseActivityRows key[3]; // first, slowest, fastest
+    std::vector<double> busy; // one member's busy and idle µs per interval (from its log)
+    std::vector<double> idle;
 };
+
+// A member from its log, not kept as rows: its time added to the group's total as it is
+// visited, its busy and idle µs per interval (whole µs: sums do not depend on their order, so
+// the figures are those of its rows). Returns its entry-method time.
+double addMember(const PeTrace& pe, const GroupOverview& o, GroupWork& w)
+{
+    const auto cols = o.columns;
+    w.busy.assign(static_cast<std::size_t>(o.grid.count), 0.0);
+    w.idle.assign(static_cast<std::size_t>(o.grid.count), 0.0);
+    double entries = 0;
+    visitActivity(pe, o.grid, cols, [&](std::int64_t i, int column, double us) {
+        w.sum.add(i, column, us);
+        const auto at = static_cast<std::size_t>(i);
+        if (column < cols.entryCount) {
+            w.busy[at] += us;
+            entries += us;
+        } else if (column == cols.pack() || column == cols.unpack()) {
+            w.busy[at] += us;
+        } else if (column == cols.idle()) {
+            w.idle[at] += us;
+        }
+    });
+    return entries;
+}
 
 void writeCells(const SparseActivityRows& rows, const GroupOverview& o, double divisor,
     std::size_t firstCell, std::vector<float>& util, std::vector<float>& idle,
@@ -62,12 +89,24 @@ void computeGroup(const Trace& trace, const ResolvedRequest& r, GroupOverview& o
     std::vector<double> busyOf(members.size(), 0.0);
     for (std::size_t m = 0; m < members.size(); ++m) {
         const PeId pe = members[m];
-        rowsOf(pe, w.member);
-        w.sum.add(w.member, 1.0, skipOf(pe));
+        // The first member's rows are its KEY row; the others from logs need no rows.
+        const bool direct = m > 0 && logs && skipOf(pe) < 0;
+        double busy = 0;
+        if (direct) {
+            static const PeTrace none;
+            const auto p = static_cast<std::size_t>(pe);
+            busy = addMember(p < trace.pes.size() ? trace.pes[p] : none, o, w);
+        } else {
+            rowsOf(pe, w.member);
+            w.sum.add(w.member, 1.0, skipOf(pe));
+            busy = entryTime(w.member, o.columns);
+        }
         o.summaryMembers[g] += skipOf(pe) >= 0 ? 1U : 0U;
         for (std::int64_t i = 0; i < o.grid.count; ++i) {
-            const auto cell = overviewCell(w.member, o.grid, i, o.columns);
             const auto c = static_cast<std::size_t>(i);
+            const auto cell = direct ? OverviewCell { percentOfInterval(w.busy[c], o.grid, i),
+                percentOfInterval(w.idle[c], o.grid, i), 0 }
+                                     : overviewCell(w.member, o.grid, i, o.columns);
             sumUtil[c] += static_cast<double>(cell.utilization);
             sumIdle[c] += static_cast<double>(cell.idle);
             if (cell.utilization < o.minUtilization[base + c]) {
@@ -79,7 +118,6 @@ void computeGroup(const Trace& trace, const ResolvedRequest& r, GroupOverview& o
                 o.maxPe[base + c] = pe;
             }
         }
-        const double busy = entryTime(w.member, o.columns);
         busyOf[m] = busy;
         if (m == 0) {
             w.key[0] = w.member;

@@ -248,13 +248,11 @@ OverviewCell overviewCell(const SparseActivityRows& rows, const IntervalGrid& gr
     }
     cell.dominant = dominant;
     if (rows.fromLogs) {
-        const double length = static_cast<double>(
-            std::min(grid.end(interval), grid.limit()) - grid.begin(interval));
         double busy = pack + unpack;
         for (auto k = first; k < last && rows.activity[k] < cols.entryCount; ++k)
             busy += rows.value[k];
-        cell.utilization = static_cast<float>(busy * 100.0 / length);
-        cell.idle = static_cast<float>(idle * 100.0 / length);
+        cell.utilization = percentOfInterval(busy, grid, interval);
+        cell.idle = percentOfInterval(idle, grid, interval);
         return cell;
     }
     // Summaries: utilization from the .sum bins (or the .sumd entry time when there is no .sum).
@@ -263,6 +261,13 @@ OverviewCell overviewCell(const SparseActivityRows& rows, const IntervalGrid& gr
     cell.utilization = static_cast<float>(busy * 100.0 / length);
     cell.idle = static_cast<float>(idle * 100.0 / length);
     return cell;
+}
+
+float percentOfInterval(double us, const IntervalGrid& grid, std::int64_t interval)
+{
+    const double length
+        = static_cast<double>(std::min(grid.end(interval), grid.limit()) - grid.begin(interval));
+    return static_cast<float>(us * 100.0 / length);
 }
 
 double entryTime(const SparseActivityRows& rows, const ActivityColumns& cols)

@@ -143,6 +143,10 @@ struct OverviewCell {
 OverviewCell overviewCell(const SparseActivityRows& rows, const IntervalGrid& grid,
     std::int64_t interval, const ActivityColumns& columns);
 
+// µs of interval `interval` as a percentage of its length (the part inside the grid's limit):
+// a log's utilization and idle share.
+float percentOfInterval(double us, const IntervalGrid& grid, std::int64_t interval);
+
 // Entry-method time of rows over the whole grid (what KEY ranks PEs by: work, not idle or
 // overhead); from summaries, the .sum utilization of the intervals without .sumd entry time.
 double entryTime(const SparseActivityRows& rows, const ActivityColumns& columns);
