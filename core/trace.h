@@ -39,6 +39,9 @@ struct ReducedRun {
     std::string select; // "clusters" or "random"
     std::size_t sourcePesWithLogs = 0;
     std::vector<RepresentativePe> kept; // sorted by PE
+    // The source run's traced span (empty for a manifest written before it was recorded): the
+    // default range, since the kept PEs alone may start later or end earlier.
+    TimeRange sourceSpan;
     // The kept PE's entry, or null when `pe` was not kept.
     [[nodiscard]] const RepresentativePe* find(PeId pe) const;
 };

@@ -4,6 +4,7 @@
 #include "export_dialog.h"
 #include "export_run_dialog.h"
 #include "memory_budget.h"
+#include "pe_lists_dialog.h"
 #include "reduce_dialog.h"
 #include "run_load_job.h"
 #include "view_workspace.h"
@@ -245,6 +246,7 @@ void MainWindow::createMenus()
     view->addAction(m_fullScreenAction);
     view->addSeparator();
     view->addAction(tr("&Memory Budget…"), this, &MainWindow::editMemoryBudget);
+    view->addAction(tr("PE &Lists…"), this, &MainWindow::editPeLists);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_aboutAction);
@@ -603,6 +605,30 @@ void MainWindow::writeReducedRun()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ReduceDialog::openRunRequested, this, &MainWindow::openRun);
     dialog->open();
+}
+
+void MainWindow::editPeLists()
+{
+    if (auto* open = findChild<PeListsDialog*>()) {
+        open->raise();
+        open->activateWindow();
+        return;
+    }
+    auto* dialog = new PeListsDialog(m_trace ? m_trace->metadata.processors : 0, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &PeListsDialog::listsSaved, this, [this](const QString& path, bool group) {
+        if (!group || !m_trace)
+            return;
+        const std::map<QString, QString> byLists { { QStringLiteral("by"),
+            QStringLiteral("list:") + path } };
+        QString error;
+        auto* overview = m_workspace->openView(views::ViewKind::Overview);
+        if (overview != nullptr && !overview->applyOptions(byLists, &error))
+            QMessageBox::warning(this, tr("PE Lists"), error);
+        if (auto* usage = m_workspace->view(views::ViewKind::UsageProfile))
+            usage->applyOptions(byLists, &error);
+    });
+    dialog->show();
 }
 
 void MainWindow::showImportReport()

@@ -71,6 +71,10 @@ public slots:
     // File → Write Reduced Run…: the ReduceDialog over the open run (non-modal to the app's
     // event loop; one at a time).
     void writeReducedRun();
+    // View → PE Lists…: the editor of named PE lists (non-modal; one at a time). Lists saved
+    // with "Save and Group by Them" group the Overview (opened if needed) and an open Usage
+    // Profile.
+    void editPeLists();
 
 signals:
     // After the window has been updated for the end of a load.

@@ -9,6 +9,9 @@ namespace parallax::core::analysis {
 TimeRange tracedRunSpan(const Trace& trace)
 {
     const auto& metadata = trace.metadata;
+    // A reduced run: the span of the run it was reduced from (its kept PEs are only a few).
+    if (trace.reduced && !trace.reduced->sourceSpan.empty())
+        return trace.reduced->sourceSpan;
     TimeUs begin = -1;
     TimeUs end = -1;
     for (std::size_t p = 0; p < trace.pes.size(); ++p) {

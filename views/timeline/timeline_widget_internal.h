@@ -29,6 +29,8 @@ inline QString peListText(const std::vector<core::PeId>& pes)
 
 inline constexpr double kZoomStep = 0.8; // one wheel notch
 inline constexpr double kArrowHead = 8.0; // message arrow heads, pixels
+// The bracket in the left margin along an expanded group's rows (a click collapses it).
+inline constexpr int kGroupBracketWidth = 6;
 
 inline QColor referenceColour()
 {
