@@ -8,6 +8,7 @@
 #include "core/text_args.h"
 #include "core/trace.h"
 #include "group_commands.h"
+#include "heatmap_commands.h"
 #include "io/run_loader.h"
 #include "reduce_commands.h"
 #include "timeline_commands.h"
@@ -40,6 +41,7 @@ commands:
   overview RUN               per PE and time column: utilization, idle, dominant activity
   histogram RUN              executions by duration, messages by size, PEs by idle %
   comm RUN                   messages and bytes sent/received per interval
+  comm-matrix RUN            messages and bytes per pair of PEs (or nodes), or per PE
   extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
   clusters RUN [--k N|auto]  equivalence classes of PEs by k-means (exemplars, outliers)
   groups RUN --by node|block:N|signature
@@ -200,6 +202,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runHistogram(rest, out, err);
     if (command == "comm")
         return runComm(rest, out, err);
+    if (command == "comm-matrix")
+        return runCommMatrix(rest, out, err);
     if (const auto it = extraCommands().find(command); it != extraCommands().end())
         return it->second(rest, out, err);
     if (command == "render") {

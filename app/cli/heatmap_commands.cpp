@@ -1,0 +1,104 @@
+#include "heatmap_commands.h"
+
+#include "command_support.h"
+#include "commands.h"
+#include "core/analysis/comm_matrix.h"
+#include "core/text_args.h"
+
+#include <ostream>
+
+namespace parallax::cli {
+
+namespace {
+
+// The tools need the logs' records: a run opened from its summaries alone has none.
+int requireLogs(const std::string& command, const core::Trace& trace, const std::string& records,
+    std::ostream& err)
+{
+    if (trace.hasLogs())
+        return kExitOk;
+    err << "parallax-cli " << command << ": this run has no " << records << ": "
+        << (trace.logsOnDemand() ? "it was opened from its summary files (its logs need more than "
+                                   "--memory-budget)"
+                                 : "it has summary files only, no logs")
+        << "\n";
+    return kExitFatal;
+}
+
+} // namespace
+
+int runCommMatrix(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string command = "comm-matrix";
+    const std::string help
+        = std::string(
+              "usage: parallax-cli comm-matrix RUN [--by pe|node] [--per-pe] [--external]\n"
+              "                  [options]\n\n"
+              "Communication per Processor: messages and bytes per pair of PEs, as CSV\n"
+              "src_pe,dst_pe,messages,bytes with one row per pair that exchanged a message.\n"
+              "A message counts once, where it was delivered: an execution that received it\n"
+              "began in the range on a selected PE (--entries: its entry method is one of\n"
+              "these). Its sender is the PE that created it: a message an SMP comm thread\n"
+              "handed over counts from the worker that sent it, never also as worker -> comm\n"
+              "thread -> worker. Both ends must be selected PEs (the others are counted in a\n"
+              "note on stderr).\n\n"
+              "options:\n"
+              "  --by node          node x node: CSV src_node,dst_node,messages,bytes\n"
+              "  --per-pe           per PE: CSV pe,msgs_sent,bytes_sent,msgs_recv,bytes_recv\n"
+              "                     (sent = the PE's row of the matrix, received = its column)\n"
+              "  --external         only messages between different SMP nodes (without SMP:\n"
+              "                     between different PEs)\n"
+              "  --include-comm-threads and --compat java count every record as written:\n"
+              "                     comm threads are ends of their own, each relay a message;\n"
+              "                     with --compat java --per-pe the sent columns are the PEs'\n"
+              "                     CREATION records, as the reference tool counts them\n")
+        + kAnalysisOptionsHelp;
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepareAnalysisCommand(
+            command, args, { "by" }, help, cl, trace, request, out, err, { "per-pe", "external" });
+        rc >= 0)
+        return rc;
+    const std::string by = cl.parser.value("by").value_or("pe");
+    if (by != "pe" && by != "node")
+        return usageError(err, command, "--by takes pe or node, got '" + by + "'");
+    if (by == "node" && cl.parser.flag("per-pe"))
+        return usageError(err, command, "give --by node or --per-pe, not both");
+    if (const int rc = requireLogs(command, *trace, "message records", err); rc != kExitOk)
+        return rc;
+    core::analysis::CommMatrixOptions options;
+    options.externalOnly = cl.parser.flag("external");
+    const auto matrix = core::analysis::computeCommMatrix(*trace, request, options);
+    if (!matrix)
+        return kExitFatal;
+    if (cl.parser.flag("per-pe"))
+        out << core::analysis::commPerPeCsv(&*matrix);
+    else if (by == "node")
+        out << core::analysis::commNodeMatrixCsv(&*matrix, trace->metadata);
+    else
+        out << core::analysis::commMatrixCsv(&*matrix);
+    const std::string note = "parallax-cli " + command + ": note: ";
+    if (matrix->pairs.empty())
+        err << note << "no message " << (options.externalOnly ? "between nodes " : "")
+            << "was delivered to " << (request.pes.empty() ? "any PE" : "the selected PEs")
+            << " in this range\n";
+    auto messages = [](std::uint64_t n, const char* one, const char* many) {
+        return std::to_string(n) + (n == 1 ? one : many);
+    };
+    if (matrix->fromOtherPes > 0)
+        err << note << messages(matrix->fromOtherPes, " message", " messages")
+            << " to the selected PEs came from PEs not selected (not counted)\n";
+    if (matrix->unresolvedRelays > 0)
+        err << note << messages(matrix->unresolvedRelays, " message", " messages")
+            << " handed over by a comm thread could not be traced back to the sender (not "
+               "counted)\n";
+    if (matrix->invalidSenders > 0)
+        err << note
+            << messages(
+                   matrix->invalidSenders, " received message names", " received messages name")
+            << " no PE of this run as the sender (runtime messages; not counted)\n";
+    return kExitOk;
+}
+
+} // namespace parallax::cli

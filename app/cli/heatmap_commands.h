@@ -1,0 +1,13 @@
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace parallax::cli {
+
+// The heat-map tools: CSV on stdout with a header row.
+// comm-matrix: messages and bytes per (sender, receiver) PE or node, or per PE.
+int runCommMatrix(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+} // namespace parallax::cli

@@ -1,0 +1,86 @@
+// The heat-map commands: `comm-matrix`, `msg-size-evolution` and `animation` on the hand-written
+// SMP run (tests/data/runs/comm-smp, exact numbers) and real runs; one clear line and exit 2 for
+// bad arguments, exit 1 for a run without the records.
+
+#include "cli_support.h"
+
+#include <filesystem>
+#include <string>
+
+using parallax::test::realLog;
+using parallax::test::requireUsageError;
+using parallax::test::runCliInProcess;
+
+namespace {
+
+std::string commRun()
+{
+    return (parallax::test::dataDir() / "runs" / "comm-smp").string();
+}
+
+// A copy of gen-feat-smp with its summaries and no logs, in `dir`.
+std::string summaryOnlyCopy(const parallax::test::TempDir& dir)
+{
+    for (const auto& entry : std::filesystem::directory_iterator(realLog("gen-feat-smp"))) {
+        const auto name = entry.path().filename().string();
+        if (name.ends_with(".sts") || name.ends_with(".sum") || name.ends_with(".sumd"))
+            std::filesystem::copy_file(entry.path(), dir.path() / name);
+    }
+    return (dir.path() / "feat.sts").string();
+}
+
+} // namespace
+
+TEST_CASE("cli comm-matrix prints messages and bytes per pair of PEs, nodes or per PE")
+{
+    auto run = runCliInProcess({ "comm-matrix", commRun() });
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out
+        == "src_pe,dst_pe,messages,bytes\n0,1,1,100\n0,2,1,200\n1,1,1,50\n2,2,1,64\n2,3,1,64\n"
+           "3,0,1,300\n");
+    // What was left out is said on stderr.
+    CHECK(run.err.find("1 message handed over by a comm thread") != std::string::npos);
+    CHECK(run.err.find("1 received message names no PE of this run") != std::string::npos);
+
+    run = runCliInProcess({ "comm-matrix", commRun(), "--by", "node" });
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out
+        == "src_node,dst_node,messages,bytes\n0,0,2,150\n0,1,1,200\n1,0,1,300\n1,1,2,128\n");
+    run = runCliInProcess({ "comm-matrix", commRun(), "--per-pe", "--external" });
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out
+        == "pe,msgs_sent,bytes_sent,msgs_recv,bytes_recv\n0,1,200,1,300\n1,0,0,0,0\n"
+           "2,0,0,1,200\n3,1,300,0,0\n");
+    run = runCliInProcess({ "comm-matrix", commRun(), "--include-comm-threads", "--pes", "0,4" });
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out == "src_pe,dst_pe,messages,bytes\n4,0,1,300\n");
+    run = runCliInProcess({ "comm-matrix", commRun(), "--range", "2ms:3ms" });
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out == "src_pe,dst_pe,messages,bytes\n");
+    CHECK(run.err.find("no message was delivered") != std::string::npos);
+
+    run = runCliInProcess({ "comm-matrix", "--help" });
+    CHECK(run.exitCode == 0);
+    CHECK(run.out.find("src_pe,dst_pe,messages,bytes") != std::string::npos);
+    CHECK(run.out.find("--external") != std::string::npos);
+}
+
+TEST_CASE("cli comm-matrix rejects bad arguments and runs without logs")
+{
+    requireUsageError({ "comm-matrix", commRun(), "--by", "chare" }, "--by takes pe or node");
+    requireUsageError({ "comm-matrix", commRun(), "--by", "node", "--per-pe" }, "not both");
+    requireUsageError({ "comm-matrix", commRun(), "--pes", "9" }, "PE 9");
+    requireUsageError({ "comm-matrix", commRun(), "--entries", "40" }, "entry 40");
+    requireUsageError({ "comm-matrix", commRun(), "--frobnicate" });
+
+    parallax::test::TempDir dir;
+    auto run = runCliInProcess({ "comm-matrix", summaryOnlyCopy(dir), "--no-cache" });
+    CHECK(run.exitCode == 1);
+    CHECK(run.out.empty());
+    CHECK(run.err.find("this run has no message records") != std::string::npos);
+    CHECK(run.err.find("summary files only") != std::string::npos);
+    run = runCliInProcess(
+        { "comm-matrix", realLog("gen-feat-smp").string(), "--memory-budget", "1K", "--no-cache" });
+    CHECK(run.exitCode == 1);
+    CHECK(run.err.find("--memory-budget") != std::string::npos);
+}
