@@ -84,3 +84,28 @@ TEST_CASE("cli comm-matrix rejects bad arguments and runs without logs")
     CHECK(run.exitCode == 1);
     CHECK(run.err.find("--memory-budget") != std::string::npos);
 }
+
+#ifdef PARALLAX_WITH_RENDER
+TEST_CASE("cli render draws the heat-map views and rejects their bad options")
+{
+    using parallax::test::cliProcess;
+    parallax::test::TempDir dir;
+    const auto out = (dir.path() / "matrix.png").string();
+    const auto r
+        = cliProcess({ "render", "comm-matrix", parallax::test::sampleRun("heavy-sender").string(),
+            "-o", out, "--width", "800", "--height", "500", "--metric", "bytes" });
+    CHECK(r.exitCode == 0);
+    const auto bytes = parallax::test::readFile(out);
+    REQUIRE(bytes.size() > 8);
+    CHECK(bytes.substr(1, 3) == "PNG");
+    CHECK(bytes.size() > 10'000);
+    const auto svg = (dir.path() / "matrix.svg").string();
+    CHECK(cliProcess({ "render", "comm-matrix", commRun(), "-o", svg }).exitCode == 0);
+    CHECK(parallax::test::readFile(svg).find("<svg") != std::string::npos);
+    const auto bad = cliProcess({ "render", "comm-matrix", commRun(), "-o",
+        (dir.path() / "bad.png").string(), "--by", "chare" });
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.errLines().size() == 1);
+    CHECK_FALSE(std::filesystem::exists(dir.path() / "bad.png"));
+}
+#endif

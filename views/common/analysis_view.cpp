@@ -23,6 +23,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("timeline");
     case ViewKind::Clusters:
         return QStringLiteral("clusters");
+    case ViewKind::CommMatrix:
+        return QStringLiteral("comm-matrix");
     }
     return {};
 }
@@ -46,6 +48,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Timeline");
     case ViewKind::Clusters:
         return QObject::tr("Clusters");
+    case ViewKind::CommMatrix:
+        return QObject::tr("Communication per Processor");
     }
     return {};
 }

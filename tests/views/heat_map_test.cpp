@@ -1,0 +1,300 @@
+// The heat map shared by Communication per Processor, Message Size Evolution and the Animation:
+// its pure geometry and colour scale, and each view on small and real runs (cells, highlights,
+// tooltips, clicks through to the Timeline, export, messages for runs without the records).
+
+#include "io/run_loader.h"
+#include "support/qt_wait.h"
+#include "support/test_support.h"
+#include "views/comm_matrix/comm_matrix_axis.h"
+#include "views/comm_matrix/comm_matrix_view.h"
+#include "views/common/entry_palette.h"
+#include "views/common/heat_map_chart.h"
+#include "views/common/heat_map_geometry.h"
+#include "views/common/options_bar.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+using namespace parallax;
+using namespace parallax::views;
+
+namespace {
+
+core::TracePtr loadRun(const std::filesystem::path& path)
+{
+    static std::map<std::string, core::TracePtr> cache;
+    auto& trace = cache[path.string()];
+    if (!trace) {
+        auto loaded = io::loadRun(path.string());
+        INFO(loaded.error);
+        REQUIRE(loaded.trace);
+        trace = loaded.trace;
+    }
+    return trace;
+}
+
+core::TracePtr commRun()
+{
+    return loadRun(parallax::test::dataDir() / "runs" / "comm-smp");
+}
+
+void waitForResult(AnalysisView& view)
+{
+    parallax::test::waitUntil([&] { return !view.busy(); });
+}
+
+HeatMapData grid(std::size_t rows, std::size_t columns)
+{
+    HeatMapData d;
+    d.rows = rows;
+    d.columns = columns;
+    d.values.assign(rows * columns, 0.0);
+    for (std::size_t k = 0; k < rows; ++k)
+        d.rowAxis.labels.push_back(QStringLiteral("PE %1").arg(k));
+    for (std::size_t k = 0; k < columns; ++k)
+        d.columnAxis.labels.push_back(QStringLiteral("PE %1").arg(k));
+    d.scale = heatScaleFor(d.values, true, true);
+    return d;
+}
+
+} // namespace
+
+TEST_CASE("heat map geometry: every pixel of the plot belongs to the cell that covers it",
+    "[views][heatmap]")
+{
+    auto d = grid(7, 13);
+    d.rowTotals.assign(7, 1.0);
+    d.columnTotals.assign(13, 1.0);
+    const auto g = buildHeatMapGeometry(d, QSize(900, 500));
+    REQUIRE(g.plot.width() > 100);
+    REQUIRE(g.plot.height() > 100);
+    CHECK_FALSE(g.rowBars.isEmpty());
+    CHECK_FALSE(g.columnBars.isEmpty());
+    CHECK(g.rowBars.left() > g.plot.right());
+    CHECK(g.columnBars.bottom() < g.plot.top());
+    CHECK(g.legend.left() > g.rowBars.right());
+    for (std::size_t r = 0; r < 7; ++r)
+        for (std::size_t c = 0; c < 13; ++c) {
+            const QRect cell = g.cellRect({ r, c });
+            CHECK(g.cellAt(cell.topLeft()) == HeatMapCell { r, c });
+            CHECK(g.cellAt(cell.bottomRight()) == HeatMapCell { r, c });
+        }
+    CHECK_FALSE(g.cellAt(g.plot.topLeft() - QPoint(1, 1)));
+    CHECK_FALSE(g.cellAt(QPoint(g.plot.right() + 1, g.plot.center().y())));
+    // Cells tile the plot: the last cell ends on its edge.
+    CHECK(g.cellRect({ 6, 12 }).bottomRight() == g.plot.bottomRight());
+}
+
+TEST_CASE("heat map geometry: labels are thinned to fit, the emphasized one always shown",
+    "[views][heatmap]")
+{
+    auto d = grid(300, 300);
+    d.rowAxis.emphasized = { 151 };
+    d.columnAxis.emphasized = { 77 };
+    HeatMapLayout layout;
+    layout.lineHeight = 12;
+    const auto g = buildHeatMapGeometry(d, QSize(1000, 700), layout);
+    REQUIRE_FALSE(g.rowLabelItems.empty());
+    CHECK(g.rowLabelItems.size() < 300);
+    for (std::size_t k = 1; k < g.rowLabelItems.size(); ++k)
+        CHECK(g.rowLabelItems[k].position - g.rowLabelItems[k - 1].position >= 12);
+    const auto has = [](const std::vector<HeatMapLabel>& labels, std::size_t item) {
+        return std::any_of(labels.begin(), labels.end(),
+            [&](const HeatMapLabel& l) { return l.item == item && l.emphasized; });
+    };
+    CHECK(has(g.rowLabelItems, 151));
+    CHECK(has(g.columnLabelItems, 77));
+
+    // A time axis gets time ticks instead of item labels.
+    auto t = grid(3, 50);
+    t.columnAxis.labels.clear();
+    t.columnAxis.span = core::TimeRange { 0, 50'000 };
+    const auto tg = buildHeatMapGeometry(t, QSize(800, 400));
+    CHECK(tg.columnLabelItems.empty());
+    REQUIRE(tg.timeAxis.ticks.size() >= 3);
+    CHECK(tg.timeAxis.ticks.front().x == Approx(tg.plot.left()).margin(1));
+}
+
+TEST_CASE("heat scale: linear for close values, logarithmic across decades, zero is none",
+    "[views][heatmap]")
+{
+    auto s = heatScaleFor({ 0, 10, 40, 50 }, true, true);
+    CHECK_FALSE(s.logarithmic);
+    CHECK(s.maximum == 50);
+    CHECK(s.fraction(25) == Approx(0.5));
+    CHECK(s.color(0) == emptyCellColor());
+    CHECK(s.color(std::nan("")) == noDataCellColor());
+    CHECK(s.color(50) == viridisColor(1.0));
+
+    s = heatScaleFor({ 0, 2, 20, 20000 }, true, true);
+    CHECK(s.logarithmic);
+    CHECK(s.minimum == 2);
+    CHECK(s.fraction(2) == Approx(0.0));
+    CHECK(s.fraction(20000) == Approx(1.0));
+    CHECK(s.fraction(200) == Approx(0.5));
+    const auto ticks = s.ticks(6);
+    CHECK(ticks.front() == 2);
+    CHECK(ticks.back() == 20000);
+
+    // Percentages: a fixed 0-100 scale where 0 % is a value (the bottom of the ramp).
+    s = heatScaleFor({ 0, 5, 12 }, false, false, 100.0);
+    CHECK(s.maximum == 100);
+    CHECK(s.color(0) == viridisColor(0.0));
+    CHECK(s.ticks(6) == std::vector<double> { 0, 20, 40, 60, 80, 100 });
+}
+
+TEST_CASE("heat map image: a hot cell narrower than a pixel still shows", "[views][heatmap]")
+{
+    auto d = grid(2, 1000);
+    d.values[1 * 1000 + 437] = 100.0; // one hot cell among 1000 columns
+    d.values[5] = 1.0;
+    d.scale = heatScaleFor(d.values, true, false);
+    const QImage image = heatMapImage(d, QSize(100, 2));
+    CHECK(QColor(image.pixel(43, 1)) == viridisColor(1.0));
+    CHECK(QColor(image.pixel(0, 0)) == d.scale.color(1.0));
+    CHECK(QColor(image.pixel(50, 0)) == emptyCellColor());
+}
+
+TEST_CASE("comm matrix axis: above 200 PEs groups, expanded in place on demand",
+    "[views][heatmap][comm-matrix]")
+{
+    core::RunMetadata meta;
+    meta.processors = 1024;
+    core::analysis::CommMatrix m;
+    for (core::PeId pe = 0; pe < 1024; ++pe)
+        m.pes.push_back(pe);
+    auto axis = buildCommAxis(m, meta, CommAxisMode::Pes, {});
+    REQUIRE(axis.size() <= core::analysis::kMaxAxisRows);
+    REQUIRE(axis.size() > 1);
+    CHECK_FALSE(axis.front().group.empty());
+    std::size_t covered = 0;
+    for (const auto& item : axis)
+        covered += item.pes.size();
+    CHECK(covered == 1024);
+    const auto first = axis.front();
+    axis = buildCommAxis(m, meta, CommAxisMode::Pes, { first.group });
+    CHECK(
+        axis.size() == buildCommAxis(m, meta, CommAxisMode::Pes, {}).size() - 1 + first.pes.size());
+    CHECK(axis.front().label == QStringLiteral("PE 0"));
+    CHECK(axis.front().parent == first.group);
+
+    // A few PEs: one item each, or one per node.
+    const auto trace = commRun();
+    core::analysis::AnalysisRequest include;
+    include.includeCommThreads = true;
+    const auto small = core::analysis::computeCommMatrix(*trace, include);
+    REQUIRE(small);
+    const auto byNode = buildCommAxis(*small, trace->metadata, CommAxisMode::PesByNode, {});
+    QStringList labels;
+    for (const auto& item : byNode)
+        labels << item.label;
+    CHECK(labels == QStringList { "PE 0", "PE 1", "PE 4 (comm)", "PE 2", "PE 3", "PE 5 (comm)" });
+    const auto nodes = buildCommAxis(*small, trace->metadata, CommAxisMode::Nodes, {});
+    REQUIRE(nodes.size() == 2);
+    CHECK(nodes[1].pes == std::vector<core::PeId> { 2, 3, 5 });
+}
+
+TEST_CASE("comm matrix view: cells, heaviest sender and receiver, clicks to the Timeline",
+    "[views][heatmap][comm-matrix]")
+{
+    const auto trace = commRun();
+    EntryPalette palette;
+    palette.setRun(trace.get());
+    CommMatrixView view(&palette);
+    view.resize(1000, 600);
+    view.show();
+    view.setTrace(trace);
+    waitForResult(view);
+    auto* chart = view.chart();
+    REQUIRE(chart->hasData());
+    const auto& d = chart->data();
+    REQUIRE(d.rows == 4);
+    CHECK(d.value(0, 1) == 1); // 0 -> 1
+    CHECK(d.value(3, 0) == 1); // 3 -> 0, relayed by comm thread 4: once
+    CHECK(d.value(0, 0) == 0);
+    CHECK(d.rowTotals == std::vector<double> { 2, 1, 2, 1 });
+    CHECK(d.columnTotals == std::vector<double> { 1, 2, 2, 1 });
+    CHECK(d.rowAxis.emphasized == std::vector<std::size_t> { 0 });
+    CHECK(d.columnAxis.emphasized == std::vector<std::size_t> { 1 });
+    CHECK(chart->subtitle().contains(QStringLiteral("heaviest sender PE 0")));
+    CHECK(chart->footnote().contains(QStringLiteral("Comm threads (PE 4-5)")));
+    CHECK(chart->footnote().contains(QStringLiteral("unknown sender")));
+
+    // The tooltip of a cell has exact values and says what a click does.
+    const auto& g = chart->geometry();
+    const QString tip = chart->toolTipAt(g.cellRect({ 3, 0 }).center());
+    CHECK(tip.contains(QStringLiteral("PE 3 → PE 0")));
+    CHECK(tip.contains(QStringLiteral("1 message")));
+    CHECK(tip.contains(QStringLiteral("300 B")));
+    CHECK(chart->toolTipAt(g.rowBars.topLeft() + QPoint(2, 2)).contains(QStringLiteral("sent")));
+
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    QTest::mouseClick(chart, Qt::LeftButton, {}, g.cellRect({ 3, 0 }).center());
+    REQUIRE(timeline.count() == 1);
+    CHECK(
+        timeline.at(0).at(0).value<std::vector<core::PeId>>() == std::vector<core::PeId> { 0, 3 });
+
+    // Bytes, nodes, between nodes only.
+    QString error;
+    REQUIRE(view.applyOptions({ { "metric", "bytes" }, { "by", "node" } }, &error));
+    waitForResult(view);
+    REQUIRE(chart->data().rows == 2);
+    CHECK(chart->data().values == std::vector<double> { 150, 200, 300, 128 });
+    CHECK(view.csv().startsWith(QStringLiteral("src_node,dst_node,messages,bytes\n0,0,2,150\n")));
+    REQUIRE(view.applyOptions({ { "external", "on" }, { "by", "pe" } }, &error));
+    waitForResult(view);
+    CHECK(chart->data().values[0 * 4 + 2] == 200);
+    CHECK(view.csv() == QStringLiteral("src_pe,dst_pe,messages,bytes\n0,2,1,200\n3,0,1,300\n"));
+
+    CHECK_FALSE(view.applyOptions({ { "metric", "calls" } }, &error));
+    CHECK(error.contains(QStringLiteral("messages or bytes")));
+    CHECK_FALSE(view.applyOptions({ { "columns", "3" } }, &error));
+
+    const QImage image = view.renderChart(QSize(900, 500));
+    CHECK_FALSE(image.isNull());
+    if (HeatMapChart::svgAvailable()) {
+        parallax::test::TempDir dir;
+        const QString svg = QString::fromStdString((dir / "m.svg").string());
+        REQUIRE(view.exportSvg(svg, QSize(800, 500), &error));
+        QFile file(svg);
+        REQUIRE(file.open(QIODevice::ReadOnly));
+        CHECK(file.readAll().contains("<svg"));
+    }
+}
+
+TEST_CASE("comm matrix view: a run without logs says so instead of an empty chart",
+    "[views][heatmap][comm-matrix]")
+{
+    parallax::test::TempDir dir;
+    for (const auto& entry :
+        std::filesystem::directory_iterator(parallax::test::realLog("gen-feat-smp"))) {
+        const auto name = entry.path().filename().string();
+        if (name.ends_with(".sts") || name.ends_with(".sum"))
+            std::filesystem::copy_file(entry.path(), dir.path() / name);
+    }
+    auto loaded = io::loadRun((dir.path() / "feat.sts").string());
+    REQUIRE(loaded.trace);
+    CommMatrixView view(nullptr);
+    view.setTrace(loaded.trace);
+    waitForResult(view);
+    CHECK_FALSE(view.chart()->hasData());
+    CHECK(view.chart()->message().contains(QStringLiteral("no message records")));
+    CHECK(view.chart()->message().contains(QStringLiteral("summary files only")));
+
+    // A range without messages says that, too.
+    const auto trace = commRun();
+    view.setTrace(trace);
+    view.setSelection({ 2000, 3000 }, {});
+    waitForResult(view);
+    CHECK_FALSE(view.chart()->hasData());
+    CHECK(view.chart()->message().contains(QStringLiteral("No message")));
+}
