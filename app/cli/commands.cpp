@@ -42,6 +42,7 @@ commands:
   histogram RUN              executions by duration, messages by size, PEs by idle %
   comm RUN                   messages and bytes sent/received per interval
   comm-matrix RUN            messages and bytes per pair of PEs (or nodes), or per PE
+  msg-size-evolution RUN     messages per time interval and size bin (a histogram over time)
   extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
   clusters RUN [--k N|auto]  equivalence classes of PEs by k-means (exemplars, outliers)
   groups RUN --by node|block:N|signature
@@ -204,6 +205,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runComm(rest, out, err);
     if (command == "comm-matrix")
         return runCommMatrix(rest, out, err);
+    if (command == "msg-size-evolution")
+        return runMsgSizeEvolution(rest, out, err);
     if (const auto it = extraCommands().find(command); it != extraCommands().end())
         return it->second(rest, out, err);
     if (command == "render") {

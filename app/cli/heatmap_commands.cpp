@@ -3,6 +3,7 @@
 #include "command_support.h"
 #include "commands.h"
 #include "core/analysis/comm_matrix.h"
+#include "core/analysis/msg_size_evolution.h"
 #include "core/text_args.h"
 
 #include <ostream>
@@ -98,6 +99,85 @@ int runCommMatrix(const std::vector<std::string>& args, std::ostream& out, std::
             << messages(
                    matrix->invalidSenders, " received message names", " received messages name")
             << " no PE of this run as the sender (runtime messages; not counted)\n";
+    return kExitOk;
+}
+
+int runMsgSizeEvolution(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string command = "msg-size-evolution";
+    const std::string help
+        = std::string(
+              "usage: parallax-cli msg-size-evolution RUN [--event send|receive]\n"
+              "                  [--sizes log|linear] [--interval T | --bins N] [options]\n\n"
+              "Message Size Evolution: how many messages of each size were sent (or received)\n"
+              "in each time interval, as CSV\n"
+              "interval,begin_us,end_us,size_lo,size_hi,messages,bytes\n"
+              "with one row per non-empty cell (a message of size s is in the bin\n"
+              "size_lo <= s < size_hi; size_hi 'inf' for the open-ended last bin).\n"
+              "--entries LIST counts only the messages for those entry methods: a send by its\n"
+              "destination entry method, a receive by the one it started.\n\n"
+              "options:\n"
+              "  --event send       (default) CREATION records at their time, a broadcast or\n"
+              "                     multicast once per destination\n"
+              "  --event receive    executions that received a message, at their begin\n"
+              "  --sizes log        (default) bins of powers of two: [2^k, 2^(k+1)) bytes, from\n"
+              "                     the smallest size that occurs to the largest\n"
+              "  --sizes linear     --size-bins N bins (default 50) of --size-bin B bytes\n"
+              "                     (default 100) from --min-size B (default 0), then one bin for\n"
+              "                     everything larger\n"
+              "  --interval T       interval size, e.g. 1ms\n"
+              "  --bins N           number of intervals (default 100)\n"
+              "  comm threads' sends and receives relay the workers' messages: left out unless\n"
+              "  --include-comm-threads; --compat java counts every BEGIN_PROCESSING from\n"
+              "  another PE, as the reference tool does\n")
+        + kAnalysisOptionsHelp;
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepareAnalysisCommand(command, args,
+            { "event", "sizes", "interval", "bins", "size-bin", "size-bins", "min-size" }, help, cl,
+            trace, request, out, err);
+        rc >= 0)
+        return rc;
+    core::analysis::MsgSizeOptions options;
+    const std::string event = cl.parser.value("event").value_or("send");
+    if (event != "send" && event != "receive")
+        return usageError(err, command, "--event takes send or receive, got '" + event + "'");
+    options.event = event == "send" ? core::analysis::MessageEvent::Send
+                                    : core::analysis::MessageEvent::Receive;
+    const std::string sizes = cl.parser.value("sizes").value_or("log");
+    if (sizes != "log" && sizes != "linear")
+        return usageError(err, command, "--sizes takes log or linear, got '" + sizes + "'");
+    options.logScale = sizes == "log";
+    std::int64_t binSize = 0;
+    std::int64_t minimum = 0;
+    for (const char* name : { "size-bin", "size-bins", "min-size" })
+        if (options.logScale && cl.parser.value(name))
+            return usageError(err, command, std::string("--") + name + " goes with --sizes linear");
+    if (const int rc = readIntOption(command, cl, "size-bin", 1, 1'000'000'000, binSize, err);
+        rc != kExitOk)
+        return rc;
+    if (const int rc = readIntOption(command, cl, "size-bins", 1, 10'000, options.sizeBins, err);
+        rc != kExitOk)
+        return rc;
+    if (const int rc = readIntOption(command, cl, "min-size", 0, 1'000'000'000, minimum, err);
+        rc != kExitOk)
+        return rc;
+    options.binSize = static_cast<double>(binSize);
+    options.minimum = static_cast<double>(minimum);
+    int rc = kExitOk;
+    if (!parseIntervalOptions(command, cl, options.intervalSize, options.intervals, err, rc))
+        return rc;
+    if (const int logs = requireLogs(command, *trace, "message records", err); logs != kExitOk)
+        return logs;
+    const auto evolution = core::analysis::computeMsgSizeEvolution(*trace, request, options);
+    if (!evolution)
+        return kExitFatal;
+    out << core::analysis::msgSizeEvolutionCsv(&*evolution);
+    if (evolution->total() == 0)
+        err << "parallax-cli " << command << ": note: no message was "
+            << (options.event == core::analysis::MessageEvent::Send ? "sent" : "received")
+            << (request.entries.empty() ? "" : " for these entry methods") << " in this range\n";
     return kExitOk;
 }
 

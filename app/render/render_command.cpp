@@ -27,7 +27,7 @@ const char* const kHelp
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
       "the timeline, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
-      "comm-matrix.\n\n"
+      "comm-matrix, msg-size-evolution.\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -37,7 +37,9 @@ const char* const kHelp
       "  --by auto|pes|node|block[:N]|signature|cluster and --mode sum|set|key (overview and\n"
       "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
       "  --k, --outliers (clusters); timeline takes --pes and --range;\n"
-      "  comm-matrix: --metric messages|bytes, --by pe|pe-by-node|node, --external on|off\n";
+      "  comm-matrix: --metric messages|bytes, --by pe|pe-by-node|node, --external on|off;\n"
+      "  msg-size-evolution: --event send|receive, --sizes log|linear, --size-bin B,\n"
+      "  --interval, --bins, --entries\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -76,11 +78,12 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return cli::usageError(err, "render",
             "unknown view '" + rest.front()
                 + "' (overview, usage, time-profile, histogram, comm, extrema, timeline, clusters, "
-                  "comm-matrix)");
+                  "comm-matrix, msg-size-evolution)");
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
-    const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers", "external" };
+    const std::set<std::string> viewOptions
+        = { "interval", "bins", "metric", "bin-size", "min", "columns", "criterion", "count",
+              "clusters", "by", "mode", "k", "outliers", "external", "event", "sizes", "size-bin" };
     std::set<std::string> options = viewOptions;
     options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
     cli::CommandLine cl;
@@ -143,7 +146,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (const auto v = cl.parser.value(name))
             given[QString::fromStdString(name)] = QString::fromStdString(*v);
     // The histogram counts only the chosen entry methods (and then no idle periods).
-    if (*kind == views::ViewKind::Histogram)
+    if (*kind == views::ViewKind::Histogram || *kind == views::ViewKind::MsgSizeEvolution)
         if (const auto v = cl.parser.value("entries"))
             given[QStringLiteral("entries")] = QString::fromStdString(*v);
     QString error;

@@ -4,6 +4,8 @@
 
 #include "core/analysis/comm_matrix.h"
 #include "core/analysis/communication.h"
+#include "core/analysis/histogram.h"
+#include "core/analysis/msg_size_evolution.h"
 #include "core/trace.h"
 #include "support/io_support.h"
 #include "support/test_support.h"
@@ -255,4 +257,130 @@ TEST_CASE("comm matrix: a run without logs gives an empty matrix", "[analysis][c
     REQUIRE(m);
     CHECK(m->pairs.empty());
     CHECK_FALSE(m->heaviestSender(false));
+}
+
+namespace {
+
+// The non-empty cells of an evolution as (interval, size_lo) -> messages.
+std::map<std::pair<std::int64_t, double>, double> cellsOf(const MsgSizeEvolution& e)
+{
+    std::map<std::pair<std::int64_t, double>, double> out;
+    for (std::int64_t i = 0; i < e.grid.count; ++i)
+        for (std::size_t b = 0; b < e.sizeBins(); ++b)
+            if (e.count(i, b) > 0)
+                out[{ i, e.edges[b] }] = e.count(i, b);
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("message size evolution: sends and receives by interval and power-of-two size",
+    "[analysis][msg-size-evolution]")
+{
+    // comm-smp over its traced span [1000, 3000) in 100 intervals of 20 µs.
+    const auto trace = commRun();
+    const auto sends = computeMsgSizeEvolution(*trace, {});
+    REQUIRE(sends);
+    CHECK(sends->grid.origin == 1000);
+    CHECK(sends->grid.size == 20);
+    CHECK(sends->grid.count == 100);
+    // Sizes 50, 64, 100, 200 and 300 B: bins 32-64 up to 256-512.
+    CHECK(sends->edges == std::vector<double> { 32, 64, 128, 256, 512 });
+    // PE 3's 300 B at 1050, PE 0's 100 B at 1100 and 200 B at 1200, PE 1's 50 B at 1160, PE 2's
+    // broadcast of 64 B to 2 PEs at 1460; the comm threads' relays are not sends of their own.
+    const std::map<std::pair<std::int64_t, double>, double> sent {
+        { { 2, 256 }, 1 },
+        { { 5, 64 }, 1 },
+        { { 8, 32 }, 1 },
+        { { 10, 128 }, 1 },
+        { { 23, 64 }, 2 },
+    };
+    CHECK(cellsOf(*sends) == sent);
+    CHECK(sends->total() == 6);
+    CHECK(sends->bytes[23 * 4 + 1] == 128);
+    CHECK(sends->entryCounts == std::vector<double> { 0, 0, 4, 2 });
+    CHECK(msgSizeEvolutionCsv(&*sends).substr(0, 88)
+        == "interval,begin_us,end_us,size_lo,size_hi,messages,bytes\n2,1040,1060,256,512,1,300\n"
+           "5,1100");
+
+    MsgSizeOptions receive;
+    receive.event = MessageEvent::Receive;
+    receive.intervals = 2;
+    const auto received = computeMsgSizeEvolution(*trace, {}, receive);
+    REQUIRE(received);
+    // Every message received by a worker (the unresolved relay and the junk sender too: they
+    // were received), not the thread resumption; 40 B is the smallest.
+    CHECK(received->edges == std::vector<double> { 32, 64, 128, 256, 512 });
+    CHECK(received->count(0, 0) == 2); // 50 and 40 B
+    CHECK(received->count(0, 1) == 4); // 100 B, 80 B and the broadcast's 64 B on PEs 2 and 3
+    CHECK(received->count(0, 2) == 1);
+    CHECK(received->count(0, 3) == 1);
+    CHECK(received->total() == 8);
+
+    // Per entry method on demand: only the broadcast's.
+    AnalysisRequest bcast;
+    bcast.entries = { 3 };
+    const auto one = computeMsgSizeEvolution(*trace, bcast);
+    REQUIRE(one);
+    CHECK(one->total() == 2);
+    CHECK(one->entryCounts == sends->entryCounts); // still every entry's count, to choose from
+}
+
+TEST_CASE("message size evolution: linear bins end in an open bin; summed over time they are "
+          "the histogram of message sizes",
+    "[analysis][msg-size-evolution]")
+{
+    const auto trace = commRun();
+    MsgSizeOptions linear;
+    linear.logScale = false;
+    linear.binSize = 50;
+    linear.sizeBins = 4;
+    linear.minimum = 60;
+    const auto e = computeMsgSizeEvolution(*trace, {}, linear);
+    REQUIRE(e);
+    REQUIRE(e->sizeBins() == 5);
+    CHECK(e->edges.front() == 60);
+    CHECK(std::isinf(e->edges.back()));
+    CHECK(e->total() == 5); // the 50 B message is below the minimum
+    CHECK(msgSizeEvolutionCsv(&*e).find(",260,inf,1,300\n") != std::string::npos);
+
+    // On a real SMP run the evolution summed over its intervals is the Histogram's message-size
+    // column, bin for bin (the same sends, broadcasts once per destination, relays left out).
+    const auto feat = parallax::test::loadOk(realLog("gen-feat-smp"));
+    MsgSizeOptions asHistogram;
+    asHistogram.logScale = false;
+    asHistogram.binSize = 100;
+    asHistogram.sizeBins = 200;
+    const auto evolution = computeMsgSizeEvolution(*feat, {}, asHistogram);
+    REQUIRE(evolution);
+    const auto histogram
+        = computeHistogram(*feat, {}, { HistogramMetric::MessageSize, 200, 100, 0, true });
+    REQUIRE(histogram);
+    double total = 0;
+    for (std::int64_t b = 0; b <= 200; ++b) {
+        double fromHistogram = 0;
+        for (int c = 0; c < histogram->columns.count(); ++c)
+            fromHistogram += histogram->count(b, c);
+        double fromEvolution = 0;
+        for (std::int64_t i = 0; i < evolution->grid.count; ++i)
+            fromEvolution += evolution->count(i, static_cast<std::size_t>(b));
+        INFO("bin " << b);
+        CHECK(fromEvolution == fromHistogram);
+        total += fromEvolution;
+    }
+    CHECK(total > 500);
+}
+
+TEST_CASE("message size evolution: Java's rule counts receives from other PEs, relays included",
+    "[analysis][msg-size-evolution]")
+{
+    const auto trace = commRun();
+    AnalysisRequest java;
+    java.mode = Mode::JavaCompat;
+    const auto e = computeMsgSizeEvolution(*trace, java);
+    REQUIRE(e);
+    CHECK(e->event == MessageEvent::Receive);
+    // 8 BEGINs from another PE: 100, 200 (PE 5's relay), 200, 300 (PE 4's), 64, 300, 80, 40; not
+    // PE 1's message to itself nor PE 2's broadcast to itself.
+    CHECK(e->total() == 8);
 }

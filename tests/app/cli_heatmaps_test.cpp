@@ -85,6 +85,41 @@ TEST_CASE("cli comm-matrix rejects bad arguments and runs without logs")
     CHECK(run.err.find("--memory-budget") != std::string::npos);
 }
 
+TEST_CASE("cli msg-size-evolution prints messages per interval and size bin")
+{
+    auto run = runCliInProcess({ "msg-size-evolution", commRun(), "--bins", "2" });
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out
+        == "interval,begin_us,end_us,size_lo,size_hi,messages,bytes\n"
+           "0,1000,2000,32,64,1,50\n0,1000,2000,64,128,3,228\n0,1000,2000,128,256,1,200\n"
+           "0,1000,2000,256,512,1,300\n");
+    run = runCliInProcess({ "msg-size-evolution", commRun(), "--bins", "1", "--event", "receive",
+        "--sizes", "linear", "--size-bin", "100", "--size-bins", "2" });
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out
+        == "interval,begin_us,end_us,size_lo,size_hi,messages,bytes\n"
+           "0,1000,3000,0,100,5,298\n0,1000,3000,100,200,1,100\n0,1000,3000,200,inf,2,500\n");
+    run = runCliInProcess(
+        { "msg-size-evolution", commRun(), "--entries", "3", "--range", "0:1ms" });
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out == "interval,begin_us,end_us,size_lo,size_hi,messages,bytes\n");
+    CHECK(run.err.find("no message was sent for these entry methods") != std::string::npos);
+
+    requireUsageError({ "msg-size-evolution", commRun(), "--event", "both" }, "--event");
+    requireUsageError({ "msg-size-evolution", commRun(), "--sizes", "sqrt" }, "--sizes");
+    requireUsageError({ "msg-size-evolution", commRun(), "--size-bin", "10" }, "--sizes linear");
+    requireUsageError(
+        { "msg-size-evolution", commRun(), "--sizes", "linear", "--size-bin", "0" }, "--size-bin");
+    requireUsageError({ "msg-size-evolution", commRun(), "--interval", "1ms", "--bins", "3" });
+    requireUsageError({ "msg-size-evolution", commRun(), "--entries", "99" }, "entry 99");
+    parallax::test::TempDir dir;
+    run = runCliInProcess({ "msg-size-evolution", summaryOnlyCopy(dir), "--no-cache" });
+    CHECK(run.exitCode == 1);
+    CHECK(run.err.find("no message records") != std::string::npos);
+    CHECK(runCliInProcess({ "msg-size-evolution", "--help" }).out.find("size_lo")
+        != std::string::npos);
+}
+
 #ifdef PARALLAX_WITH_RENDER
 TEST_CASE("cli render draws the heat-map views and rejects their bad options")
 {
@@ -102,6 +137,12 @@ TEST_CASE("cli render draws the heat-map views and rejects their bad options")
     const auto svg = (dir.path() / "matrix.svg").string();
     CHECK(cliProcess({ "render", "comm-matrix", commRun(), "-o", svg }).exitCode == 0);
     CHECK(parallax::test::readFile(svg).find("<svg") != std::string::npos);
+    const auto evolution = (dir.path() / "evolution.png").string();
+    CHECK(cliProcess({ "render", "msg-size-evolution", commRun(), "-o", evolution, "--event",
+                         "receive", "--sizes", "linear", "--entries", "2" })
+              .exitCode
+        == 0);
+    CHECK(parallax::test::readFile(evolution).substr(1, 3) == "PNG");
     const auto bad = cliProcess({ "render", "comm-matrix", commRun(), "-o",
         (dir.path() / "bad.png").string(), "--by", "chare" });
     CHECK(bad.exitCode == 2);

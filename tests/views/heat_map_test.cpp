@@ -11,6 +11,7 @@
 #include "views/common/heat_map_chart.h"
 #include "views/common/heat_map_geometry.h"
 #include "views/common/options_bar.h"
+#include "views/msg_size_evolution/msg_size_evolution_view.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -297,4 +298,69 @@ TEST_CASE("comm matrix view: a run without logs says so instead of an empty char
     waitForResult(view);
     CHECK_FALSE(view.chart()->hasData());
     CHECK(view.chart()->message().contains(QStringLiteral("No message")));
+}
+
+TEST_CASE("message size evolution view: sizes up the side, time along, totals beside",
+    "[views][heatmap][msg-size-evolution]")
+{
+    const auto trace = commRun();
+    MsgSizeEvolutionView view(nullptr);
+    view.resize(1000, 600);
+    view.show();
+    view.setTrace(trace);
+    QString error;
+    REQUIRE(view.applyOptions({ { "bins", "4" } }, &error));
+    waitForResult(view);
+    auto* chart = view.chart();
+    REQUIRE(chart->hasData());
+    const auto& d = chart->data();
+    // Bins 32-64 .. 256-512 B, the largest at the top; 4 intervals of 500 µs from 1000 µs.
+    REQUIRE(d.rows == 4);
+    REQUIRE(d.columns == 4);
+    CHECK(d.rowAxis.labels.front() == QStringLiteral("256 B–512 B"));
+    CHECK(d.rowAxis.labels.back() == QStringLiteral("32 B–64 B"));
+    REQUIRE(d.columnAxis.span);
+    CHECK(d.columnAxis.span->begin == 1000);
+    CHECK(d.columnAxis.span->end == 3000);
+    CHECK(d.value(0, 0) == 1); // 300 B at 1050
+    CHECK(d.value(2, 0) == 3); // 64-128 B: 100 B at 1100 and the broadcast twice at 1460
+    CHECK(d.columnTotals == std::vector<double> { 6, 0, 0, 0 });
+    CHECK(d.rowTotals == std::vector<double> { 1, 1, 3, 1 });
+    CHECK(d.rowAxis.emphasized == std::vector<std::size_t> { 2 });
+    CHECK(chart->footnote().contains(QStringLiteral("Comm threads (PE 4-5) left out")));
+    CHECK(view.csv().startsWith(
+        QStringLiteral("interval,begin_us,end_us,size_lo,size_hi,messages,bytes\n")));
+
+    // A click on a cell opens its interval in the Timeline.
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    QTest::mouseClick(chart, Qt::LeftButton, {}, chart->geometry().cellRect({ 0, 0 }).center());
+    REQUIRE(timeline.count() == 1);
+    const auto interval = timeline.at(0).at(1).value<core::TimeRange>();
+    CHECK(interval.begin == 1000);
+    CHECK(interval.end == 1500);
+
+    // Received messages in 100-byte bins; then one entry method on demand.
+    REQUIRE(view.applyOptions({ { "event", "receive" }, { "size-bin", "100" } }, &error));
+    waitForResult(view);
+    REQUIRE(view.result());
+    CHECK_FALSE(view.result()->logScale);
+    CHECK(view.result()->total() == 8);
+    CHECK(chart->data().rowAxis.labels.front() == QStringLiteral("≥ 5,000 B"));
+    view.setEntries({ 3 });
+    waitForResult(view);
+    CHECK(view.result()->total() == 2);
+    CHECK(chart->subtitle().contains(QStringLiteral("bcast()")));
+    view.setEntries({ 1 }); // Main: no message
+    waitForResult(view);
+    CHECK_FALSE(chart->hasData());
+    CHECK(chart->message().contains(QStringLiteral("No message of the chosen entry methods")));
+
+    CHECK_FALSE(view.applyOptions({ { "event", "both" } }, &error));
+    CHECK(error.contains(QStringLiteral("send or receive")));
+    CHECK_FALSE(view.applyOptions({ { "size-bin", "0" } }, &error));
+    CHECK_FALSE(view.applyOptions({ { "entries", "x" } }, &error));
+    // Checked against the run when computing (the size bin back to a valid value first).
+    REQUIRE(view.applyOptions({ { "entries", "99" }, { "size-bin", "100" } }, &error));
+    waitForResult(view);
+    CHECK(chart->message().contains(QStringLiteral("no entry method 99")));
 }

@@ -25,6 +25,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("clusters");
     case ViewKind::CommMatrix:
         return QStringLiteral("comm-matrix");
+    case ViewKind::MsgSizeEvolution:
+        return QStringLiteral("msg-size-evolution");
     }
     return {};
 }
@@ -50,6 +52,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Clusters");
     case ViewKind::CommMatrix:
         return QObject::tr("Communication per Processor");
+    case ViewKind::MsgSizeEvolution:
+        return QObject::tr("Message Size Evolution");
     }
     return {};
 }

@@ -27,12 +27,13 @@ enum class ViewKind {
     Timeline,
     Clusters,
     CommMatrix,
+    MsgSizeEvolution,
 };
 
 // Every view, in menu order (View menu, Ctrl+1..8).
 inline constexpr ViewKind kAllViewKinds[] = { ViewKind::Overview, ViewKind::UsageProfile,
     ViewKind::TimeProfile, ViewKind::Histogram, ViewKind::Communication, ViewKind::Extrema,
-    ViewKind::Timeline, ViewKind::Clusters, ViewKind::CommMatrix };
+    ViewKind::Timeline, ViewKind::Clusters, ViewKind::CommMatrix, ViewKind::MsgSizeEvolution };
 
 // "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the
 // names of `parallax-cli render VIEW`), and the human title.

@@ -285,18 +285,27 @@ void HeatMapChart::paintCellValues(QPainter& painter, const HeatMapGeometry& g) 
 {
     // Each value written in its cell where it fits, dark on light cells and light on dark ones,
     // so the map reads without hovering.
+    // Either every value or none: a map with numbers in some cells only would read as if the
+    // others were different.
     const QFontMetrics fm(painter.font());
     if (static_cast<double>(g.plot.height()) / static_cast<double>(g.rows) < fm.height() + 2)
+        return;
+    const auto shown = [&](double v) {
+        return !std::isnan(v) && !(v == 0 && m_data.scale.zeroIsEmpty);
+    };
+    int widest = 0;
+    for (const double v : m_data.values)
+        if (shown(v))
+            widest = std::max(widest, fm.horizontalAdvance(formatBarValue(v, m_data.unit)));
+    if (static_cast<double>(g.plot.width()) / static_cast<double>(g.columns) < widest + 6)
         return;
     for (std::size_t r = 0; r < g.rows; ++r)
         for (std::size_t c = 0; c < g.columns; ++c) {
             const double v = m_data.value(r, c);
-            if (std::isnan(v) || (v == 0 && m_data.scale.zeroIsEmpty))
+            if (!shown(v))
                 continue;
             const QRect cell = g.cellRect({ r, c });
             const QString text = formatBarValue(v, m_data.unit);
-            if (fm.horizontalAdvance(text) + 6 > cell.width())
-                continue;
             const QColor fill = m_data.scale.color(v);
             const int luma = (299 * fill.red() + 587 * fill.green() + 114 * fill.blue()) / 1000;
             painter.setPen(luma > 140 ? QColor(0x1f, 0x1f, 0x1f) : QColor(Qt::white));
@@ -409,7 +418,7 @@ void HeatMapChart::paintBars(
                                  band.width() - gap, length),
                 emphasized ? accentColor() : barColor());
             const QString text = formatBarValue(m_data.columnTotals[c], m_data.unit);
-            if (fm.horizontalAdvance(text) + 6 <= band.width()) {
+            if (m_data.columnTotals[c] != 0 && fm.horizontalAdvance(text) + 6 <= band.width()) {
                 painter.setPen(emphasized ? QColor(Qt::white) : QColor(0x1f, 0x1f, 0x1f));
                 painter.drawText(QRect(band.left(), g.columnBars.bottom() - fm.height() - 1,
                                      band.width(), fm.height()),

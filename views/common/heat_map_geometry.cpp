@@ -237,7 +237,8 @@ HeatMapGeometry buildHeatMapGeometry(const HeatMapData& data, QSize size, const 
         labelWidth = std::max(labelWidth, textWidth(data.rowAxis.labels[k]));
     // The column bars' scale and title sit left of them, in the labels' column.
     if (!data.columnTotals.empty()) {
-        const double largest = *std::max_element(data.columnTotals.begin(), data.columnTotals.end());
+        const double largest
+            = *std::max_element(data.columnTotals.begin(), data.columnTotals.end());
         labelWidth = std::max({ labelWidth, textWidth(formatBarValue(largest, data.unit)),
             textWidth(data.columnTotalsTitle) });
     }

@@ -5,6 +5,7 @@
 #include "views/comm_matrix/comm_matrix_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
+#include "views/msg_size_evolution/msg_size_evolution_view.h"
 #include "views/overview/overview_view.h"
 #include "views/time_profile/time_profile_view.h"
 #include "views/timeline/timeline_view.h"
@@ -33,6 +34,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new ClustersView(palette, parent);
     case ViewKind::CommMatrix:
         return new CommMatrixView(palette, parent);
+    case ViewKind::MsgSizeEvolution:
+        return new MsgSizeEvolutionView(palette, parent);
     }
     return nullptr;
 }
