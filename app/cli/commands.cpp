@@ -43,6 +43,7 @@ commands:
   comm RUN                   messages and bytes sent/received per interval
   comm-matrix RUN            messages and bytes per pair of PEs (or nodes), or per PE
   msg-size-evolution RUN     messages per time interval and size bin (a histogram over time)
+  animation RUN              every PE's utilization per frame (render animation: an APNG)
   extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
   clusters RUN [--k N|auto]  equivalence classes of PEs by k-means (exemplars, outliers)
   groups RUN --by node|block:N|signature
@@ -207,6 +208,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runCommMatrix(rest, out, err);
     if (command == "msg-size-evolution")
         return runMsgSizeEvolution(rest, out, err);
+    if (command == "animation")
+        return runAnimation(rest, out, err);
     if (const auto it = extraCommands().find(command); it != extraCommands().end())
         return it->second(rest, out, err);
     if (command == "render") {

@@ -2,6 +2,7 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "core/analysis/animation.h"
 #include "core/analysis/comm_matrix.h"
 #include "core/analysis/msg_size_evolution.h"
 #include "core/text_args.h"
@@ -11,6 +12,8 @@
 namespace parallax::cli {
 
 namespace {
+
+constexpr std::int64_t kMaxAnimationFrames = 2000;
 
 // The tools need the logs' records: a run opened from its summaries alone has none.
 int requireLogs(const std::string& command, const core::Trace& trace, const std::string& records,
@@ -178,6 +181,70 @@ int runMsgSizeEvolution(const std::vector<std::string>& args, std::ostream& out,
         err << "parallax-cli " << command << ": note: no message was "
             << (options.event == core::analysis::MessageEvent::Send ? "sent" : "received")
             << (request.entries.empty() ? "" : " for these entry methods") << " in this range\n";
+    return kExitOk;
+}
+
+int runAnimation(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string command = "animation";
+    const std::string help
+        = std::string(
+              "usage: parallax-cli animation RUN [--frames N | --interval T] [options]\n\n"
+              "The Animation's data: every PE's utilization in each frame (an equal time\n"
+              "interval of the range), as CSV frame,begin_us,end_us,pe,utilization_pct with one\n"
+              "row per frame and PE that was traced during it. Utilization is the Overview's:\n"
+              "the time in entry methods, pack and unpack, in % of the frame; from the .sum\n"
+              "files when the run has no logs (frames then never finer than their bins).\n"
+              "The animated picture: parallax-cli render animation RUN -o OUT.png (an animated\n"
+              "PNG; --frames-dir DIR also writes frame-0001.png, ... there).\n\n"
+              "options:\n"
+              "  --frames N         number of frames over the range (default 50, at most 2000)\n"
+              "  --interval T       one frame per interval of T, e.g. 100ms\n"
+              "  comm threads have no idle records (always busy): left out unless\n"
+              "  --include-comm-threads\n")
+        + kAnalysisOptionsHelp;
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepareAnalysisCommand(
+            command, args, { "frames", "interval" }, help, cl, trace, request, out, err);
+        rc >= 0)
+        return rc;
+    core::analysis::AnimationOptions options;
+    if (const int rc
+        = readIntOption(command, cl, "frames", 1, kMaxAnimationFrames, options.frames, err);
+        rc != kExitOk)
+        return rc;
+    if (const auto v = cl.parser.value("interval")) {
+        if (options.frames > 0)
+            return usageError(err, command, "give --frames or --interval, not both");
+        std::string error;
+        const auto t = core::parseTime(*v, &error);
+        if (!t || *t <= 0)
+            return usageError(
+                err, command, "--interval: " + (t ? std::string("must be positive") : error));
+        options.intervalSize = *t;
+    }
+    if (!trace->hasLogs() && !trace->hasSummaries()) {
+        err << "parallax-cli " << command << ": this run has neither logs nor summary files to "
+            << "take utilization from\n";
+        return kExitFatal;
+    }
+    if (options.intervalSize > 0) {
+        const auto range = core::analysis::resolve(*trace, request).range;
+        const auto count = core::analysis::gridForRange(range, options.intervalSize, 0).count;
+        if (count > kMaxAnimationFrames)
+            return usageError(err, command,
+                "--interval gives " + std::to_string(count) + " frames, more than "
+                    + std::to_string(kMaxAnimationFrames) + ": choose a longer interval");
+    }
+    const auto frames = core::analysis::computeAnimation(*trace, request, options);
+    if (!frames)
+        return kExitFatal;
+    out << core::analysis::animationCsv(&*frames);
+    if (frames->pes.empty())
+        err << "parallax-cli " << command << ": note: no PE to show (only comm threads were "
+            << "selected; --include-comm-threads shows them)\n";
     return kExitOk;
 }
 

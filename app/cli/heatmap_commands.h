@@ -11,5 +11,7 @@ namespace parallax::cli {
 int runCommMatrix(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 // msg-size-evolution: messages per time interval and size bin.
 int runMsgSizeEvolution(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// animation: every PE's utilization per frame (time interval).
+int runAnimation(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace parallax::cli

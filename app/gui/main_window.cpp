@@ -6,6 +6,7 @@
 #include "reduce_dialog.h"
 #include "run_load_job.h"
 #include "view_workspace.h"
+#include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/import_report/import_report_widget.h"
 #include "views/summary/run_summary_widget.h"
@@ -545,15 +546,22 @@ void MainWindow::exportChart()
         + QLatin1Char('-') + views::viewKey(view->kind()) + QStringLiteral(".png"));
     const QString png = tr("PNG images (*.png)");
     const QString svg = tr("SVG vector images (*.svg)");
+    const QString apng = tr("Animated PNG, every frame (*.png)");
     QString filter = png;
-    const auto path = QFileDialog::getSaveFileName(this, tr("Export Chart"), suggested,
-        view->canExportSvg() ? png + QStringLiteral(";;") + svg : png, &filter);
+    QString filters = view->canExportSvg() ? png + QStringLiteral(";;") + svg : png;
+    if (view->frameCount() > 0)
+        filters += QStringLiteral(";;") + apng;
+    const auto path
+        = QFileDialog::getSaveFileName(this, tr("Export Chart"), suggested, filters, &filter);
     if (path.isEmpty())
         return;
     QString error;
     bool saved = false;
     if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive) || filter == svg) {
         saved = view->exportSvg(path, sizeDialog.size(), &error);
+    } else if (filter == apng) {
+        saved
+            = views::writeAnimatedPng(*view, path, sizeDialog.size(), view->frameDelayMs(), &error);
     } else {
         const auto image = view->renderChart(sizeDialog.size());
         saved = !image.isNull() && image.save(path, "PNG");

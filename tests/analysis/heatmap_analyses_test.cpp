@@ -2,6 +2,7 @@
 // evolution and the utilization animation, on a hand-written SMP run with exact numbers and on
 // real runs.
 
+#include "core/analysis/animation.h"
 #include "core/analysis/comm_matrix.h"
 #include "core/analysis/communication.h"
 #include "core/analysis/histogram.h"
@@ -12,6 +13,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -383,4 +386,82 @@ TEST_CASE("message size evolution: Java's rule counts receives from other PEs, r
     // 8 BEGINs from another PE: 100, 200 (PE 5's relay), 200, 300 (PE 4's), 64, 300, 80, 40; not
     // PE 1's message to itself nor PE 2's broadcast to itself.
     CHECK(e->total() == 8);
+}
+
+TEST_CASE("animation: each PE's utilization per frame, no data where it was not traced",
+    "[analysis][animation]")
+{
+    // comm-smp in 4 frames of 500 µs from 1000 µs. PE 0 runs 1500-1600 (20 % of frame 1); PE 1
+    // 1150-1170, 1180-1190 and the thread resumption 1300-1310 (40 µs: 8 % of frame 0); PE 2
+    // 1400-1450 and 1470-1480 (12 %), then 1700-1710 (2 %); PE 3 1475-1485 and 1800-1810 (2 %).
+    const auto trace = commRun();
+    AnimationOptions four;
+    four.frames = 4;
+    const auto a = computeAnimation(*trace, {}, four);
+    REQUIRE(a);
+    CHECK(a->pes == std::vector<core::PeId> { 0, 1, 2, 3 });
+    CHECK(a->apart == std::vector<core::PeId> { 4, 5 });
+    CHECK_FALSE(a->fromSummaries);
+    REQUIRE(a->frameCount() == 4);
+    CHECK(a->grid.origin == 1000);
+    CHECK(a->grid.size == 500);
+    const std::vector<std::vector<float>> expected { { 0, 8, 12, 2 }, { 20, 0, 2, 2 },
+        { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
+    for (std::int64_t f = 0; f < 4; ++f)
+        for (std::size_t k = 0; k < 4; ++k) {
+            INFO("frame " << f << " PE " << k);
+            CHECK(a->at(f, k) == Approx(expected[static_cast<std::size_t>(f)][k]));
+        }
+    CHECK(a->meanOf(0) == Approx(5.5));
+    CHECK(animationCsv(&*a).substr(0, 73)
+        == "frame,begin_us,end_us,pe,utilization_pct\n0,1000,1500,0,0\n0,1000,1500,1,8\n");
+
+    // Beyond END_COMPUTATION (3000) nothing was traced: no data, not 0 %.
+    AnalysisRequest late;
+    late.range = { 2000, 4000 };
+    late.pes = { 0 };
+    AnimationOptions interval;
+    interval.intervalSize = 1000;
+    const auto tail = computeAnimation(*trace, late, interval);
+    REQUIRE(tail);
+    REQUIRE(tail->frameCount() == 2);
+    CHECK(tail->at(0, 0) == 0.0F);
+    CHECK(std::isnan(tail->at(1, 0)));
+    CHECK(std::isnan(tail->meanOf(1)));
+    CHECK(animationCsv(&*tail) == "frame,begin_us,end_us,pe,utilization_pct\n0,2000,3000,0,0\n");
+
+    // Comm threads only when asked for.
+    AnalysisRequest include;
+    include.includeCommThreads = true;
+    const auto all = computeAnimation(*trace, include, four);
+    REQUIRE(all);
+    CHECK(all->pes.size() == 6);
+    CHECK(all->at(0, 4) == Approx(0.2)); // PE 4 relays 1400-1401
+}
+
+TEST_CASE("animation: a run without logs is animated from its .sum bins", "[analysis][animation]")
+{
+    parallax::test::TempDir dir;
+    for (const auto& entry : std::filesystem::directory_iterator(realLog("gen-feat-smp"))) {
+        const auto name = entry.path().filename().string();
+        if (name.ends_with(".sts") || name.ends_with(".sum"))
+            std::filesystem::copy_file(entry.path(), dir.path() / name);
+    }
+    const auto trace = parallax::test::loadOk(dir.path());
+    REQUIRE_FALSE(trace->hasLogs());
+    AnimationOptions many;
+    many.frames = 2000; // finer than the .sum bins: the frames take the bins' size
+    const auto a = computeAnimation(*trace, {}, many);
+    REQUIRE(a);
+    CHECK(a->fromSummaries);
+    CHECK(a->pes == std::vector<core::PeId> { 0, 1, 2, 3 });
+    CHECK(a->frameCount() < 2000);
+    CHECK(a->grid.size >= trace->summaries[0]->intervalUs);
+    double busiest = 0;
+    for (std::int64_t f = 0; f < a->frameCount(); ++f)
+        for (std::size_t k = 0; k < a->pes.size(); ++k)
+            if (!std::isnan(a->at(f, k)))
+                busiest = std::max(busiest, static_cast<double>(a->at(f, k)));
+    CHECK(busiest > 10.0);
+    CHECK(busiest <= 100.0);
 }

@@ -120,6 +120,31 @@ TEST_CASE("cli msg-size-evolution prints messages per interval and size bin")
         != std::string::npos);
 }
 
+TEST_CASE("cli animation prints every PE's utilization per frame")
+{
+    auto run = runCliInProcess({ "animation", commRun(), "--frames", "2" });
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out
+        == "frame,begin_us,end_us,pe,utilization_pct\n0,1000,2000,0,10\n0,1000,2000,1,4\n"
+           "0,1000,2000,2,7\n0,1000,2000,3,2\n1,2000,3000,0,0\n1,2000,3000,1,0\n"
+           "1,2000,3000,2,0\n1,2000,3000,3,0\n");
+    run = runCliInProcess(
+        { "animation", commRun(), "--interval", "1ms", "--range", "2ms:4ms", "--pes", "3" });
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out == "frame,begin_us,end_us,pe,utilization_pct\n0,2000,3000,3,0\n");
+    requireUsageError({ "animation", commRun(), "--frames", "0" }, "--frames");
+    requireUsageError({ "animation", commRun(), "--frames", "3", "--interval", "1ms" }, "not both");
+    requireUsageError(
+        { "animation", commRun(), "--interval", "1us", "--range", "0:3ms" }, "more than 2000");
+    // From the summaries when there are no logs.
+    parallax::test::TempDir dir;
+    run = runCliInProcess({ "animation", summaryOnlyCopy(dir), "--no-cache", "--frames", "5" });
+    CHECK(run.exitCode == 0);
+    CHECK(run.outLines().size() > 5);
+    CHECK(runCliInProcess({ "animation", "--help" }).out.find("render animation")
+        != std::string::npos);
+}
+
 #ifdef PARALLAX_WITH_RENDER
 TEST_CASE("cli render draws the heat-map views and rejects their bad options")
 {
@@ -143,6 +168,23 @@ TEST_CASE("cli render draws the heat-map views and rejects their bad options")
               .exitCode
         == 0);
     CHECK(parallax::test::readFile(evolution).substr(1, 3) == "PNG");
+    // The animation: an animated PNG (an acTL chunk before the first frame) and, on request,
+    // every frame as a numbered PNG.
+    const auto animation = (dir.path() / "animation.png").string();
+    const auto frames = dir.path() / "frames";
+    CHECK(cliProcess({ "render", "animation", commRun(), "-o", animation, "--frames", "3",
+                         "--frames-dir", frames.string(), "--width", "400", "--height", "300" })
+              .exitCode
+        == 0);
+    const auto apng = parallax::test::readFile(animation);
+    CHECK(apng.substr(1, 3) == "PNG");
+    CHECK(apng.find("acTL") < apng.find("IDAT"));
+    CHECK(apng.find("fdAT") != std::string::npos);
+    CHECK(std::filesystem::exists(frames / "frame-0003.png"));
+    CHECK_FALSE(std::filesystem::exists(frames / "frame-0004.png"));
+    const auto noFrames = cliProcess({ "render", "comm-matrix", commRun(), "-o",
+        (dir.path() / "x.png").string(), "--frames-dir", frames.string() });
+    CHECK(noFrames.exitCode == 2);
     const auto bad = cliProcess({ "render", "comm-matrix", commRun(), "-o",
         (dir.path() / "bad.png").string(), "--by", "chare" });
     CHECK(bad.exitCode == 2);

@@ -5,8 +5,10 @@
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
+#include "views/animation/animation_view.h"
 #include "views/comm_matrix/comm_matrix_axis.h"
 #include "views/comm_matrix/comm_matrix_view.h"
+#include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/common/heat_map_chart.h"
 #include "views/common/heat_map_geometry.h"
@@ -15,8 +17,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QTest>
+#include <QToolButton>
 
 #include <catch2/catch.hpp>
 
@@ -24,6 +30,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <numeric>
 
 using namespace parallax;
 using namespace parallax::views;
@@ -363,4 +370,227 @@ TEST_CASE("message size evolution view: sizes up the side, time along, totals be
     REQUIRE(view.applyOptions({ { "entries", "99" }, { "size-bin", "100" } }, &error));
     waitForResult(view);
     CHECK(chart->message().contains(QStringLiteral("no entry method 99")));
+}
+
+namespace {
+
+struct PngChunk {
+    std::string type;
+    QByteArray data;
+    bool crcOk = false;
+};
+
+// The chunks of a PNG file, each with its CRC checked.
+std::vector<PngChunk> pngChunks(const QByteArray& file)
+{
+    std::vector<PngChunk> out;
+    REQUIRE(file.startsWith(QByteArray("\x89PNG\r\n\x1a\n", 8)));
+    auto u32 = [&](qsizetype at) {
+        std::uint32_t v = 0;
+        for (int k = 0; k < 4; ++k)
+            v = (v << 8) | static_cast<unsigned char>(file[at + k]);
+        return v;
+    };
+    qsizetype at = 8;
+    while (at + 12 <= file.size()) {
+        const auto length = static_cast<qsizetype>(u32(at));
+        PngChunk chunk;
+        chunk.type = file.mid(at + 4, 4).toStdString();
+        chunk.data = file.mid(at + 8, length);
+        chunk.crcOk = pngCrc(file.mid(at + 4, 4 + length)) == u32(at + 8 + length);
+        out.push_back(std::move(chunk));
+        at += 12 + length;
+    }
+    return out;
+}
+
+std::uint32_t be32(const QByteArray& data, qsizetype at)
+{
+    std::uint32_t v = 0;
+    for (int k = 0; k < 4; ++k)
+        v = (v << 8) | static_cast<unsigned char>(data[at + k]);
+    return v;
+}
+
+// Undoes the writer's scanline filters (None, Up) of an RGB region into an image.
+QImage unfilter(const QByteArray& zlib, int width, int height)
+{
+    QByteArray sized;
+    for (const int shift : { 24, 16, 8, 0 })
+        sized.append(static_cast<char>(((3 * width + 1) * height >> shift) & 0xFF));
+    const QByteArray raw = qUncompress(sized + zlib);
+    REQUIRE(raw.size() == (3 * width + 1) * height);
+    QImage image(width, height, QImage::Format_RGB32);
+    std::vector<unsigned char> previous(static_cast<std::size_t>(3 * width), 0);
+    for (int y = 0; y < height; ++y) {
+        const auto* row
+            = reinterpret_cast<const unsigned char*>(raw.constData()) + y * (3 * width + 1);
+        REQUIRE((row[0] == 0 || row[0] == 2));
+        for (int i = 0; i < 3 * width; ++i)
+            previous[static_cast<std::size_t>(i)] = static_cast<unsigned char>(
+                row[1 + i] + (row[0] == 2 ? previous[static_cast<std::size_t>(i)] : 0));
+        for (int x = 0; x < width; ++x)
+            image.setPixel(x, y,
+                qRgb(previous[static_cast<std::size_t>(3 * x)],
+                    previous[static_cast<std::size_t>(3 * x + 1)],
+                    previous[static_cast<std::size_t>(3 * x + 2)]));
+    }
+    return image;
+}
+
+} // namespace
+
+TEST_CASE("APNG writer: frames, sequence numbers, checksums and changed regions",
+    "[views][heatmap][animation]")
+{
+    parallax::test::TempDir dir;
+    const QString path = QString::fromStdString((dir / "a.png").string());
+    QImage first(40, 30, QImage::Format_RGB32);
+    first.fill(QColor(10, 20, 30));
+    QImage second = first;
+    second.setPixel(5, 7, qRgb(200, 0, 0));
+    second.setPixel(12, 9, qRgb(0, 200, 0));
+    QString error;
+    ApngWriter writer;
+    REQUIRE(writer.open(path, first.size(), 3, 250, &error));
+    REQUIRE(writer.addFrame(first, &error));
+    REQUIRE(writer.addFrame(second, &error));
+    REQUIRE(writer.addFrame(second, &error)); // unchanged: a one-pixel frame
+    CHECK_FALSE(QFile::exists(path)); // nothing in place before finish()
+    REQUIRE(writer.finish(&error));
+
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const auto chunks = pngChunks(file.readAll());
+    std::vector<std::string> types;
+    for (const auto& c : chunks) {
+        types.push_back(c.type);
+        CHECK(c.crcOk);
+    }
+    CHECK(types
+        == std::vector<std::string> {
+            "IHDR", "acTL", "fcTL", "IDAT", "fcTL", "fdAT", "fcTL", "fdAT", "IEND" });
+    CHECK(be32(chunks[1].data, 0) == 3); // frames
+    CHECK(be32(chunks[1].data, 4) == 0); // loop forever
+    // Sequence numbers run through fcTL and fdAT: 0, 1 2, 3 4.
+    CHECK(be32(chunks[2].data, 0) == 0);
+    CHECK(be32(chunks[4].data, 0) == 1);
+    CHECK(be32(chunks[5].data, 0) == 2);
+    CHECK(be32(chunks[6].data, 0) == 3);
+    CHECK(be32(chunks[7].data, 0) == 4);
+    // The second frame is the rectangle that changed: x 5-12, y 7-9.
+    const auto& control = chunks[4].data;
+    CHECK(be32(control, 4) == 8); // width
+    CHECK(be32(control, 8) == 3); // height
+    CHECK(be32(control, 12) == 5); // x
+    CHECK(be32(control, 16) == 7); // y
+    const QImage region = unfilter(chunks[5].data.mid(4), 8, 3);
+    CHECK(region == second.copy(5, 7, 8, 3));
+    CHECK(be32(chunks[6].data, 4) == 1); // the unchanged frame: one pixel
+    // Any PNG reader sees the first frame.
+    const QImage still(path);
+    REQUIRE_FALSE(still.isNull());
+    CHECK(still.convertToFormat(QImage::Format_RGB32) == first);
+    CHECK(unfilter(chunks[3].data, 40, 30) == first);
+
+    // An animation that is not finished leaves no file.
+    const QString abandoned = QString::fromStdString((dir / "b.png").string());
+    {
+        ApngWriter partial;
+        REQUIRE(partial.open(abandoned, first.size(), 2, 100, &error));
+        REQUIRE(partial.addFrame(first, &error));
+        CHECK_FALSE(partial.finish(&error));
+        CHECK(error.contains(QStringLiteral("2 frames announced, 1 written")));
+    }
+    CHECK_FALSE(QFile::exists(abandoned));
+}
+
+TEST_CASE("animation grid: one row per node, or a grid in PE order", "[views][heatmap][animation]")
+{
+    const auto trace = commRun();
+    const auto byNode = peGridLayout({ 0, 1, 2, 3 }, trace->metadata, 1.6);
+    CHECK(byNode.rows == 2);
+    CHECK(byNode.columns == 2);
+    CHECK(byNode.rowLabels == std::vector<QString> { "node 0", "node 1" });
+    CHECK(byNode.cells == std::vector<std::ptrdiff_t> { 0, 1, 2, 3 });
+
+    core::RunMetadata flat;
+    flat.processors = 10;
+    std::vector<core::PeId> pes(10);
+    std::iota(pes.begin(), pes.end(), 0);
+    const auto grid = peGridLayout(pes, flat, 2.5);
+    CHECK(grid.columns == 5);
+    CHECK(grid.rows == 2);
+    CHECK(grid.rowLabels == std::vector<QString> { "PE 0", "PE 5" });
+    CHECK(grid.columnLabels.back() == QStringLiteral("+4"));
+    const auto odd = peGridLayout({ 0, 1, 2 }, flat, 1.0);
+    CHECK(odd.cells == std::vector<std::ptrdiff_t> { 0, 1, 2, -1 }); // 2 x 2, one empty place
+}
+
+TEST_CASE("animation view: frames played, stepped and exported", "[views][heatmap][animation]")
+{
+    const auto trace = commRun();
+    AnimationView view(nullptr);
+    view.resize(1000, 600);
+    view.show();
+    view.setTrace(trace);
+    QString error;
+    REQUIRE(view.applyOptions({ { "frames", "4" } }, &error));
+    waitForResult(view);
+    REQUIRE(view.frameCount() == 4);
+    auto* chart = view.chart();
+    REQUIRE(chart->hasData());
+    CHECK(view.currentFrame() == 0);
+    // Nodes as rows: PE 1's 8 % at node 0, second place.
+    CHECK(chart->data().value(0, 1) == Approx(8.0));
+    CHECK(chart->data().cellLabels[1] == QStringLiteral("PE 1"));
+    CHECK(chart->subtitle().contains(QStringLiteral("frame 1 of 4")));
+
+    // Keys and buttons step; the slider follows.
+    QTest::keyClick(chart, Qt::Key_Right);
+    CHECK(view.currentFrame() == 1);
+    CHECK(chart->data().value(0, 0) == Approx(20.0));
+    CHECK(view.findChild<QSlider*>(QStringLiteral("frameSlider"))->value() == 1);
+    view.findChild<QToolButton*>(QStringLiteral("previousFrame"))->click();
+    CHECK(view.currentFrame() == 0);
+    QTest::keyClick(chart, Qt::Key_End);
+    CHECK(view.currentFrame() == 3);
+    // Playing from the last frame starts again from the first and stops at the end.
+    REQUIRE(view.applyOptions({ { "fps", "30" }, { "frames", "4" } }, &error));
+    waitForResult(view);
+    QTest::keyClick(chart, Qt::Key_End);
+    view.setPlaying(true);
+    CHECK(view.playing());
+    CHECK(view.currentFrame() == 0);
+    parallax::test::waitUntil([&] { return !view.playing(); }, 20'000);
+    CHECK(view.currentFrame() == 3);
+
+    // A click on a PE opens it in the Timeline at the frame shown.
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    QTest::mouseClick(chart, Qt::LeftButton, {}, chart->geometry().cellRect({ 1, 0 }).center());
+    REQUIRE(timeline.count() == 1);
+    CHECK(timeline.at(0).at(0).value<std::vector<core::PeId>>() == std::vector<core::PeId> { 2 });
+    CHECK(timeline.at(0).at(1).value<core::TimeRange>().begin == 2500);
+
+    // Every frame as an animated PNG whose first frame is renderFrame(0); numbered PNGs.
+    parallax::test::TempDir dir;
+    const QString apng = QString::fromStdString((dir / "anim.png").string());
+    REQUIRE(writeAnimatedPng(view, apng, QSize(500, 300), view.frameDelayMs(), &error));
+    QFile file(apng);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const auto chunks = pngChunks(file.readAll());
+    CHECK(be32(chunks[1].data, 0) == 4);
+    CHECK(QImage(apng).convertToFormat(QImage::Format_RGB32)
+        == view.renderFrame(0, QSize(500, 300)).convertToFormat(QImage::Format_RGB32));
+    CHECK(view.currentFrame() == 3); // rendering frames leaves the one shown
+    const QString frames = QString::fromStdString((dir / "frames").string());
+    REQUIRE(writeFrameSequence(view, frames, QSize(400, 300), &error));
+    CHECK(QDir(frames).entryList(QDir::Files)
+        == QStringList { "frame-0001.png", "frame-0002.png", "frame-0003.png", "frame-0004.png" });
+    CHECK(view.csv().startsWith(QStringLiteral("frame,begin_us,end_us,pe,utilization_pct\n")));
+
+    CHECK_FALSE(view.applyOptions({ { "fps", "7" } }, &error));
+    CHECK_FALSE(view.applyOptions({ { "frames", "0" } }, &error));
+    REQUIRE(view.applyOptions({ { "fps", "10" }, { "frames", "4" } }, &error));
+    CHECK(view.frameDelayMs() == 100);
 }

@@ -27,6 +27,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("comm-matrix");
     case ViewKind::MsgSizeEvolution:
         return QStringLiteral("msg-size-evolution");
+    case ViewKind::Animation:
+        return QStringLiteral("animation");
     }
     return {};
 }
@@ -54,6 +56,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Communication per Processor");
     case ViewKind::MsgSizeEvolution:
         return QObject::tr("Message Size Evolution");
+    case ViewKind::Animation:
+        return QObject::tr("Animation");
     }
     return {};
 }
@@ -65,6 +69,12 @@ bool AnalysisView::exportSvg(const QString& path, QSize size, QString* error)
     if (error != nullptr)
         *error = QObject::tr("the %1 view exports PNG only").arg(viewTitle(m_kind));
     return false;
+}
+
+QImage AnalysisView::renderFrame(int frame, QSize size)
+{
+    (void)frame;
+    return renderChart(size);
 }
 
 bool AnalysisView::applyOptions(const std::map<QString, QString>& options, QString* error)

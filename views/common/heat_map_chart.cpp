@@ -291,7 +291,7 @@ void HeatMapChart::paintCellValues(QPainter& painter, const HeatMapGeometry& g) 
     if (static_cast<double>(g.plot.height()) / static_cast<double>(g.rows) < fm.height() + 2)
         return;
     const auto shown = [&](double v) {
-        return !std::isnan(v) && !(v == 0 && m_data.scale.zeroIsEmpty);
+        return std::isfinite(v) && !(v == 0 && m_data.scale.zeroIsEmpty);
     };
     int widest = 0;
     for (const double v : m_data.values)
@@ -309,6 +309,15 @@ void HeatMapChart::paintCellValues(QPainter& painter, const HeatMapGeometry& g) 
             const QColor fill = m_data.scale.color(v);
             const int luma = (299 * fill.red() + 587 * fill.green() + 114 * fill.blue()) / 1000;
             painter.setPen(luma > 140 ? QColor(0x1f, 0x1f, 0x1f) : QColor(Qt::white));
+            const auto index = r * g.columns + c;
+            if (index < m_data.cellLabels.size() && cell.height() >= 2 * fm.height() + 4
+                && fm.horizontalAdvance(m_data.cellLabels[index]) + 6 <= cell.width()) {
+                const QRect upper(
+                    cell.left(), cell.center().y() - fm.height(), cell.width(), fm.height());
+                painter.drawText(upper, Qt::AlignCenter, m_data.cellLabels[index]);
+                painter.drawText(upper.translated(0, fm.height()), Qt::AlignCenter, text);
+                continue;
+            }
             painter.drawText(cell, Qt::AlignCenter, text);
         }
 }
@@ -325,8 +334,9 @@ void HeatMapChart::paintLabels(
         painter.setPen(label.emphasized ? accentColor() : style.text);
         const QRect box(
             g.rowLabels.left(), label.position - fm.height() / 2, g.rowLabels.width(), fm.height());
+        const int titleStrip = m_data.rowAxis.title.isEmpty() ? 0 : fm.height() + 2;
         painter.drawText(box, Qt::AlignRight | Qt::AlignVCenter,
-            fm.elidedText(label.text, Qt::ElideRight, g.rowLabels.width() - fm.height()));
+            fm.elidedText(label.text, Qt::ElideRight, g.rowLabels.width() - titleStrip - 2));
     }
     const int labelTop = g.plot.bottom() + 4;
     if (g.timeAxis.ticks.empty()) {
@@ -454,7 +464,9 @@ void HeatMapChart::paintLegend(
     painter.drawRect(ramp.adjusted(0, 0, -1, -1));
     const auto& scale = m_data.scale;
     int lastY = -1000;
-    for (const double v : scale.ticks(std::max(2, ramp.height() / (fm.height() + 6)))) {
+    const auto ticks = scale.ticks(std::max(2, ramp.height() / (fm.height() + 6)));
+    const double step = ticks.size() >= 2 ? ticks[1] - ticks[0] : scale.maximum;
+    for (const double v : ticks) {
         const int y = ramp.bottom()
             - static_cast<int>(std::lround(scale.fraction(v) * (ramp.height() - 1)));
         if (std::abs(y - lastY) < fm.height())
@@ -463,7 +475,9 @@ void HeatMapChart::paintLegend(
         painter.fillRect(QRect(ramp.right() + 1, y, 4, 1), style.muted);
         painter.setPen(style.text);
         painter.drawText(QRect(ramp.right() + 8, y - fm.height() / 2, box.width(), fm.height()),
-            Qt::AlignLeft | Qt::AlignVCenter, formatBarValue(v, m_data.unit));
+            Qt::AlignLeft | Qt::AlignVCenter,
+            scale.logarithmic ? formatBarValue(v, m_data.unit)
+                              : formatAxisValue(v, m_data.unit, step, scale.maximum));
     }
     int y = ramp.bottom() + 8;
     auto swatch = [&](const QColor& colour, const QString& text) {

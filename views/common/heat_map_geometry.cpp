@@ -61,7 +61,7 @@ QColor HeatScale::color(double value) const
 {
     if (std::isnan(value))
         return noDataCellColor();
-    if (zeroIsEmpty && value == 0.0)
+    if ((zeroIsEmpty && value == 0.0) || value == -std::numeric_limits<double>::infinity())
         return emptyCellColor();
     return viridisColor(fraction(value));
 }

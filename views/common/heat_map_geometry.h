@@ -52,8 +52,9 @@ struct HeatMapAxis {
     std::vector<std::size_t> emphasized; // items outlined and labelled in bold (the heaviest)
 };
 
-// What a heat map shows: values[row * columns + column]; optional marginal bars (the totals of
-// each row, drawn right of the map, and of each column, drawn above it).
+// What a heat map shows: values[row * columns + column] (NaN: no data; -infinity: no cell there,
+// drawn empty); optional marginal bars (the totals of each row, drawn right of the map, and of
+// each column, drawn above it).
 struct HeatMapData {
     std::size_t rows = 0;
     std::size_t columns = 0;
@@ -63,6 +64,9 @@ struct HeatMapData {
     HeatScale scale;
     BarUnit unit = BarUnit::Count; // how values are written (legend, tooltips)
     QString legendTitle; // "messages", "bytes", "utilization"
+    // Optional names written in each cell above its value where there is room (the PEs of the
+    // Animation's grid); empty: none.
+    std::vector<QString> cellLabels;
     std::vector<double> rowTotals; // empty: no bars
     std::vector<double> columnTotals;
     QString rowTotalsTitle; // "sent"

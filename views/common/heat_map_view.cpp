@@ -81,6 +81,12 @@ bool HeatMapView::exportSvg(const QString& path, QSize size, QString* error)
     return m_chart->exportSvg(path, size, error);
 }
 
+void HeatMapView::addControlRow(QWidget* row)
+{
+    auto* layout = qobject_cast<QVBoxLayout*>(this->layout());
+    layout->insertWidget(layout->indexOf(m_chart), row);
+}
+
 void HeatMapView::addToolbarWidget(QWidget* widget)
 {
     m_toolbar->insertWidget(m_toolbar->count() - 1, widget); // before the busy indicator

@@ -43,6 +43,8 @@ protected:
 
     // Puts a widget in the top row, right of the options bar.
     void addToolbarWidget(QWidget* widget);
+    // Puts a row of controls between the options bar and the chart.
+    void addControlRow(QWidget* row);
     // applyOptions() helpers: the error for an option the view does not have, and the last step,
     // which validates and applies every field.
     bool rejectOption(const QString& name, QString* error) const;

@@ -1,5 +1,6 @@
 #include "views/common/view_factory.h"
 
+#include "views/animation/animation_view.h"
 #include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
 #include "views/comm_matrix/comm_matrix_view.h"
@@ -36,6 +37,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new CommMatrixView(palette, parent);
     case ViewKind::MsgSizeEvolution:
         return new MsgSizeEvolutionView(palette, parent);
+    case ViewKind::Animation:
+        return new AnimationView(palette, parent);
     }
     return nullptr;
 }
