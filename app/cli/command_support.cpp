@@ -189,7 +189,8 @@ int prepareAnalysisCommand(const std::string& command, const std::vector<std::st
 }
 
 bool parseIntervalOptions(const std::string& command, const CommandLine& cl, core::TimeUs& size,
-    std::int64_t& bins, std::ostream& err, int& rc)
+    std::int64_t& bins, std::ostream& err, int& rc, const std::string& countOption,
+    std::int64_t maxCount)
 {
     std::string error;
     if (const auto v = cl.parser.value("interval")) {
@@ -201,10 +202,10 @@ bool parseIntervalOptions(const std::string& command, const CommandLine& cl, cor
         }
         size = *t;
     }
-    if ((rc = readIntOption(command, cl, "bins", 1, 10'000'000, bins, err)) != kExitOk)
+    if ((rc = readIntOption(command, cl, countOption, 1, maxCount, bins, err)) != kExitOk)
         return false;
     if (size > 0 && bins > 0) {
-        rc = usageError(err, command, "give --interval or --bins, not both");
+        rc = usageError(err, command, "give --interval or --" + countOption + ", not both");
         return false;
     }
     return true;

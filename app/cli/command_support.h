@@ -58,9 +58,10 @@ int prepareAnalysisCommand(const std::string& command, const std::vector<std::st
     core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err,
     std::set<std::string> flags = {});
 
-// --interval T and --bins N (not both) into `size` and `bins`; false with `rc` set after printing
-// the usage error.
+// --interval T and --bins N (or the count option `countOption`, 1..maxCount; not both) into
+// `size` and `bins`; false with `rc` set after printing the usage error.
 bool parseIntervalOptions(const std::string& command, const CommandLine& cl, core::TimeUs& size,
-    std::int64_t& bins, std::ostream& err, int& rc);
+    std::int64_t& bins, std::ostream& err, int& rc, const std::string& countOption = "bins",
+    std::int64_t maxCount = 10'000'000);
 
 } // namespace parallax::cli

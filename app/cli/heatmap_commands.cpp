@@ -211,20 +211,10 @@ int runAnimation(const std::vector<std::string>& args, std::ostream& out, std::o
         rc >= 0)
         return rc;
     core::analysis::AnimationOptions options;
-    if (const int rc
-        = readIntOption(command, cl, "frames", 1, kMaxAnimationFrames, options.frames, err);
-        rc != kExitOk)
+    int rc = kExitOk;
+    if (!parseIntervalOptions(command, cl, options.intervalSize, options.frames, err, rc, "frames",
+            kMaxAnimationFrames))
         return rc;
-    if (const auto v = cl.parser.value("interval")) {
-        if (options.frames > 0)
-            return usageError(err, command, "give --frames or --interval, not both");
-        std::string error;
-        const auto t = core::parseTime(*v, &error);
-        if (!t || *t <= 0)
-            return usageError(
-                err, command, "--interval: " + (t ? std::string("must be positive") : error));
-        options.intervalSize = *t;
-    }
     if (!trace->hasLogs() && !trace->hasSummaries()) {
         err << "parallax-cli " << command << ": this run has neither logs nor summary files to "
             << "take utilization from\n";

@@ -80,21 +80,10 @@ PeGridLayout peGridLayout(
 AnimationView::AnimationView(EntryPalette* palette, QWidget* parent)
     : HeatMapView(ViewKind::Animation, palette, parent)
 {
-    m_frames = m_options->addField(tr("&Frames"), {}, [this](const QString& text) {
-        if (auto e = countFieldError(text, 1, kMaxFrames, tr("Frames")))
-            return e;
-        if (!text.trimmed().isEmpty() && !m_interval->text().trimmed().isEmpty())
-            return std::optional<QString>(tr("Give frames or an interval, not both"));
-        return std::optional<QString>();
-    });
-    m_frames->setObjectName(QStringLiteral("frames"));
-    m_frames->setPlaceholderText(QStringLiteral("50"));
-    m_frames->setToolTip(tr("Number of frames over the range (empty: 50)"));
-    m_interval = m_options->addField(tr("&Interval"), {},
-        [this](const QString& text) { return intervalFieldError(text, m_options); });
-    m_interval->setObjectName(QStringLiteral("interval"));
-    m_interval->setPlaceholderText(tr("auto"));
-    m_interval->setToolTip(tr("Time per frame with a unit, e.g. 10ms (empty: use Frames)"));
+    const auto fields = m_options->addIntervalFields(
+        tr("&Frames"), QStringLiteral("frames"), tr("Number of frames"), 50, kMaxFrames);
+    m_interval = fields.interval;
+    m_frames = fields.count;
     m_options->offerCommThreads(); // no idle records: always busy, shown only on request
 
     auto* controls = new QWidget(this);
@@ -372,10 +361,8 @@ void AnimationView::recompute()
     setPlaying(false);
     m_chart->setTitle(tr("Animation"));
     m_chart->setFootnote({});
-    if (!m_trace) {
-        m_computation->cancel();
+    if (showNothingToCompute({})) {
         m_result.reset();
-        m_chart->clearData(tr("No run loaded"));
         updateControls();
         return;
     }

@@ -139,16 +139,8 @@ void CommMatrixView::clearResult()
 void CommMatrixView::recompute()
 {
     m_chart->setTitle(tr("Communication per Processor"));
-    if (!m_trace) {
-        m_computation->cancel();
+    if (showNothingToCompute(tr("message records"))) {
         m_result.reset();
-        m_chart->clearData(tr("No run loaded"));
-        return;
-    }
-    if (const QString missing = missingLogsText(tr("message records")); !missing.isEmpty()) {
-        m_computation->cancel();
-        m_result.reset();
-        m_chart->clearData(missing);
         return;
     }
     const auto request = m_options->request();

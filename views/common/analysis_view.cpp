@@ -79,11 +79,13 @@ QImage AnalysisView::renderFrame(int frame, QSize size)
 
 bool AnalysisView::applyOptions(const std::map<QString, QString>& options, QString* error)
 {
-    if (options.empty())
-        return true;
+    return options.empty() || rejectOption(options.begin()->first, error);
+}
+
+bool AnalysisView::rejectOption(const QString& name, QString* error) const
+{
     if (error != nullptr)
-        *error = QObject::tr("the %1 view has no option --%2")
-                     .arg(viewKey(m_kind), options.begin()->first);
+        *error = QObject::tr("the %1 view has no option --%2").arg(viewKey(m_kind), name);
     return false;
 }
 

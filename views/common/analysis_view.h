@@ -81,6 +81,10 @@ public:
     // The delay between frames when played, in ms.
     [[nodiscard]] virtual int frameDelayMs() const { return 200; }
 
+protected:
+    // applyOptions() helper: the error for an option the view does not have (returns false).
+    bool rejectOption(const QString& name, QString* error) const;
+
 signals:
     // Open the timeline of these PEs in this range (a click on a PE's bar or row).
     void timelineRequested(std::vector<core::PeId> pes, core::TimeRange range);

@@ -5,13 +5,8 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QSaveFile>
 #include <QTimer>
 #include <QToolTip>
-
-#ifdef PARALLAX_HAVE_SVG
-#include <QSvgGenerator>
-#endif
 
 #include <algorithm>
 #include <cmath>
@@ -514,56 +509,13 @@ QImage HeatMapChart::renderImage(QSize size) const
     return image;
 }
 
-bool HeatMapChart::svgAvailable()
-{
-#ifdef PARALLAX_HAVE_SVG
-    return true;
-#else
-    return false;
-#endif
-}
-
 bool HeatMapChart::exportSvg(const QString& path, QSize size, QString* error) const
 {
     if (size.isEmpty())
         size = QSize(1200, 700);
-#ifdef PARALLAX_HAVE_SVG
-    QSaveFile file(path); // written beside the target, renamed over it when complete
-    if (!file.open(QIODevice::WriteOnly)) {
-        if (error != nullptr)
-            *error = file.errorString();
-        return false;
-    }
-    {
-        QSvgGenerator svg;
-        svg.setOutputDevice(&file);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(m_title);
-        svg.setDescription(m_subtitle);
-        QPainter painter;
-        if (!painter.begin(&svg)) {
-            if (error != nullptr)
-                *error = tr("cannot paint into %1").arg(path);
-            file.cancelWriting();
-            return false;
-        }
-        painter.setFont(font());
-        paint(painter, size, true);
-        painter.end();
-    }
-    if (!file.commit()) {
-        if (error != nullptr)
-            *error = file.errorString();
-        return false;
-    }
-    return true;
-#else
-    (void)path;
-    if (error != nullptr)
-        *error = tr("this build has no SVG support (install qt6-svg-dev and rebuild)");
-    return false;
-#endif
+    return writeSvgFile(
+        path, size, m_title, m_subtitle, font(),
+        [&](QPainter& painter) { paint(painter, size, true); }, error);
 }
 
 std::optional<core::TimeUs> HeatMapChart::timeAt(const HeatMapGeometry& g, int x) const

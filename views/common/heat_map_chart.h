@@ -57,7 +57,6 @@ public:
     void paint(QPainter& painter, QSize size, bool exported) const;
     // The chart as an SVG file, written atomically; false with the reason otherwise.
     bool exportSvg(const QString& path, QSize size, QString* error) const;
-    [[nodiscard]] static bool svgAvailable();
 
     [[nodiscard]] QSize sizeHint() const override { return { 900, 560 }; }
     [[nodiscard]] QSize minimumSizeHint() const override { return { 320, 220 }; }

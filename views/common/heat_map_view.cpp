@@ -2,6 +2,7 @@
 
 #include "core/analysis/run_span.h"
 #include "views/common/async_computation.h"
+#include "views/common/chart_style.h"
 #include "views/common/heat_map_chart.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
@@ -71,7 +72,7 @@ QImage HeatMapView::renderChart(QSize size)
 
 bool HeatMapView::canExportSvg() const
 {
-    return HeatMapChart::svgAvailable();
+    return svgExportAvailable();
 }
 
 bool HeatMapView::exportSvg(const QString& path, QSize size, QString* error)
@@ -92,20 +93,21 @@ void HeatMapView::addToolbarWidget(QWidget* widget)
     m_toolbar->insertWidget(m_toolbar->count() - 1, widget); // before the busy indicator
 }
 
-bool HeatMapView::rejectOption(const QString& name, QString* error) const
-{
-    if (error != nullptr)
-        *error = tr("the %1 view has no option --%2").arg(viewKey(kind()), name);
-    return false;
-}
-
 bool HeatMapView::applyFields(QString* error)
 {
-    if (m_options->apply())
-        return true;
-    if (error != nullptr)
-        *error = m_options->errorText();
-    return false;
+    return m_options->applyOrExplain(error);
+}
+
+bool HeatMapView::showNothingToCompute(const QString& records)
+{
+    const QString why = !m_trace ? tr("No run loaded")
+        : records.isEmpty()      ? QString()
+                                 : missingLogsText(records);
+    if (why.isEmpty())
+        return false;
+    m_computation->cancel();
+    m_chart->clearData(why);
+    return true;
 }
 
 void HeatMapView::showMenu(QPoint globalPos, const std::vector<core::PeId>& pes,

@@ -45,10 +45,11 @@ protected:
     void addToolbarWidget(QWidget* widget);
     // Puts a row of controls between the options bar and the chart.
     void addControlRow(QWidget* row);
-    // applyOptions() helpers: the error for an option the view does not have, and the last step,
-    // which validates and applies every field.
-    bool rejectOption(const QString& name, QString* error) const;
+    // applyOptions()'s last step, which validates and applies every field.
     bool applyFields(QString* error);
+    // Clears the chart with the reason when there is nothing to compute: no run, or (when
+    // `records` names them) no logs to take those records from. True when it did.
+    bool showNothingToCompute(const QString& records);
     // A context menu with "Open … in the Timeline" for `pes` (when any) and the export actions;
     // `extra` adds the view's own entries first.
     void showMenu(QPoint globalPos, const std::vector<core::PeId>& pes, core::TimeRange range,

@@ -77,21 +77,10 @@ MsgSizeEvolutionView::MsgSizeEvolutionView(EntryPalette* palette, QWidget* paren
     m_sizeBin->setPlaceholderText(tr("2ⁿ"));
     m_sizeBin->setToolTip(tr("Bytes per size bin, 50 bins then one for everything larger "
                              "(empty: powers of two)"));
-    m_interval = m_options->addField(tr("&Interval"), {},
-        [this](const QString& text) { return intervalFieldError(text, m_options); });
-    m_interval->setObjectName(QStringLiteral("interval"));
-    m_interval->setPlaceholderText(tr("auto"));
-    m_interval->setToolTip(tr("Interval size with a unit, e.g. 100µs, 1ms (empty: use Bins)"));
-    m_bins = m_options->addField(tr("&Bins"), {}, [this](const QString& text) {
-        if (auto e = countFieldError(text, 1, kMaxIntervals, tr("Bins")))
-            return e;
-        if (!text.trimmed().isEmpty() && !m_interval->text().trimmed().isEmpty())
-            return std::optional<QString>(tr("Give an interval or a number of bins, not both"));
-        return std::optional<QString>();
-    });
-    m_bins->setObjectName(QStringLiteral("bins"));
-    m_bins->setPlaceholderText(QStringLiteral("100"));
-    m_bins->setToolTip(tr("Number of intervals over the range (empty: 100)"));
+    const auto fields = m_options->addIntervalFields(
+        tr("&Bins"), QStringLiteral("bins"), tr("Number of intervals"), 100, kMaxIntervals);
+    m_interval = fields.interval;
+    m_bins = fields.count;
     m_entriesButton = new QPushButton(this);
     m_entriesButton->setObjectName(QStringLiteral("chooseEntries"));
     addToolbarWidget(m_entriesButton);
@@ -226,11 +215,10 @@ bool MsgSizeEvolutionView::applyOptions(const std::map<QString, QString>& option
         } else if (name == QStringLiteral("bins")) {
             m_bins->setText(value);
         } else if (name == QStringLiteral("entries")) {
-            std::string why;
-            const auto list = core::parsePeList(value.toStdString(), &why, 65536);
+            auto list = OptionsBar::parseEntryField(value, m_trace.get(), error);
             if (!list)
-                return fail(tr("--entries: %1").arg(QString::fromStdString(why)));
-            m_entries.assign(list->begin(), list->end());
+                return false;
+            m_entries = std::move(*list);
             if (m_trace && m_entries.size() >= m_trace->metadata.entryCount())
                 m_entries.clear(); // every entry method: no filter
             updateEntriesButton();
@@ -251,16 +239,8 @@ void MsgSizeEvolutionView::clearResult()
 void MsgSizeEvolutionView::recompute()
 {
     m_chart->setTitle(tr("Message Size Evolution"));
-    if (!m_trace) {
-        m_computation->cancel();
+    if (showNothingToCompute(tr("message records"))) {
         m_result.reset();
-        m_chart->clearData(tr("No run loaded"));
-        return;
-    }
-    if (const QString missing = missingLogsText(tr("message records")); !missing.isEmpty()) {
-        m_computation->cancel();
-        m_result.reset();
-        m_chart->clearData(missing);
         return;
     }
     auto request = m_options->request();
