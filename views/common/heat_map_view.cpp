@@ -117,6 +117,7 @@ void HeatMapView::showMenu(QPoint globalPos, const std::vector<core::PeId>& pes,
     if (extra)
         extra(menu);
     addOpenTimelineAction(menu, *this, pes, range);
+    addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
     addExportActions(menu, *this);
     menu.exec(globalPos);
 }

@@ -50,8 +50,8 @@ protected:
     // Clears the chart with the reason when there is nothing to compute: no run, or (when
     // `records` names them) no logs to take those records from. True when it did.
     bool showNothingToCompute(const QString& records);
-    // A context menu with "Open … in the Timeline" for `pes` (when any) and the export actions;
-    // `extra` adds the view's own entries first.
+    // A context menu with "Open … in the Timeline" for `pes` (when any), "Open <range> in ▸" and
+    // the export actions; `extra` adds the view's own entries first.
     void showMenu(QPoint globalPos, const std::vector<core::PeId>& pes, core::TimeRange range,
         const std::function<void(QMenu&)>& extra = {});
     // Shows `range` as the options bar's range and recomputes (a drag on a time axis).
