@@ -308,6 +308,21 @@ QImage heatMapImage(const HeatMapData& data, QSize plotSize)
     std::vector<std::pair<std::size_t, std::size_t>> columnCover(static_cast<std::size_t>(width));
     for (int x = 0; x < width; ++x)
         columnCover[static_cast<std::size_t>(x)] = cover(x, width, data.columns);
+    if (data.rows <= static_cast<std::size_t>(height)
+        && data.columns <= static_cast<std::size_t>(width)) {
+        // Every pixel shows one cell: each cell's colour once, then copied to its pixels.
+        std::vector<QRgb> colours(data.rows * data.columns);
+        for (std::size_t i = 0; i < colours.size(); ++i)
+            colours[i] = data.scale.color(data.values[i]).rgb();
+        for (int y = 0; y < height; ++y) {
+            const auto row = cover(y, height, data.rows).first;
+            auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
+            for (int x = 0; x < width; ++x)
+                line[x]
+                    = colours[row * data.columns + columnCover[static_cast<std::size_t>(x)].first];
+        }
+        return image;
+    }
     for (int y = 0; y < height; ++y) {
         const auto [r0, r1] = cover(y, height, data.rows);
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
