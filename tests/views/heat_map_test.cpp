@@ -536,7 +536,12 @@ TEST_CASE("animation view: frames played, stepped and exported", "[views][heatma
     QTest::keyClick(chart, Qt::Key_Right);
     CHECK(view.currentFrame() == 1);
     CHECK(chart->data().value(0, 0) == Approx(20.0));
-    CHECK(view.findChild<QSlider*>(QStringLiteral("frameSlider"))->value() == 1);
+    // The strip of frames: a click goes to the frame under it.
+    auto* strip = view.frameStrip();
+    QTest::mouseClick(strip, Qt::LeftButton, {}, QPoint(strip->width() * 5 / 8, 5));
+    CHECK(view.currentFrame() == 2);
+    QTest::keyClick(chart, Qt::Key_Left);
+    CHECK(view.currentFrame() == 1);
     view.findChild<QToolButton*>(QStringLiteral("previousFrame"))->click();
     CHECK(view.currentFrame() == 0);
     QTest::keyClick(chart, Qt::Key_End);

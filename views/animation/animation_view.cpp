@@ -2,6 +2,7 @@
 
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
+#include "views/common/chart_style.h"
 #include "views/common/heat_map_chart.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
@@ -12,15 +13,19 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
-#include <QSlider>
+#include <QMouseEvent>
+#include <QPainter>
 #include <QStyle>
 #include <QTimer>
 #include <QToolButton>
+#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
+#include <vector>
 
 namespace parallax::views {
 
@@ -28,6 +33,7 @@ namespace {
 
 constexpr int kMaxFrames = 2000;
 constexpr int kDefaultFps = 5;
+constexpr double kFirstBusyPercent = 1.0; // the view opens on the first frame this busy
 const int kSpeeds[] = { 1, 2, 5, 10, 20, 30 };
 
 QString percentText(double v)
@@ -36,6 +42,90 @@ QString percentText(double v)
 }
 
 } // namespace
+
+// Every frame's mean utilization as a bar on the ramp, the frame shown outlined; pressing or
+// dragging picks a frame (`pick`).
+class FrameStrip : public QWidget {
+public:
+    FrameStrip(std::function<void(int)> pick, QWidget* parent)
+        : QWidget(parent)
+        , m_pick(std::move(pick))
+    {
+        setMinimumHeight(26);
+        setMouseTracking(true);
+        setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    }
+    // Means of each frame (NaN: no data), the frame shown, and each frame's tooltip.
+    void set(std::vector<double> means, int current, std::function<QString(int)> describe)
+    {
+        m_means = std::move(means);
+        m_current = current;
+        m_describe = std::move(describe);
+        update();
+    }
+    void setCurrent(int current)
+    {
+        m_current = current;
+        update();
+    }
+    [[nodiscard]] int frameAt(int x) const
+    {
+        const auto n = static_cast<int>(m_means.size());
+        if (n == 0 || width() <= 0)
+            return -1;
+        return std::clamp(x * n / std::max(width(), 1), 0, n - 1);
+    }
+    [[nodiscard]] QSize sizeHint() const override { return { 400, 26 }; }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter painter(this);
+        const ChartStyle style = screenChartStyle(palette(), 0.42, 0.85);
+        painter.fillRect(rect(), style.background);
+        const auto n = static_cast<int>(m_means.size());
+        for (int f = 0; f < n; ++f) {
+            const int left = f * width() / n;
+            const int right = std::max((f + 1) * width() / n, left + 1);
+            const double mean = m_means[static_cast<std::size_t>(f)];
+            if (std::isnan(mean)) {
+                painter.fillRect(QRect(left, height() - 3, right - left, 3), noDataCellColor());
+                continue;
+            }
+            const int h = std::max(2, static_cast<int>(std::lround(mean / 100.0 * (height() - 4))));
+            painter.fillRect(
+                QRect(left, height() - h, right - left, h), viridisColor(mean / 100.0));
+        }
+        if (m_current >= 0 && m_current < n) {
+            const int left = m_current * width() / n;
+            const int right = std::max((m_current + 1) * width() / n, left + 3);
+            painter.setPen(QPen(QColor(0xd6, 0x27, 0x28), 2));
+            painter.setBrush(Qt::NoBrush);
+            painter.drawRect(QRect(left, 1, right - left, height() - 2));
+        }
+    }
+    void mousePressEvent(QMouseEvent* event) override { pickAt(event->position().toPoint().x()); }
+    void mouseMoveEvent(QMouseEvent* event) override
+    {
+        const int x = event->position().toPoint().x();
+        if ((event->buttons() & Qt::LeftButton) != 0)
+            pickAt(x);
+        if (const int f = frameAt(x); f >= 0 && m_describe)
+            QToolTip::showText(event->globalPosition().toPoint(), m_describe(f), this);
+    }
+
+private:
+    void pickAt(int x)
+    {
+        if (const int f = frameAt(x); f >= 0 && m_pick)
+            m_pick(f);
+    }
+
+    std::function<void(int)> m_pick;
+    std::function<QString(int)> m_describe;
+    std::vector<double> m_means;
+    int m_current = -1;
+};
 
 PeGridLayout peGridLayout(
     const std::vector<core::PeId>& pes, const core::RunMetadata& metadata, double aspect)
@@ -100,9 +190,10 @@ AnimationView::AnimationView(EntryPalette* palette, QWidget* parent)
     m_back = button(QStyle::SP_MediaSeekBackward, tr("Previous frame (←)"), "previousFrame");
     m_play = button(QStyle::SP_MediaPlay, tr("Play or pause (Space)"), "play");
     m_forward = button(QStyle::SP_MediaSeekForward, tr("Next frame (→)"), "nextFrame");
-    m_slider = new QSlider(Qt::Horizontal, controls);
-    m_slider->setObjectName(QStringLiteral("frameSlider"));
-    row->addWidget(m_slider, 1);
+    m_strip = new FrameStrip([this](int frame) { showFrame(frame); }, controls);
+    m_strip->setObjectName(QStringLiteral("frameStrip"));
+    m_strip->setToolTip(tr("Mean utilization of every frame: click or drag to go to a frame"));
+    row->addWidget(m_strip, 1);
     m_position = new QLabel(controls);
     row->addWidget(m_position);
     row->addWidget(new QLabel(tr("Speed"), controls));
@@ -125,10 +216,6 @@ AnimationView::AnimationView(EntryPalette* palette, QWidget* parent)
     connect(m_play, &QToolButton::clicked, this, [this]() { setPlaying(!playing()); });
     connect(m_back, &QToolButton::clicked, this, [this]() { showFrame(m_frame - 1); });
     connect(m_forward, &QToolButton::clicked, this, [this]() { showFrame(m_frame + 1); });
-    connect(m_slider, &QSlider::valueChanged, this, [this](int value) {
-        if (value != m_frame)
-            showFrame(value);
-    });
     connect(m_speed, &QComboBox::currentIndexChanged, this,
         [this]() { m_timer->setInterval(frameDelayMs()); });
 
@@ -170,6 +257,11 @@ AnimationView::AnimationView(EntryPalette* palette, QWidget* parent)
 }
 
 AnimationView::~AnimationView() = default;
+
+QWidget* AnimationView::frameStrip() const
+{
+    return m_strip;
+}
 
 int AnimationView::frameCount() const
 {
@@ -224,12 +316,8 @@ void AnimationView::updateControls()
     m_play->setEnabled(frames > 1);
     m_back->setEnabled(m_frame > 0);
     m_forward->setEnabled(m_frame + 1 < frames);
-    m_slider->setEnabled(frames > 1);
-    {
-        const QSignalBlocker block(m_slider);
-        m_slider->setRange(0, std::max(frames - 1, 0));
-        m_slider->setValue(m_frame);
-    }
+    m_strip->setEnabled(frames > 1);
+    m_strip->setCurrent(frames > 0 ? m_frame : -1);
     m_position->setText(frames > 0 ? tr("%1 / %2").arg(m_frame + 1).arg(frames) : QString());
 }
 
@@ -404,12 +492,30 @@ void AnimationView::recompute()
                 m_layout = peGridLayout(m_result->pes, m_trace->metadata,
                     static_cast<double>(plot.width()) / std::max(plot.height(), 1));
             }
+            std::vector<double> means;
+            if (m_result)
+                for (std::int64_t f = 0; f < m_result->frameCount(); ++f)
+                    means.push_back(m_result->meanOf(f));
+            m_strip->set(std::move(means), 0, [this](int f) {
+                return tr("Frame %1: %2 · mean %3 busy")
+                    .arg(f + 1)
+                    .arg(formatTimeSpan(frameRange(f)))
+                    .arg(m_result && !std::isnan(m_result->meanOf(f))
+                            ? percentText(m_result->meanOf(f))
+                            : tr("–"));
+            });
             if (!m_result || m_result->pes.empty() || m_result->frameCount() <= 0) {
                 m_chart->clearData(tr("No PE to show: only comm threads are selected (“Include "
                                       "comm threads” shows them)"));
                 updateControls();
             } else {
-                showFrame(0);
+                // Open on the first frame where the PEs do something (a run's start-up is often
+                // idle), not on an empty picture.
+                int first = 0;
+                while (first + 1 < m_result->frameCount()
+                    && !(m_result->meanOf(first) >= kFirstBusyPercent))
+                    ++first;
+                showFrame(first < m_result->frameCount() - 1 ? first : 0);
             }
             emit computed();
         });

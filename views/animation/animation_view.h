@@ -12,11 +12,12 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QSlider;
 class QTimer;
 class QToolButton;
 
 namespace parallax::views {
+
+class FrameStrip;
 
 // Where each PE sits in a frame of the Animation: one row per SMP node (its PEs side by side)
 // when the run has a few nodes, else a grid in PE order about `aspect` times wider than high.
@@ -32,10 +33,13 @@ PeGridLayout peGridLayout(
     const std::vector<core::PeId>& pes, const core::RunMetadata& metadata, double aspect);
 
 // The Animation: every PE's utilization in one time interval (a frame) as a grid of PEs
-// coloured on the utilization ramp, played frame after frame (play/pause, step, a frame slider,
-// speed in frames per second; Space and the arrow keys do the same). Options: the number of
-// frames or their interval. A click on a PE opens it in the Timeline at that frame. Exports: the
-// frame shown (PNG, SVG), every frame as an animated PNG (writeAnimatedPng) or numbered PNGs.
+// coloured on the utilization ramp, played frame after frame (play/pause, step, speed in frames
+// per second; Space and the arrow keys do the same). A strip of every frame's mean utilization
+// shows where the run is busy and the frame shown; a click or drag on it goes to a frame. The view
+// opens on the first frame in which the PEs are busy at all (start-up is often idle). Options:
+// the number of frames or their interval. A click on a PE opens it in the Timeline at that frame.
+// Exports: the frame shown (PNG, SVG), every frame as an animated PNG (writeAnimatedPng) or
+// numbered PNGs.
 class AnimationView : public HeatMapView {
     Q_OBJECT
 public:
@@ -60,6 +64,7 @@ public:
     void setPlaying(bool playing);
     [[nodiscard]] bool playing() const;
     [[nodiscard]] const PeGridLayout& layout() const { return m_layout; }
+    [[nodiscard]] QWidget* frameStrip() const;
 
 protected:
     void keyPressEvent(QKeyEvent* event) override;
@@ -76,7 +81,7 @@ private:
     QToolButton* m_play = nullptr;
     QToolButton* m_back = nullptr;
     QToolButton* m_forward = nullptr;
-    QSlider* m_slider = nullptr;
+    FrameStrip* m_strip = nullptr;
     QComboBox* m_speed = nullptr;
     QLabel* m_position = nullptr;
     QTimer* m_timer = nullptr;
