@@ -9,6 +9,7 @@
 #include "core/trace.h"
 #include "export_commands.h"
 #include "group_commands.h"
+#include "heatmap_commands.h"
 #include "io/run_loader.h"
 #include "reduce_commands.h"
 #include "timeline_commands.h"
@@ -41,6 +42,9 @@ commands:
   overview RUN               per PE and time column: utilization, idle, dominant activity
   histogram RUN              executions by duration, messages by size, PEs by idle %
   comm RUN                   messages and bytes sent/received per interval
+  comm-matrix RUN            messages and bytes per pair of PEs (or nodes), or per PE
+  msg-size-evolution RUN     messages per time interval and size bin (a histogram over time)
+  animation RUN              every PE's utilization per frame (render animation: an APNG)
   extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
   clusters RUN [--k N|auto]  equivalence classes of PEs by k-means (exemplars, outliers)
   groups RUN --by node|block:N|signature
@@ -203,6 +207,12 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runHistogram(rest, out, err);
     if (command == "comm")
         return runComm(rest, out, err);
+    if (command == "comm-matrix")
+        return runCommMatrix(rest, out, err);
+    if (command == "msg-size-evolution")
+        return runMsgSizeEvolution(rest, out, err);
+    if (command == "animation")
+        return runAnimation(rest, out, err);
     if (const auto it = extraCommands().find(command); it != extraCommands().end())
         return it->second(rest, out, err);
     if (command == "render") {
