@@ -12,7 +12,7 @@ namespace parallax::core::analysis {
 
 namespace {
 
-struct Counts {
+struct MessageCounts {
     std::uint64_t messages = 0;
     std::uint64_t bytes = 0;
 };
@@ -53,7 +53,7 @@ ReceiverCounts countReceiver(const Trace& trace, const ResolvedRequest& r, PeId 
         return p >= 0 && static_cast<std::size_t>(p) < isEnd.size()
             && isEnd[static_cast<std::size_t>(p)];
     };
-    std::unordered_map<PeId, Counts> bySender;
+    std::unordered_map<PeId, MessageCounts> bySender;
     const auto& ex = pe.executions;
     const auto first = static_cast<std::size_t>(
         std::lower_bound(ex.begin.begin(), ex.begin.end(), r.range.begin) - ex.begin.begin());

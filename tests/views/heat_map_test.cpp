@@ -6,6 +6,7 @@
 #include "support/io_support.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
+#include "support/view_test_support.h"
 #include "views/animation/animation_view.h"
 #include "views/comm_matrix/comm_matrix_axis.h"
 #include "views/comm_matrix/comm_matrix_view.h"
@@ -41,11 +42,6 @@ namespace {
 core::TracePtr commRun()
 {
     return parallax::test::loadOk(parallax::test::dataDir() / "runs" / "comm-smp");
-}
-
-void waitForResult(AnalysisView& view)
-{
-    parallax::test::waitUntil([&] { return !view.busy(); });
 }
 
 HeatMapData grid(std::size_t rows, std::size_t columns)
@@ -209,7 +205,7 @@ TEST_CASE("comm matrix view: cells, heaviest sender and receiver, clicks to the 
     view.resize(1000, 600);
     view.show();
     view.setTrace(trace);
-    waitForResult(view);
+    test::waitForResult(view);
     auto* chart = view.chart();
     REQUIRE(chart->hasData());
     const auto& d = chart->data();
@@ -242,12 +238,12 @@ TEST_CASE("comm matrix view: cells, heaviest sender and receiver, clicks to the 
     // Bytes, nodes, between nodes only.
     QString error;
     REQUIRE(view.applyOptions({ { "metric", "bytes" }, { "by", "node" } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     REQUIRE(chart->data().rows == 2);
     CHECK(chart->data().values == std::vector<double> { 150, 200, 300, 128 });
     CHECK(view.csv().startsWith(QStringLiteral("src_node,dst_node,messages,bytes\n0,0,2,150\n")));
     REQUIRE(view.applyOptions({ { "external", "on" }, { "by", "pe" } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK(chart->data().values[0 * 4 + 2] == 200);
     CHECK(view.csv() == QStringLiteral("src_pe,dst_pe,messages,bytes\n0,2,1,200\n3,0,1,300\n"));
 
@@ -281,7 +277,7 @@ TEST_CASE("comm matrix view: a run without logs says so instead of an empty char
     REQUIRE(loaded.trace);
     CommMatrixView view(nullptr);
     view.setTrace(loaded.trace);
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK_FALSE(view.chart()->hasData());
     CHECK(view.chart()->message().contains(QStringLiteral("no message records")));
     CHECK(view.chart()->message().contains(QStringLiteral("summary files only")));
@@ -290,7 +286,7 @@ TEST_CASE("comm matrix view: a run without logs says so instead of an empty char
     const auto trace = commRun();
     view.setTrace(trace);
     view.setSelection({ 2000, 3000 }, {});
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK_FALSE(view.chart()->hasData());
     CHECK(view.chart()->message().contains(QStringLiteral("No message")));
 }
@@ -305,7 +301,7 @@ TEST_CASE("message size evolution view: sizes up the side, time along, totals be
     view.setTrace(trace);
     QString error;
     REQUIRE(view.applyOptions({ { "bins", "4" } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     auto* chart = view.chart();
     REQUIRE(chart->hasData());
     const auto& d = chart->data();
@@ -336,17 +332,17 @@ TEST_CASE("message size evolution view: sizes up the side, time along, totals be
 
     // Received messages in 100-byte bins; then one entry method on demand.
     REQUIRE(view.applyOptions({ { "event", "receive" }, { "size-bin", "100" } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     REQUIRE(view.result());
     CHECK_FALSE(view.result()->logScale);
     CHECK(view.result()->total() == 8);
     CHECK(chart->data().rowAxis.labels.front() == QStringLiteral("≥ 5,000 B"));
     view.setEntries({ 3 });
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK(view.result()->total() == 2);
     CHECK(chart->subtitle().contains(QStringLiteral("bcast()")));
     view.setEntries({ 1 }); // Main: no message
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK_FALSE(chart->hasData());
     CHECK(chart->message().contains(QStringLiteral("No message of the chosen entry methods")));
 
@@ -522,7 +518,7 @@ TEST_CASE("animation view: frames played, stepped and exported", "[views][heatma
     view.setTrace(trace);
     QString error;
     REQUIRE(view.applyOptions({ { "frames", "4" } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     REQUIRE(view.frameCount() == 4);
     auto* chart = view.chart();
     REQUIRE(chart->hasData());
@@ -548,7 +544,7 @@ TEST_CASE("animation view: frames played, stepped and exported", "[views][heatma
     CHECK(view.currentFrame() == 3);
     // Playing from the last frame starts again from the first and stops at the end.
     REQUIRE(view.applyOptions({ { "fps", "30" }, { "frames", "4" } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     QTest::keyClick(chart, Qt::Key_End);
     view.setPlaying(true);
     CHECK(view.playing());
