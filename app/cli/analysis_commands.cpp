@@ -30,27 +30,6 @@ const char* const kCommonHelp
       "                     ranking and message counts (default: kept apart)\n"
       "  --threads N        worker threads (default: all cores)\n";
 
-// Loads the run and fills the request; returns -1 to go on, else the exit code.
-int prepare(const std::string& command, const std::vector<std::string>& args,
-    std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
-    core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err)
-{
-    options.insert({ "range", "pes", "entries", "compat" });
-    if (const int rc = parseCommand(command, args, std::move(options), cl, out, err, help.c_str(),
-            { "include-comm-threads" });
-        rc != kExitOk)
-        return rc < 0 ? kExitOk : rc;
-    if (const int rc = parseAnalysisRequest(command, cl, request, err); rc != kExitOk)
-        return rc;
-    int rc = kExitOk;
-    trace = load(cl, err, rc);
-    if (!trace)
-        return rc;
-    if (const int check = checkRequestAgainstRun(command, *trace, request, err); check != kExitOk)
-        return check;
-    return -1;
-}
-
 bool parseIntervalOptions(const std::string& command, const CommandLine& cl, core::TimeUs& size,
     std::int64_t& bins, std::ostream& err, int& rc)
 {

@@ -137,6 +137,28 @@ int checkRequestAgainstRun(const std::string& command, const core::Trace& trace,
     return kExitOk;
 }
 
+int prepare(const std::string& command, const std::vector<std::string>& args,
+    std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
+    core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err,
+    std::set<std::string> flagOptions)
+{
+    options.insert({ "range", "pes", "entries", "compat" });
+    flagOptions.insert("include-comm-threads");
+    if (const int rc = parseCommand(
+            command, args, std::move(options), cl, out, err, help.c_str(), std::move(flagOptions));
+        rc != kExitOk)
+        return rc < 0 ? kExitOk : rc;
+    if (const int rc = parseAnalysisRequest(command, cl, request, err); rc != kExitOk)
+        return rc;
+    int rc = kExitOk;
+    trace = load(cl, err, rc);
+    if (!trace)
+        return rc;
+    if (const int check = checkRequestAgainstRun(command, *trace, request, err); check != kExitOk)
+        return check;
+    return -1;
+}
+
 int readIntOption(const std::string& command, const CommandLine& cl, const std::string& name,
     std::int64_t min, std::int64_t max, std::int64_t& value, std::ostream& err)
 {

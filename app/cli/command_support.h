@@ -41,6 +41,14 @@ int parseAnalysisRequest(const std::string& command, const CommandLine& cl,
 int checkRequestAgainstRun(const std::string& command, const core::Trace& trace,
     const core::analysis::AnalysisRequest& request, std::ostream& err);
 
+// The start of an analysis command: parses `options` (and the flags `flagOptions`) plus --range,
+// --pes, --entries, --compat and --include-comm-threads, loads the run and fills the request.
+// Returns -1 to go on, else the exit code (0 after --help).
+int prepare(const std::string& command, const std::vector<std::string>& args,
+    std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
+    core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err,
+    std::set<std::string> flagOptions = {});
+
 // A whole-number option `--name N` with min <= N <= max: leaves `value` alone when the option is
 // absent; returns 0, or the usage exit code after printing "--name needs a number from A to B".
 int readIntOption(const std::string& command, const CommandLine& cl, const std::string& name,
