@@ -9,6 +9,7 @@
 #include "core/trace.h"
 #include "group_commands.h"
 #include "io/run_loader.h"
+#include "profile_commands.h"
 #include "reduce_commands.h"
 #include "timeline_commands.h"
 
@@ -47,6 +48,7 @@ commands:
   reduce RUN --keep 5% -o OUT
                              write a reduced run (logs of a few PEs, summaries of all) with
                              its quality report
+  entry-profile RUN          per entry method: executions, total/mean/min/max/sd time, share
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -226,6 +228,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runGroups(rest, out, err);
     if (command == "reduce")
         return runReduce(rest, out, err);
+    if (command == "entry-profile")
+        return runEntryProfile(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

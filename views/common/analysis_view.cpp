@@ -23,6 +23,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("timeline");
     case ViewKind::Clusters:
         return QStringLiteral("clusters");
+    case ViewKind::EntryProfile:
+        return QStringLiteral("entry-profile");
     }
     return {};
 }
@@ -46,6 +48,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Timeline");
     case ViewKind::Clusters:
         return QObject::tr("Clusters");
+    case ViewKind::EntryProfile:
+        return QObject::tr("Entry Method Profile");
     }
     return {};
 }

@@ -25,13 +25,14 @@ enum class ViewKind {
     Communication,
     Extrema,
     Timeline,
-    Clusters
+    Clusters,
+    EntryProfile
 };
 
 // Every view, in menu order (View menu, Ctrl+1..8).
-inline constexpr ViewKind kAllViewKinds[]
-    = { ViewKind::Overview, ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Histogram,
-          ViewKind::Communication, ViewKind::Extrema, ViewKind::Timeline, ViewKind::Clusters };
+inline constexpr ViewKind kAllViewKinds[] = { ViewKind::Overview, ViewKind::UsageProfile,
+    ViewKind::TimeProfile, ViewKind::Histogram, ViewKind::Communication, ViewKind::Extrema,
+    ViewKind::Timeline, ViewKind::Clusters, ViewKind::EntryProfile };
 
 // "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the
 // names of `parallax-cli render VIEW`), and the human title.

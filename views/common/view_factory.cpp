@@ -2,6 +2,7 @@
 
 #include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
+#include "views/entry_profile/entry_profile_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
 #include "views/overview/overview_view.h"
@@ -30,6 +31,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new TimelineView(palette, parent);
     case ViewKind::Clusters:
         return new ClustersView(palette, parent);
+    case ViewKind::EntryProfile:
+        return new EntryProfileView(palette, parent);
     }
     return nullptr;
 }

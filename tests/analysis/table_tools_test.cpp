@@ -1,0 +1,203 @@
+// The table tools (core/analysis: result_table, entry_profile, call_table, user_events, noise,
+// log_listing with io/pe_log_listing): the hand-made run tests/data/runs/tables, whose numbers
+// its README works out, and the real runs that carry the records.
+
+#include "core/analysis/duration_stats.h"
+#include "core/analysis/entry_profile.h"
+#include "core/analysis/result_table.h"
+#include "core/analysis/usage_profile.h"
+#include "core/trace.h"
+#include "support/io_support.h"
+#include "support/test_support.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace parallax;
+using namespace parallax::core;
+using namespace parallax::core::analysis;
+namespace fs = std::filesystem;
+
+namespace {
+
+core::TracePtr tablesRun()
+{
+    return test::loadOk(test::dataDir() / "runs" / "tables");
+}
+
+const EntryProfileRow& rowOf(const EntryProfile& profile, EntryId entry)
+{
+    const auto it = std::find_if(profile.rows.begin(), profile.rows.end(),
+        [&](const EntryProfileRow& r) { return r.entry == entry; });
+    REQUIRE(it != profile.rows.end());
+    return *it;
+}
+
+} // namespace
+
+TEST_CASE("a result table writes its CSV with quoted texts and empty cells", "[tables]")
+{
+    ResultTable t;
+    const auto name = t.addColumn("name", CellKind::Text);
+    const auto value = t.addColumn("value_us", CellKind::DurationUs);
+    t.push(name, "a, \"b\"");
+    t.push(value, 1.5);
+    t.push(name, "c");
+    t.pushEmpty(value);
+    CHECK(t.rowCount() == 2);
+    CHECK(t.columnIndex("value_us") == 1);
+    CHECK(t.columnIndex("missing") == -1);
+    CHECK(resultTableCsv(t) == "name,value_us\n\"a, \"\"b\"\"\",1.5\nc,\n");
+    const auto second = t.subset({ 1 });
+    CHECK(resultTableCsv(second) == "name,value_us\nc,\n");
+}
+
+TEST_CASE("duration statistics merge to the same mean and deviation as one pass", "[tables]")
+{
+    DurationStats all;
+    DurationStats a;
+    DurationStats b;
+    const double values[] = { 100, 110, 120, 130, 500, 100, 100, 100, 100, 520 };
+    for (std::size_t i = 0; i < 10; ++i) {
+        all.add(values[i]);
+        (i < 4 ? a : b).add(values[i]);
+    }
+    a.merge(b);
+    CHECK(a.count == 10);
+    CHECK(a.total == 1880);
+    CHECK(a.min == 100);
+    CHECK(a.max == 520);
+    CHECK(a.mean == Approx(188));
+    CHECK(a.sd() == Approx(std::sqrt(26036.0)));
+    CHECK(all.sd() == Approx(a.sd()));
+    std::vector<double> v(std::begin(values), std::end(values));
+    const double median = medianOf(v);
+    CHECK(median == 105);
+    CHECK(medianAbsoluteDeviation(v, median) == 5);
+    std::vector<double> none;
+    CHECK(std::isnan(medianOf(none)));
+}
+
+TEST_CASE("entry profile of the hand-made run", "[tables]")
+{
+    const auto trace = tablesRun();
+    const auto profile = computeEntryProfile(*trace, {});
+    REQUIRE(profile);
+    CHECK(profile->error.empty());
+    CHECK(profile->pes == std::vector<PeId> { 0, 1 });
+    CHECK(profile->apart == std::vector<PeId> { 2, 3 });
+    CHECK(profile->range.begin == 1000);
+    CHECK(profile->range.end == 7000);
+    CHECK(profile->peTimeUs == 12000);
+    REQUIRE(profile->rows.size() == 3);
+    // Most time first; Main and done tie at 200 us and go by id.
+    CHECK(profile->rows[0].entry == 2);
+    CHECK(profile->rows[1].entry == 1);
+    CHECK(profile->rows[2].entry == 3);
+    const auto& work = rowOf(*profile, 2);
+    CHECK(work.executions == 10);
+    CHECK(work.totalUs == 1880);
+    CHECK(work.meanUs == Approx(188));
+    CHECK(work.minUs == 100);
+    CHECK(work.maxUs == 520);
+    CHECK(work.sdUs == Approx(161.357).epsilon(1e-5));
+    CHECK(work.sharePct == Approx(1880.0 / 120.0));
+    CHECK(work.longestPe == 1);
+    CHECK(work.longestBegin == 6100);
+    const auto& done = rowOf(*profile, 3);
+    CHECK(done.executions == 10);
+    CHECK(done.sdUs == 0);
+    CHECK(profile->busyUs == 2280);
+
+    const auto table = entryProfileTable(*profile, trace->metadata);
+    const auto csv = resultTableCsv(table);
+    CHECK(csv.starts_with(
+        "entry,entry_name,chare,executions,total_us,mean_us,min_us,max_us,sd_us,share_pct\n"
+        "2,work(int step),Worker,10,1880,188,100,520,161.357,15.6667\n"));
+    REQUIRE(table.targets.size() == 3);
+    CHECK(table.targets[0].pe == 1);
+    CHECK(table.targets[0].begin == 6100);
+    CHECK(table.targets[0].end == 6620);
+
+    SECTION("a range, PEs and entries narrow it")
+    {
+        AnalysisRequest request;
+        request.range = { 2000, 4000 };
+        request.pes = { 0 };
+        request.entries = { 2 };
+        const auto narrow = computeEntryProfile(*trace, request);
+        REQUIRE(narrow);
+        REQUIRE(narrow->rows.size() == 1);
+        CHECK(narrow->rows[0].executions == 2); // PE 0's work at 2000 and 3000
+        CHECK(narrow->rows[0].totalUs == 210);
+        CHECK(narrow->peTimeUs == 2000);
+    }
+    SECTION("comm threads count when included")
+    {
+        AnalysisRequest request;
+        request.includeCommThreads = true;
+        const auto all = computeEntryProfile(*trace, request);
+        REQUIRE(all);
+        CHECK(all->apart.empty());
+        CHECK(rowOf(*all, 2).executions == 15); // the five relays on PE 3, 1 us each
+        CHECK(rowOf(*all, 3).executions == 15);
+    }
+}
+
+TEST_CASE("entry profile agrees with the usage profile and the reference tool on leanmd",
+    "[tables][real]")
+{
+    const auto trace = test::loadOk(test::realLog("gen-leanmd-smp"));
+    const auto profile = computeEntryProfile(*trace, {});
+    REQUIRE(profile);
+    // The reference tool's Entry Method Profile shows Compute_serial_2 at 1,884,587 us.
+    const auto serial2
+        = std::find_if(profile->rows.begin(), profile->rows.end(), [&](const EntryProfileRow& r) {
+              return trace->metadata.entryName(r.entry) == "Compute_serial_2";
+          });
+    REQUIRE(serial2 != profile->rows.end());
+    CHECK(serial2->totalUs == 1884587);
+    CHECK(serial2->executions == 1647);
+    // Over the whole traced span the busy share is what the usage profile's average calls
+    // entry-method time (executions cut at the range's edges aside, and pack/unpack time, which
+    // the usage profile takes out of its executions).
+    const auto usage = computeUsageProfile(*trace, {});
+    REQUIRE(usage);
+    double entryPct = 0;
+    for (int c = 0; c < usage->columns.entryCount; ++c)
+        entryPct += usage->average[static_cast<std::size_t>(c)];
+    double packPct = usage->average[static_cast<std::size_t>(usage->columns.pack())]
+        + usage->average[static_cast<std::size_t>(usage->columns.unpack())];
+    CHECK(profile->busyUs * 100.0 / profile->peTimeUs == Approx(entryPct + packPct).margin(0.5));
+}
+
+TEST_CASE("a run without logs is profiled from its summary files", "[tables][real]")
+{
+    test::TempDir dir;
+    for (const auto& entry : fs::directory_iterator(test::realLog("gen-feat-smp"))) {
+        const auto name = entry.path().filename().string();
+        if (name.ends_with(".sts") || name.ends_with(".sum"))
+            fs::copy_file(entry.path(), dir.path() / name);
+    }
+    const auto trace = test::loadOk(dir.path());
+    REQUIRE_FALSE(trace->hasLogs());
+    const auto profile = computeEntryProfile(*trace, {});
+    REQUIRE(profile);
+    CHECK(profile->fromSummaries);
+    // PE 0's .sum: step(int iter) (entry 154) 24 calls, 15027 us, longest 7705 us.
+    AnalysisRequest pe0;
+    pe0.pes = { 0 };
+    const auto one = computeEntryProfile(*trace, pe0);
+    REQUIRE(one);
+    const auto& step = rowOf(*one, 154);
+    CHECK(step.executions == 24);
+    CHECK(step.totalUs == 15027);
+    CHECK(step.maxUs == 7705);
+    CHECK(std::isnan(step.minUs));
+    CHECK(std::isnan(step.sdUs));
+    CHECK(resultTableCsv(entryProfileTable(*one, trace->metadata))
+              .find("154,step(int iter),Worker,24,15027,626.125,,7705,,")
+        != std::string::npos);
+}

