@@ -49,6 +49,7 @@ commands:
                              write a reduced run (logs of a few PEs, summaries of all) with
                              its quality report
   entry-profile RUN          per entry method: executions, total/mean/min/max/sd time, share
+  call-table RUN             per entry method: the entry methods and PEs that sent its messages
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -230,6 +231,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runReduce(rest, out, err);
     if (command == "entry-profile")
         return runEntryProfile(rest, out, err);
+    if (command == "call-table")
+        return runCallTable(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

@@ -2,6 +2,7 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "core/analysis/call_table.h"
 #include "core/analysis/entry_profile.h"
 #include "core/analysis/result_table.h"
 
@@ -52,6 +53,40 @@ int runEntryProfile(const std::vector<std::string>& args, std::ostream& out, std
                "and covers the whole run (no min_us, sd_us)\n";
     out << core::analysis::resultTableCsv(
         core::analysis::entryProfileTable(*profile, trace->metadata));
+    return kExitOk;
+}
+
+int runCallTable(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string help
+        = std::string(
+              "usage: parallax-cli call-table RUN [options]\n\n"
+              "Per entry method, who sent the messages that started its executions (those that\n"
+              "began in the range on the selected PEs): the entry method running on the sending\n"
+              "PE when the message was created, and that PE. Messages relayed by SMP comm\n"
+              "threads are followed back to the PE that sent them. CSV\n"
+              "entry,caller_entry,caller_pe,count,bytes,min_us,mean_us,max_us,entry_name,"
+              "caller_name\n"
+              "count = executions started, bytes = their message bytes, min/mean/max = latency\n"
+              "from the send to the execution's begin (empty when no send was found).\n"
+              "caller_entry is an entry id, 'outside' (sent between entry methods), 'none' (no\n"
+              "sender recorded: SDAG serial blocks, the main chare) or 'unknown' (the send was\n"
+              "not found in the sender's log). --entries selects the entry methods started.\n\n"
+              "options:\n")
+        + kSelectionHelp;
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepare("call-table", args, {}, help, cl, trace, request, out, err); rc >= 0)
+        return rc;
+    const auto table = core::analysis::computeCallTable(*trace, request);
+    if (!table)
+        return kExitFatal;
+    if (!table->error.empty()) {
+        err << "parallax-cli call-table: " << table->error << "\n";
+        return kExitFatal;
+    }
+    out << core::analysis::resultTableCsv(core::analysis::callTableTable(*table, trace->metadata));
     return kExitOk;
 }
 

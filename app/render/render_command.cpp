@@ -25,9 +25,9 @@ namespace {
 const char* const kHelp
     = "usage: parallax-cli render VIEW RUN -o OUT.png [--width W] [--height H] [options]\n\n"
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
-      "the timeline, as SVG when OUT ends in .svg).\n"
+      "the timeline and the table views, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
-      "entry-profile.\n\n"
+      "entry-profile, call-table.\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -142,7 +142,8 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
             given[QString::fromStdString(name)] = QString::fromStdString(*v);
     // The histogram and the table tools that count executions count only the chosen entry
     // methods (the histogram then no idle periods).
-    if (*kind == views::ViewKind::Histogram || *kind == views::ViewKind::EntryProfile)
+    if (*kind == views::ViewKind::Histogram || *kind == views::ViewKind::EntryProfile
+        || *kind == views::ViewKind::CallTable)
         if (const auto v = cl.parser.value("entries"))
             given[QStringLiteral("entries")] = QString::fromStdString(*v);
     QString error;

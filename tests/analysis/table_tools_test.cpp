@@ -2,8 +2,10 @@
 // log_listing with io/pe_log_listing): the hand-made run tests/data/runs/tables, whose numbers
 // its README works out, and the real runs that carry the records.
 
+#include "core/analysis/call_table.h"
 #include "core/analysis/duration_stats.h"
 #include "core/analysis/entry_profile.h"
+#include "core/analysis/message_links.h"
 #include "core/analysis/result_table.h"
 #include "core/analysis/usage_profile.h"
 #include "core/trace.h"
@@ -200,4 +202,62 @@ TEST_CASE("a run without logs is profiled from its summary files", "[tables][rea
     CHECK(resultTableCsv(entryProfileTable(*one, trace->metadata))
               .find("154,step(int iter),Worker,24,15027,626.125,,7705,,")
         != std::string::npos);
+}
+
+TEST_CASE("call table of the hand-made run follows comm-thread relays", "[tables]")
+{
+    const auto trace = tablesRun();
+    const auto table = computeCallTable(*trace, {});
+    REQUIRE(table);
+    CHECK(table->error.empty());
+    const auto csv = resultTableCsv(callTableTable(*table, trace->metadata));
+    CHECK(csv
+        == "entry,caller_entry,caller_pe,count,bytes,min_us,mean_us,max_us,entry_name,caller_name\n"
+           "2,1,0,10,800,990,2970,4950,work(int step),Main(CkArgMsg* m)\n"
+           "3,2,0,5,360,60,152,460,done(int step),work(int step)\n"
+           "3,2,1,5,360,550,550,550,done(int step),work(int step)\n"
+           "1,none,,1,64,,,,Main(CkArgMsg* m),(no sender recorded)\n");
+    SECTION("with comm threads, the relays are executions started by the original sender")
+    {
+        AnalysisRequest request;
+        request.includeCommThreads = true;
+        const auto all = computeCallTable(*trace, request);
+        REQUIRE(all);
+        const auto work = std::find_if(all->edges.begin(), all->edges.end(),
+            [](const CallEdge& e) { return e.entry == 2 && e.callerPe == 0; });
+        REQUIRE(work != all->edges.end());
+        CHECK(work->count == 15);
+    }
+    SECTION("entries select the entry methods started")
+    {
+        AnalysisRequest request;
+        request.entries = { 3 };
+        const auto done = computeCallTable(*trace, request);
+        REQUIRE(done);
+        CHECK(done->edges.size() == 2);
+    }
+}
+
+TEST_CASE("call table on a real SMP run accounts for every execution", "[tables][real]")
+{
+    const auto trace = test::loadOk(test::realLog("gen-feat-smp"));
+    const auto table = computeCallTable(*trace, {});
+    REQUIRE(table);
+    const auto profile = computeEntryProfile(*trace, {});
+    REQUIRE(profile);
+    std::uint64_t calls = 0;
+    std::uint64_t executions = 0;
+    bool commThreadCaller = false;
+    for (const auto& e : table->edges) {
+        calls += e.count;
+        if (e.kind == CallerKind::Entry)
+            commThreadCaller = commThreadCaller || trace->metadata.isCommThread(e.callerPe);
+        CHECK(e.callerPe < trace->metadata.processors);
+        if (e.linked > 0)
+            CHECK(e.minLatencyUs >= -static_cast<double>(kMessageSkewTolerance));
+    }
+    for (const auto& r : profile->rows)
+        executions += r.executions;
+    CHECK(calls == executions);
+    CHECK_FALSE(commThreadCaller); // relays are followed back to the worker that sent
 }

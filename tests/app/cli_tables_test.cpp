@@ -35,10 +35,25 @@ TEST_CASE("cli entry-profile prints one row per entry method, most time first", 
     CHECK(narrow.outLines()[1] == "2,work(int step),Worker,3,300,100,100,100,0,10");
 }
 
+TEST_CASE("cli call-table names the callers behind comm-thread relays", "[tables]")
+{
+    const auto run = runCliInProcess({ "call-table", tablesRun() });
+    REQUIRE(run.exitCode == 0);
+    const auto lines = run.outLines();
+    REQUIRE(lines.size() == 5);
+    CHECK(lines[0]
+        == "entry,caller_entry,caller_pe,count,bytes,min_us,mean_us,max_us,entry_name,"
+           "caller_name");
+    CHECK(lines[1] == "2,1,0,10,800,990,2970,4950,work(int step),Main(CkArgMsg* m)");
+    CHECK(lines[3] == "3,2,1,5,360,550,550,550,done(int step),work(int step)");
+    CHECK(lines[4] == "1,none,,1,64,,,,Main(CkArgMsg* m),(no sender recorded)");
+}
+
 TEST_CASE("cli table commands reject bad input with one line and a clean exit code", "[tables]")
 {
     const auto run = tablesRun();
     requireUsageError({ "entry-profile", run, "--entries", "99" }, "entry 99 is not in this run");
+    requireUsageError({ "call-table", run, "--pes", "7" }, "PE 7 has no data");
     const auto missing = runCliInProcess({ "entry-profile", (dataDir() / "no-such-run").string() });
     CHECK(missing.exitCode == 1);
 }
@@ -56,6 +71,10 @@ TEST_CASE("cli table commands on a run without logs", "[tables]")
     const auto profile = runCliInProcess({ "entry-profile", run, "--no-cache" });
     CHECK(profile.exitCode == 0);
     CHECK(profile.err.find("from its .sum files") != std::string::npos);
+    const auto calls = runCliInProcess({ "call-table", run, "--no-cache" });
+    CHECK(calls.exitCode == 1);
+    CHECK(calls.out.empty());
+    CHECK(calls.err.find("this run has no logs") != std::string::npos);
 }
 
 #ifdef PARALLAX_WITH_RENDER
@@ -63,7 +82,7 @@ TEST_CASE("parallax-cli render draws the table views as PNG and SVG", "[tables]"
 {
     TempDir dir;
     const auto run = realLog("gen-feat-smp").string();
-    for (const std::string view : { "entry-profile" }) {
+    for (const std::string view : { "entry-profile", "call-table" }) {
         INFO(view);
         const auto out = (dir.path() / (view + ".png")).string();
         const auto r

@@ -7,6 +7,7 @@
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
+#include "views/call_table/call_table_view.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
 #include "views/common/result_table_model.h"
@@ -222,4 +223,29 @@ TEST_CASE("the entry profile view on leanmd puts the heaviest entry method first
     REQUIRE(model->rowCount() > 20);
     CHECK(model->index(0, 0).data().toString() == "Compute_serial_1");
     CHECK(view.chart()->data().categoryCount() == EntryProfileView::kBars + 1); // and the rest
+}
+
+TEST_CASE("the call table view lists the callers and opens the sender's timeline", "[tables]")
+{
+    const auto trace = tablesRun();
+    EntryPalette palette;
+    palette.setRun(trace.get());
+    CallTableView view(&palette);
+    showAndWait(view, trace);
+    const auto* model = view.table()->model();
+    REQUIRE(model->rowCount() == 4);
+    CHECK(model->index(0, 0).data().toString() == "work(int step)");
+    CHECK(model->index(0, 1).data().toString() == "Main(CkArgMsg* m)");
+    CHECK(model->index(3, 1).data().toString() == "(no sender recorded)");
+    CHECK(view.subtitle().contains("21 executions, the sender of 20 found"));
+    CHECK(view.csv().toStdString().starts_with(
+        "entry,caller_entry,caller_pe,count,bytes,min_us,mean_us,max_us,entry_name,caller_name\n"
+        "2,1,0,10,800,990,2970,4950,"));
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    emit view.table()->tableView()->activated(view.table()->filter()->index(2, 0));
+    REQUIRE(timeline.count() == 1);
+    CHECK(timeline.at(0).at(0).value<std::vector<core::PeId>>() == std::vector<core::PeId> { 1 });
+    // The last row names no sender: nothing to open.
+    emit view.table()->tableView()->activated(view.table()->filter()->index(3, 0));
+    CHECK(timeline.count() == 1);
 }

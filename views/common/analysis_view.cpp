@@ -25,6 +25,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("clusters");
     case ViewKind::EntryProfile:
         return QStringLiteral("entry-profile");
+    case ViewKind::CallTable:
+        return QStringLiteral("call-table");
     }
     return {};
 }
@@ -50,6 +52,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Clusters");
     case ViewKind::EntryProfile:
         return QObject::tr("Entry Method Profile");
+    case ViewKind::CallTable:
+        return QObject::tr("Call Table");
     }
     return {};
 }

@@ -26,13 +26,23 @@ enum class ViewKind {
     Extrema,
     Timeline,
     Clusters,
-    EntryProfile
+    EntryProfile,
+    CallTable,
 };
 
-// Every view, in menu order (View menu, Ctrl+1..8).
-inline constexpr ViewKind kAllViewKinds[] = { ViewKind::Overview, ViewKind::UsageProfile,
-    ViewKind::TimeProfile, ViewKind::Histogram, ViewKind::Communication, ViewKind::Extrema,
-    ViewKind::Timeline, ViewKind::Clusters, ViewKind::EntryProfile };
+// Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
+inline constexpr ViewKind kAllViewKinds[] = {
+    ViewKind::Overview,
+    ViewKind::UsageProfile,
+    ViewKind::TimeProfile,
+    ViewKind::Histogram,
+    ViewKind::Communication,
+    ViewKind::Extrema,
+    ViewKind::Timeline,
+    ViewKind::Clusters,
+    ViewKind::EntryProfile,
+    ViewKind::CallTable,
+};
 
 // "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the
 // names of `parallax-cli render VIEW`), and the human title.

@@ -1,5 +1,6 @@
 #include "views/common/view_factory.h"
 
+#include "views/call_table/call_table_view.h"
 #include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
 #include "views/entry_profile/entry_profile_view.h"
@@ -33,6 +34,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new ClustersView(palette, parent);
     case ViewKind::EntryProfile:
         return new EntryProfileView(palette, parent);
+    case ViewKind::CallTable:
+        return new CallTableView(palette, parent);
     }
     return nullptr;
 }
