@@ -7,6 +7,7 @@
 #include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "core/trace.h"
+#include "event_commands.h"
 #include "group_commands.h"
 #include "io/run_loader.h"
 #include "profile_commands.h"
@@ -50,6 +51,7 @@ commands:
                              its quality report
   entry-profile RUN          per entry method: executions, total/mean/min/max/sd time, share
   call-table RUN             per entry method: the entry methods and PEs that sent its messages
+  user-events RUN            user events (instants, brackets) per event id and PE
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -233,6 +235,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runEntryProfile(rest, out, err);
     if (command == "call-table")
         return runCallTable(rest, out, err);
+    if (command == "user-events")
+        return runUserEvents(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

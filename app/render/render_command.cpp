@@ -27,7 +27,7 @@ const char* const kHelp
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
       "the timeline and the table views, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
-      "entry-profile, call-table.\n\n"
+      "entry-profile, call-table, user-events.\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -36,7 +36,8 @@ const char* const kHelp
       "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
       "  --by auto|pes|node|block[:N]|signature|cluster and --mode sum|set|key (overview and\n"
       "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
-      "  --k, --outliers (clusters); timeline takes --pes and --range\n";
+      "  --k, --outliers (clusters); timeline takes --pes and --range;\n"
+      "  --events LIST (user-events)\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -78,7 +79,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
     const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers" };
+        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers", "events" };
     std::set<std::string> options = viewOptions;
     options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
     cli::CommandLine cl;

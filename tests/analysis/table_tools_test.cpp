@@ -8,6 +8,7 @@
 #include "core/analysis/message_links.h"
 #include "core/analysis/result_table.h"
 #include "core/analysis/usage_profile.h"
+#include "core/analysis/user_events.h"
 #include "core/trace.h"
 #include "support/io_support.h"
 #include "support/test_support.h"
@@ -260,4 +261,79 @@ TEST_CASE("call table on a real SMP run accounts for every execution", "[tables]
         executions += r.executions;
     CHECK(calls == executions);
     CHECK_FALSE(commThreadCaller); // relays are followed back to the worker that sent
+}
+
+TEST_CASE("user events of the hand-made run", "[tables]")
+{
+    const auto trace = tablesRun();
+    const auto summary = computeUserEvents(*trace, {});
+    REQUIRE(summary);
+    CHECK(summary->error.empty());
+    CHECK(resultTableCsv(userEventStatsTable(*summary, trace->metadata))
+        == "event,event_name,pe,kind,count,total_us,min_us,mean_us,max_us\n"
+           "5,Step,all,instant,10,,,,\n"
+           "5,Step,0,instant,5,,,,\n"
+           "5,Step,1,instant,5,,,,\n"
+           "6,Solve,all,bracket,3,470,30,156.667,390\n"
+           "6,Solve,0,bracket,2,440,50,220,390\n"
+           "6,Solve,1,bracket,1,30,30,30,30\n");
+    REQUIRE(summary->occurrences.size() == 13);
+    const auto occurrences = userEventOccurrencesTable(*summary, trace->metadata);
+    CHECK(resultTableCsv(occurrences)
+              .starts_with("event,event_name,pe,kind,begin_us,end_us,"
+                           "duration_us\n5,Step,0,instant,2001,2001,\n"
+                           "6,Solve,0,bracket,2010,2060,50\n"));
+    REQUIRE(occurrences.targets.size() == 13);
+    CHECK(occurrences.targets[1].pe == 0);
+    CHECK(occurrences.targets[1].begin == 2010);
+    CHECK(occurrences.targets[1].end == 2060);
+
+    SECTION("event ids and ranges select")
+    {
+        UserEventOptions options;
+        options.events = { 6 };
+        AnalysisRequest request;
+        request.range = { 6000, 7000 };
+        const auto solve = computeUserEvents(*trace, request, options);
+        REQUIRE(solve);
+        REQUIRE(solve->occurrences.size() == 1);
+        CHECK(solve->occurrences[0].begin == 6010);
+        CHECK(unknownUserEvents(*trace, { 5, 7, 99 }) == std::vector<UserEventId> { 99 });
+        CHECK(userEventName(trace->metadata, 99) == "user event 99");
+    }
+}
+
+TEST_CASE("user events on the real runs, and a run that has none", "[tables][real]")
+{
+    const auto hello = test::loadOk(test::realLog("pipit-hello1darray-v11"));
+    const auto summary = computeUserEvents(*hello, {});
+    REQUIRE(summary);
+    CHECK(summary->error.empty());
+    const auto kinds = [&](UserEventId id, UserEventKind kind) {
+        return std::any_of(
+            summary->stats.begin(), summary->stats.end(), [&](const UserEventStats& s) {
+                return s.event == id && s.kind == kind && s.pe == kNoPe && s.count > 0;
+            });
+    };
+    CHECK(kinds(0, UserEventKind::Instant)); // Time Step Begin
+    CHECK(kinds(1, UserEventKind::Bracket)); // For Bracket Events: 1605 .. 1767 on PE 0
+    const auto bracket = std::find_if(summary->occurrences.begin(), summary->occurrences.end(),
+        [](const UserEventOccurrence& o) { return o.kind == UserEventKind::Bracket; });
+    REQUIRE(bracket != summary->occurrences.end());
+    CHECK(bracket->begin == 1605);
+    CHECK(bracket->end == 1767);
+
+    const auto feat = test::loadOk(test::realLog("gen-feat-smp"));
+    const auto events = computeUserEvents(*feat, {});
+    REQUIRE(events);
+    std::uint64_t instants = 0;
+    for (const auto& s : events->stats)
+        if (s.pe == kNoPe && s.kind == UserEventKind::Instant)
+            instants += s.count;
+    CHECK(instants > 0);
+
+    const auto pingpong = test::loadOk(test::realLog("pipit-pingpong-v11"));
+    const auto none = computeUserEvents(*pingpong, {});
+    REQUIRE(none);
+    CHECK(none->error == "this run has no user events");
 }

@@ -49,11 +49,39 @@ TEST_CASE("cli call-table names the callers behind comm-thread relays", "[tables
     CHECK(lines[4] == "1,none,,1,64,,,,Main(CkArgMsg* m),(no sender recorded)");
 }
 
+TEST_CASE("cli user-events counts per event and PE, or lists each occurrence", "[tables]")
+{
+    const auto run = runCliInProcess({ "user-events", tablesRun() });
+    REQUIRE(run.exitCode == 0);
+    CHECK(
+        run.outLines().front() == "event,event_name,pe,kind,count,total_us,min_us,mean_us,max_us");
+    CHECK(run.out.find("6,Solve,all,bracket,3,470,30,156.667,390\n") != std::string::npos);
+    const auto list = runCliInProcess(
+        { "user-events", tablesRun(), "--occurrences", "--events", "6", "--pes", "0" });
+    REQUIRE(list.exitCode == 0);
+    CHECK(list.out
+        == "event,event_name,pe,kind,begin_us,end_us,duration_us\n"
+           "6,Solve,0,bracket,2010,2060,50\n"
+           "6,Solve,0,bracket,6010,6400,390\n");
+    // A declared event that never happened is no error: no rows.
+    const auto never = runCliInProcess({ "user-events", tablesRun(), "--events", "7" });
+    CHECK(never.exitCode == 0);
+    CHECK(never.outLines().size() == 1);
+}
+
 TEST_CASE("cli table commands reject bad input with one line and a clean exit code", "[tables]")
 {
     const auto run = tablesRun();
     requireUsageError({ "entry-profile", run, "--entries", "99" }, "entry 99 is not in this run");
     requireUsageError({ "call-table", run, "--pes", "7" }, "PE 7 has no data");
+    requireUsageError({ "user-events", run, "--events", "42" }, "user event 42 is not in this run");
+    requireUsageError({ "user-events", run, "--events", "x" }, "--events");
+    // A run without user events cannot give what was asked.
+    const auto noEvents
+        = runCliInProcess({ "user-events", realLog("pipit-pingpong-v11").string() });
+    CHECK(noEvents.exitCode == 1);
+    CHECK(noEvents.out.empty());
+    CHECK(noEvents.err == "parallax-cli user-events: this run has no user events\n");
     const auto missing = runCliInProcess({ "entry-profile", (dataDir() / "no-such-run").string() });
     CHECK(missing.exitCode == 1);
 }
@@ -71,10 +99,13 @@ TEST_CASE("cli table commands on a run without logs", "[tables]")
     const auto profile = runCliInProcess({ "entry-profile", run, "--no-cache" });
     CHECK(profile.exitCode == 0);
     CHECK(profile.err.find("from its .sum files") != std::string::npos);
-    const auto calls = runCliInProcess({ "call-table", run, "--no-cache" });
-    CHECK(calls.exitCode == 1);
-    CHECK(calls.out.empty());
-    CHECK(calls.err.find("this run has no logs") != std::string::npos);
+    for (const std::string command : { "call-table", "user-events" }) {
+        INFO(command);
+        const auto r = runCliInProcess({ command, run, "--no-cache" });
+        CHECK(r.exitCode == 1);
+        CHECK(r.out.empty());
+        CHECK(r.err.find("this run has no logs") != std::string::npos);
+    }
 }
 
 #ifdef PARALLAX_WITH_RENDER
@@ -82,7 +113,7 @@ TEST_CASE("parallax-cli render draws the table views as PNG and SVG", "[tables]"
 {
     TempDir dir;
     const auto run = realLog("gen-feat-smp").string();
-    for (const std::string view : { "entry-profile", "call-table" }) {
+    for (const std::string view : { "entry-profile", "call-table", "user-events" }) {
         INFO(view);
         const auto out = (dir.path() / (view + ".png")).string();
         const auto r

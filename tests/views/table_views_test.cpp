@@ -16,6 +16,9 @@
 #include "views/common/table_analysis_view.h"
 #include "views/common/view_factory.h"
 #include "views/entry_profile/entry_profile_view.h"
+#include "views/timeline/timeline_view.h"
+#include "views/timeline/timeline_widget.h"
+#include "views/user_events/user_events_view.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -25,6 +28,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QToolTip>
 
 #include <catch2/catch.hpp>
 
@@ -248,4 +252,72 @@ TEST_CASE("the call table view lists the callers and opens the sender's timeline
     // The last row names no sender: nothing to open.
     emit view.table()->tableView()->activated(view.table()->filter()->index(3, 0));
     CHECK(timeline.count() == 1);
+}
+
+TEST_CASE("the user events view counts per event and PE and lists the selected row's occurrences",
+    "[tables]")
+{
+    const auto trace = tablesRun();
+    EntryPalette palette;
+    UserEventsView view(&palette);
+    showAndWait(view, trace);
+    const auto* stats = view.table()->model();
+    REQUIRE(stats->rowCount() == 6);
+    CHECK(view.subtitle().contains("10 instants, 3 brackets"));
+    CHECK(view.occurrences()->model()->rowCount() == 13);
+    // Solve on PE 0: its two brackets.
+    view.table()->tableView()->selectRow(4);
+    REQUIRE(view.occurrences()->model()->rowCount() == 2);
+    CHECK(view.occurrences()->model()->target(1).begin == 6010);
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    emit view.occurrences()->tableView()->activated(view.occurrences()->filter()->index(1, 0));
+    REQUIRE(timeline.count() == 1);
+    const auto window = timeline.at(0).at(1).value<core::TimeRange>();
+    CHECK(window.begin < 6010);
+    CHECK(window.end > 6400);
+    // Event ids narrow it; the picture has both tables.
+    QString error;
+    CHECK(view.applyOptions({ { QStringLiteral("events"), QStringLiteral("6") } }, &error));
+    test::waitUntil([&]() { return !view.busy(); });
+    CHECK(view.table()->model()->rowCount() == 3);
+    CHECK_FALSE(view.applyOptions({ { QStringLiteral("events"), QStringLiteral("x") } }, &error));
+    CHECK_FALSE(view.renderChart(QSize(800, 600)).isNull());
+}
+
+TEST_CASE("the user events view says when a run has none", "[tables]")
+{
+    const auto trace = loadRun(test::realLog("pipit-pingpong-v11"));
+    EntryPalette palette;
+    UserEventsView view(&palette);
+    showAndWait(view, trace);
+    CHECK(view.table()->model()->rowCount() == 0);
+    auto* message = view.table()->findChild<QLabel*>(QStringLiteral("tableEmptyMessage"));
+    REQUIRE(message != nullptr);
+    CHECK(message->text() == "this run has no user events");
+}
+
+TEST_CASE(
+    "a Timeline user event is hit a few pixels off its tick, and a click names it", "[tables]")
+{
+    const auto trace = tablesRun();
+    EntryPalette palette;
+    TimelineView view(&palette);
+    view.resize(1000, 300);
+    view.show();
+    view.setTrace(trace);
+    view.setPes({ 0 });
+    auto* w = view.timeline();
+    w->setWindow({ 1900, 2600 }); // Step at 2001, inside work [2000, 2100)
+    const auto* row = w->currentGeometry().rowOfPe(0);
+    REQUIRE(row != nullptr);
+    REQUIRE(row->userEvents.size() == 1);
+    const int x = row->userEvents.front().x;
+    const QString name = QStringLiteral("<b>Step</b> (user event 5)");
+    CHECK(w->toolTipAt({ x + 4, row->eventStrip.top() + 1 }).contains(name));
+    CHECK(w->toolTipAt({ x - 4, row->eventStrip.top() - 2 }).contains(name)); // just above
+    CHECK(w->toolTipAt({ x + 2, row->bar.top() + 1 }).contains(name)); // the bar's top edge
+    CHECK_FALSE(w->toolTipAt({ x + 12, row->eventStrip.top() + 1 }).contains(name));
+    CHECK_FALSE(w->toolTipAt({ x, row->bar.center().y() }).contains(name)); // the execution
+    QTest::mouseClick(w, Qt::LeftButton, {}, { x + 3, row->eventStrip.top() + 1 });
+    CHECK(QToolTip::text().contains(name));
 }

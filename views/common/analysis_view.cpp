@@ -27,6 +27,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("entry-profile");
     case ViewKind::CallTable:
         return QStringLiteral("call-table");
+    case ViewKind::UserEvents:
+        return QStringLiteral("user-events");
     }
     return {};
 }
@@ -54,6 +56,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Entry Method Profile");
     case ViewKind::CallTable:
         return QObject::tr("Call Table");
+    case ViewKind::UserEvents:
+        return QObject::tr("User Events");
     }
     return {};
 }

@@ -28,6 +28,7 @@ enum class ViewKind {
     Clusters,
     EntryProfile,
     CallTable,
+    UserEvents,
 };
 
 // Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
@@ -42,6 +43,7 @@ inline constexpr ViewKind kAllViewKinds[] = {
     ViewKind::Clusters,
     ViewKind::EntryProfile,
     ViewKind::CallTable,
+    ViewKind::UserEvents,
 };
 
 // "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the

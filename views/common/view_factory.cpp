@@ -10,6 +10,7 @@
 #include "views/time_profile/time_profile_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/usage_profile/usage_profile_view.h"
+#include "views/user_events/user_events_view.h"
 
 namespace parallax::views {
 
@@ -36,6 +37,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new EntryProfileView(palette, parent);
     case ViewKind::CallTable:
         return new CallTableView(palette, parent);
+    case ViewKind::UserEvents:
+        return new UserEventsView(palette, parent);
     }
     return nullptr;
 }

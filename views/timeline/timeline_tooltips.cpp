@@ -1,6 +1,7 @@
 // TimelineWidget's tooltips: what is under the cursor (an execution, idle, a merged pixel, a
 // collapsed row, user events, sends, notes, brackets), in words.
 
+#include "core/analysis/user_events.h"
 #include "views/common/stacked_bar_chart.h"
 #include "views/timeline/timeline_widget.h"
 #include "views/timeline/timeline_widget_internal.h"
@@ -96,6 +97,29 @@ QString TimelineWidget::blockToolTip(const TimelineRow& row, const TimelineBlock
     return text;
 }
 
+const TimelineTick* timeline_internal::userEventNear(
+    const TimelineGeometry& g, QPoint pos, const TimelineRow** row)
+{
+    // The row under the cursor, or the one just below when the cursor is in the gap above its
+    // strip.
+    for (const int below : { 0, 3 }) {
+        const auto* r = g.rowAt(pos.y() + below);
+        if (r == nullptr || r->collapsed() || r->userEvents.empty()
+            || pos.y() < r->eventStrip.top() - 3 || pos.y() > r->bar.top() + 1)
+            continue;
+        const TimelineTick* best = nullptr;
+        for (const auto& t : r->userEvents)
+            if (std::abs(t.x - pos.x()) <= kUserEventReach
+                && (best == nullptr || std::abs(t.x - pos.x()) < std::abs(best->x - pos.x())))
+                best = &t;
+        if (best != nullptr) {
+            *row = r;
+            return best;
+        }
+    }
+    return nullptr;
+}
+
 QString TimelineWidget::toolTipAt(QPoint pos) const
 {
     if (!m_trace)
@@ -104,6 +128,20 @@ QString TimelineWidget::toolTipAt(QPoint pos) const
         return tr("Add the message's sender to the timeline to draw its arrow");
     const auto& g = currentGeometry();
     const TimelineRow* row = nullptr;
+    // User events first: their ticks are thin and reach into the bar's top edge.
+    if (const auto* t = userEventNear(g, pos, &row)) {
+        const auto& e = m_trace->pes[static_cast<std::size_t>(row->pe)].userEvents[t->index];
+        const auto name
+            = QString::fromStdString(core::analysis::userEventName(m_trace->metadata, e.id));
+        QString text = tr("<b>%1</b> (user event %2)<br>PE %3 at %4")
+                           .arg(name.toHtmlEscaped())
+                           .arg(e.id)
+                           .arg(row->pe)
+                           .arg(formatPreciseTime(e.time));
+        if (t->count > 1)
+            text += tr("<br>%1 events in this pixel").arg(t->count);
+        return text;
+    }
     if (const auto* block = blockAt(pos, &row); block != nullptr && row != nullptr)
         return blockToolTip(*row, *block);
     row = g.rowAt(pos.y());
@@ -190,18 +228,6 @@ QString TimelineWidget::toolTipAt(QPoint pos) const
             }
     }
     if (pos.y() <= row->bar.top()) {
-        for (const auto& t : row->userEvents)
-            if (std::abs(t.x - pos.x()) <= 2) {
-                const auto& e = p.userEvents[t.index];
-                const QString name = userEventName(e.id);
-                QString text = tr("<b>%1</b><br>PE %2 at %3")
-                                   .arg(name.toHtmlEscaped())
-                                   .arg(row->pe)
-                                   .arg(formatPreciseTime(e.time));
-                if (t.count > 1)
-                    text += tr("<br>%1 events in this pixel").arg(t.count);
-                return text;
-            }
         for (const auto& b : row->brackets)
             if (pos.x() >= b.left - 1 && pos.x() <= b.right) {
                 const auto& bracket = p.userBrackets[b.index];
