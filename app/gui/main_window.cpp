@@ -2,12 +2,14 @@
 
 #include "empty_state_widget.h"
 #include "export_dialog.h"
+#include "io/pe_log_listing.h"
 #include "memory_budget.h"
 #include "reduce_dialog.h"
 #include "run_load_job.h"
 #include "view_workspace.h"
 #include "views/common/entry_palette.h"
 #include "views/import_report/import_report_widget.h"
+#include "views/log_view/log_view.h"
 #include "views/summary/run_summary_widget.h"
 
 #include <QAction>
@@ -72,6 +74,8 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
 {
     setWindowTitle(QStringLiteral("Parallax"));
     setAcceptDrops(true);
+    // Log Files reads its PE's log through io, which the views cannot reach themselves.
+    views::LogView::setDefaultReader(&io::readLogListing);
 
     m_pages = new QStackedWidget(this);
     m_emptyState = new EmptyStateWidget(m_pages);

@@ -3,8 +3,10 @@
 #include "app/cli/command_support.h"
 #include "app/cli/commands.h"
 #include "core/text_args.h"
+#include "io/pe_log_listing.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
+#include "views/log_view/log_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -27,7 +29,7 @@ const char* const kHelp
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
       "the timeline and the table views, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
-      "entry-profile, call-table, user-events.\n\n"
+      "entry-profile, call-table, user-events, log.\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -37,7 +39,8 @@ const char* const kHelp
       "  --by auto|pes|node|block[:N]|signature|cluster and --mode sum|set|key (overview and\n"
       "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
       "  --k, --outliers (clusters); timeline takes --pes and --range;\n"
-      "  --events LIST (user-events)\n";
+      "  --events LIST (user-events); log: the first PE of --pes, --records all|executions|\n"
+      "  messages|user|idle|pack|markers\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -78,8 +81,9 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
                 + "' (overview, usage, time-profile, histogram, comm, extrema, timeline)");
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
-    const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers", "events" };
+    const std::set<std::string> viewOptions
+        = { "interval", "bins", "metric", "bin-size", "min", "columns", "criterion", "count",
+              "clusters", "by", "mode", "k", "outliers", "events", "records" };
     std::set<std::string> options = viewOptions;
     options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
     cli::CommandLine cl;
@@ -116,6 +120,8 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         PoolDrain& operator=(const PoolDrain&) = delete;
         ~PoolDrain() { QThreadPool::globalInstance()->waitForDone(); }
     } drain;
+    // Log Files reads its PE's log through io, which the views cannot reach themselves.
+    views::LogView::setDefaultReader(&io::readLogListing);
     views::EntryPalette palette;
     palette.setRun(trace.get());
     std::unique_ptr<views::AnalysisView> view(views::createView(*kind, &palette));

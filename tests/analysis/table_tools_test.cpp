@@ -5,11 +5,13 @@
 #include "core/analysis/call_table.h"
 #include "core/analysis/duration_stats.h"
 #include "core/analysis/entry_profile.h"
+#include "core/analysis/log_listing.h"
 #include "core/analysis/message_links.h"
 #include "core/analysis/result_table.h"
 #include "core/analysis/usage_profile.h"
 #include "core/analysis/user_events.h"
 #include "core/trace.h"
+#include "io/pe_log_listing.h"
 #include "support/io_support.h"
 #include "support/test_support.h"
 
@@ -17,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 
 using namespace parallax;
 using namespace parallax::core;
@@ -336,4 +339,96 @@ TEST_CASE("user events on the real runs, and a run that has none", "[tables][rea
     const auto none = computeUserEvents(*pingpong, {});
     REQUIRE(none);
     CHECK(none->error == "this run has no user events");
+}
+
+TEST_CASE("log listing decodes one PE's records with their line numbers", "[tables]")
+{
+    const auto trace = tablesRun();
+    const auto listing = io::readLogListing(*trace, 0, {});
+    CHECK(listing.error.empty());
+    CHECK(listing.file == "tables.0.log");
+    CHECK(listing.linesRead == 59);
+    REQUIRE(listing.lines.size() == 58); // the header is not a record
+    CHECK(listing.lines.front().line == 2);
+    CHECK(listing.lines.front().type == RecordType::BeginComputation);
+    const auto& main = listing.lines[1];
+    CHECK(main.line == 3);
+    CHECK(main.type == RecordType::BeginProcessing);
+    CHECK(main.entry == 1);
+    CHECK(main.msgBytes == 64);
+    const auto table = logListingTable(listing, trace->metadata);
+    const auto csv = resultTableCsv(table);
+    CHECK(csv.starts_with("line,time_us,type,entry,entry_name,chare,pe,event,bytes,user_event,"
+                          "user_event_name,details\n"
+                          "2,1000,BEGIN_COMPUTATION,,,,,,,,,\n"
+                          "3,1000,BEGIN_PROCESSING,1,Main(CkArgMsg* m),Main,0,,64,,,\n"));
+    CHECK(csv.find("15,2000,BEGIN_PROCESSING,2,work(int step),Worker,0,1,80,,,index [0]\n")
+        != std::string::npos);
+    CHECK(csv.find("16,2001,USER_EVENT,,,,0,30,,5,Step,\n") != std::string::npos);
+    REQUIRE(table.targets.size() == 58);
+    CHECK(table.targets[14].pe == 0);
+    CHECK(table.targets[14].begin == 2001);
+
+    SECTION("time range, record types and search filter")
+    {
+        LogFilter filter;
+        filter.range = { 6000, 7000 };
+        filter.types = { RecordType::UserEventPair, RecordType::UserEvent };
+        const auto events = io::readLogListing(*trace, 0, filter);
+        REQUIRE(events.lines.size() == 3);
+        CHECK(events.lines[0].line == 50);
+        CHECK(events.lines[1].userEvent == 6);
+        LogFilter search;
+        search.search = "DONE(";
+        const auto done = io::readLogListing(*trace, 0, search);
+        CHECK(done.lines.size() == 5 + 10 + 10); // sends, begins and ends of done
+        LogFilter limited;
+        limited.limit = 4;
+        const auto first = io::readLogListing(*trace, 0, limited);
+        CHECK(first.lines.size() == 4);
+        CHECK(first.truncated);
+    }
+    SECTION("a PE without a log is an error, not an empty listing")
+    {
+        const auto missing = io::readLogListing(*trace, 9, {});
+        CHECK(missing.error == "PE 9 has no log in this run (PEs with a log: 0-3)");
+        CHECK(missing.lines.empty());
+    }
+    SECTION("record type names and numbers")
+    {
+        CHECK(recordTypeName(RecordType::UserEventPair) == "USER_EVENT_PAIR");
+        CHECK(parseRecordType("begin_processing") == RecordType::BeginProcessing);
+        CHECK(parseRecordType("13") == RecordType::UserEvent);
+        CHECK_FALSE(parseRecordType("77"));
+        CHECK_FALSE(parseRecordType("BEGIN"));
+    }
+}
+
+TEST_CASE("log listing keeps malformed lines and reads gzip logs", "[tables][real]")
+{
+    test::TempDir dir;
+    const auto source = test::dataDir() / "runs" / "tables";
+    for (const auto& entry : fs::directory_iterator(source))
+        fs::copy_file(entry.path(), dir.path() / entry.path().filename());
+    {
+        std::ofstream log(dir.path() / "tables.1.log", std::ios::app);
+        log << "2 21 garbage\n";
+    }
+    const auto trace = test::loadOk(dir.path());
+    const auto listing = io::readLogListing(*trace, 1, {});
+    CHECK(listing.malformed == 1);
+    REQUIRE_FALSE(listing.lines.empty());
+    CHECK(listing.lines.back().malformed);
+    CHECK(listing.lines.back().line == 26);
+    CHECK(resultTableCsv(logListingTable(listing, trace->metadata)).find(",MALFORMED,")
+        != std::string::npos);
+
+    const auto hello = test::loadOk(test::realLog("pipit-hello1darray-v11"));
+    const auto log = io::readLogListing(*hello, 0, {});
+    CHECK(log.error.empty());
+    CHECK(log.linesRead == 84);
+    const auto stat = std::find_if(log.lines.begin(), log.lines.end(),
+        [](const LogLine& l) { return l.type == RecordType::UserStat; });
+    REQUIRE(stat != log.lines.end());
+    CHECK(stat->details.find("tracing user stat = 0") == 0);
 }

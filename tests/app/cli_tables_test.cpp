@@ -69,6 +69,22 @@ TEST_CASE("cli user-events counts per event and PE, or lists each occurrence", "
     CHECK(never.outLines().size() == 1);
 }
 
+TEST_CASE("cli log lists one PE's records with their line numbers", "[tables]")
+{
+    const auto run = runCliInProcess({ "log", tablesRun(), "--pe", "1", "--types",
+        "BEGIN_USER_EVENT_PAIR,99", "--search", "solve" });
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.out
+        == "line,time_us,type,entry,entry_name,chare,pe,event,bytes,user_event,user_event_name,"
+           "details\n"
+           "5,2110,BEGIN_USER_EVENT_PAIR,,,,0,60,,6,Solve,\n"
+           "6,2140,END_USER_EVENT_PAIR,,,,0,61,,6,Solve,\n");
+    const auto limited = runCliInProcess({ "log", tablesRun(), "--pe", "0", "--limit", "3" });
+    CHECK(limited.outLines().size() == 4);
+    CHECK(limited.err.find("--limit 3") != std::string::npos);
+}
+
 TEST_CASE("cli table commands reject bad input with one line and a clean exit code", "[tables]")
 {
     const auto run = tablesRun();
@@ -76,7 +92,15 @@ TEST_CASE("cli table commands reject bad input with one line and a clean exit co
     requireUsageError({ "call-table", run, "--pes", "7" }, "PE 7 has no data");
     requireUsageError({ "user-events", run, "--events", "42" }, "user event 42 is not in this run");
     requireUsageError({ "user-events", run, "--events", "x" }, "--events");
-    // A run without user events cannot give what was asked.
+    requireUsageError({ "log", run }, "missing --pe");
+    requireUsageError({ "log", run, "--pe", "0", "--types", "BOGUS" }, "unknown record type");
+    requireUsageError({ "log", run, "--pe", "0", "--range", "5ms:1ms" }, "--range");
+    // A PE without a log, a run without user events: the run cannot give what was asked.
+    const auto noLog = runCliInProcess({ "log", run, "--pe", "12" });
+    CHECK(noLog.exitCode == 1);
+    CHECK(noLog.errLines().size() == 1);
+    CHECK(
+        noLog.err.find("PE 12 has no log in this run (PEs with a log: 0-3)") != std::string::npos);
     const auto noEvents
         = runCliInProcess({ "user-events", realLog("pipit-pingpong-v11").string() });
     CHECK(noEvents.exitCode == 1);
@@ -106,6 +130,9 @@ TEST_CASE("cli table commands on a run without logs", "[tables]")
         CHECK(r.out.empty());
         CHECK(r.err.find("this run has no logs") != std::string::npos);
     }
+    const auto log = runCliInProcess({ "log", run, "--pe", "0" });
+    CHECK(log.exitCode == 1);
+    CHECK(log.err.find("this run has no logs") != std::string::npos);
 }
 
 #ifdef PARALLAX_WITH_RENDER
@@ -113,7 +140,7 @@ TEST_CASE("parallax-cli render draws the table views as PNG and SVG", "[tables]"
 {
     TempDir dir;
     const auto run = realLog("gen-feat-smp").string();
-    for (const std::string view : { "entry-profile", "call-table", "user-events" }) {
+    for (const std::string view : { "entry-profile", "call-table", "user-events", "log" }) {
         INFO(view);
         const auto out = (dir.path() / (view + ".png")).string();
         const auto r

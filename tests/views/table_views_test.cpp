@@ -4,6 +4,7 @@
 // command line, a real picture, the Timeline opened at the row's target.
 
 #include "core/analysis/result_table.h"
+#include "io/pe_log_listing.h"
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
@@ -16,6 +17,7 @@
 #include "views/common/table_analysis_view.h"
 #include "views/common/view_factory.h"
 #include "views/entry_profile/entry_profile_view.h"
+#include "views/log_view/log_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/timeline_widget.h"
 #include "views/user_events/user_events_view.h"
@@ -23,6 +25,7 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -320,4 +323,39 @@ TEST_CASE(
     CHECK_FALSE(w->toolTipAt({ x, row->bar.center().y() }).contains(name)); // the execution
     QTest::mouseClick(w, Qt::LeftButton, {}, { x + 3, row->eventStrip.top() + 1 });
     CHECK(QToolTip::text().contains(name));
+}
+
+TEST_CASE("the log view lists the chosen PE's records and opens the Timeline at one", "[tables]")
+{
+    const auto trace = tablesRun();
+    EntryPalette palette;
+    LogView view(&palette);
+    showAndWait(view, trace);
+    // Without a reader (the app hands it over) it says so rather than showing nothing.
+    CHECK(view.table()->model()->rowCount() == 0);
+    view.setReader(&io::readLogListing);
+    test::waitUntil([&]() { return !view.busy(); });
+    CHECK(view.title() == "Log of PE 0");
+    CHECK(view.table()->model()->rowCount() == 58);
+    CHECK(view.table()->model()->index(0, 0).data().toString() == "2"); // the line number
+    // setSelection takes the first PE; the Records box the kinds of records.
+    view.setSelection({ 1000, 7000 }, { 3 });
+    test::waitUntil([&]() { return !view.busy(); });
+    CHECK(view.title() == "Log of PE 3");
+    view.recordsChoice()->setCurrentIndex(2); // messages sent
+    test::waitUntil([&]() { return !view.busy(); });
+    CHECK(view.table()->model()->rowCount() == 5);
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    emit view.table()->tableView()->activated(view.table()->filter()->index(0, 0));
+    REQUIRE(timeline.count() == 1);
+    CHECK(timeline.at(0).at(0).value<std::vector<core::PeId>>() == std::vector<core::PeId> { 3 });
+    const auto window = timeline.at(0).at(1).value<core::TimeRange>();
+    CHECK(window.begin < 1900);
+    CHECK(window.end > 1900);
+    CHECK(view.csv().toStdString().starts_with("line,time_us,type,"));
+    QString error;
+    CHECK(view.applyOptions({ { QStringLiteral("records"), QStringLiteral("idle") } }, &error));
+    CHECK(view.recordsChoice()->currentIndex() == 4);
+    CHECK_FALSE(view.applyOptions({ { QStringLiteral("records"), QStringLiteral("x") } }, &error));
+    CHECK(error.contains("--records"));
 }

@@ -29,6 +29,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("call-table");
     case ViewKind::UserEvents:
         return QStringLiteral("user-events");
+    case ViewKind::LogView:
+        return QStringLiteral("log");
     }
     return {};
 }
@@ -58,6 +60,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Call Table");
     case ViewKind::UserEvents:
         return QObject::tr("User Events");
+    case ViewKind::LogView:
+        return QObject::tr("Log Files");
     }
     return {};
 }

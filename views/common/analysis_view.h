@@ -29,6 +29,7 @@ enum class ViewKind {
     EntryProfile,
     CallTable,
     UserEvents,
+    LogView,
 };
 
 // Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
@@ -44,6 +45,7 @@ inline constexpr ViewKind kAllViewKinds[] = {
     ViewKind::EntryProfile,
     ViewKind::CallTable,
     ViewKind::UserEvents,
+    ViewKind::LogView,
 };
 
 // "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the

@@ -6,6 +6,7 @@
 #include "views/entry_profile/entry_profile_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
+#include "views/log_view/log_view.h"
 #include "views/overview/overview_view.h"
 #include "views/time_profile/time_profile_view.h"
 #include "views/timeline/timeline_view.h"
@@ -39,6 +40,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new CallTableView(palette, parent);
     case ViewKind::UserEvents:
         return new UserEventsView(palette, parent);
+    case ViewKind::LogView:
+        return new LogView(palette, parent);
     }
     return nullptr;
 }
