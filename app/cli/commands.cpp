@@ -53,6 +53,7 @@ commands:
   call-table RUN             per entry method: the entry methods and PEs that sent its messages
   user-events RUN            user events (instants, brackets) per event id and PE
   log RUN --pe N             one PE's log decoded record by record (View Log Files)
+  noise RUN                  executions far longer than usual, grouped into noise events
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -240,6 +241,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runUserEvents(rest, out, err);
     if (command == "log")
         return runLog(rest, out, err);
+    if (command == "noise")
+        return runNoise(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

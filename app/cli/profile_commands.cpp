@@ -4,8 +4,11 @@
 #include "commands.h"
 #include "core/analysis/call_table.h"
 #include "core/analysis/entry_profile.h"
+#include "core/analysis/noise.h"
 #include "core/analysis/result_table.h"
+#include "core/text_args.h"
 
+#include <exception>
 #include <ostream>
 
 namespace parallax::cli {
@@ -87,6 +90,86 @@ int runCallTable(const std::vector<std::string>& args, std::ostream& out, std::o
         return kExitFatal;
     }
     out << core::analysis::resultTableCsv(core::analysis::callTableTable(*table, trace->metadata));
+    return kExitOk;
+}
+
+namespace {
+
+bool parseNonNegative(const std::string& text, double& value)
+{
+    try {
+        std::size_t used = 0;
+        value = std::stod(text, &used);
+        return used == text.size() && value >= 0 && value < 1e15;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+} // namespace
+
+int runNoise(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string help
+        = std::string(
+              "usage: parallax-cli noise RUN [--k K] [--min-excess T] [--min-samples N]\n"
+              "                  [--list events|executions|baselines] [options]\n\n"
+              "The Noise Miner: executions much longer than their entry method's typical\n"
+              "duration, grouped into noise events. Typical = the median of the entry's\n"
+              "durations in the range; noisy = longer than median + max(K x 1.4826 x MAD,\n"
+              "min-excess), MAD = median absolute deviation; time lost = duration - median.\n"
+              "Noisy executions whose lost time falls in the same power-of-two band are one\n"
+              "event; events are ranked by time lost. CSV (--list events, the default)\n"
+              "rank,lost_us,occurrences,pes,pe_list,median_lost_us,period_us,concurrent,entries,"
+              "worst_pe,worst_begin_us\n"
+              "period_us = median gap between an event's consecutive occurrences on one PE;\n"
+              "concurrent = occurrences overlapping one on another PE. --list executions: one\n"
+              "row per noisy execution; --list baselines: each entry's median, MAD, threshold.\n\n"
+              "options:\n"
+              "  --k K              scaled MADs above the median (default 5)\n"
+              "  --min-excess T     at least this much longer than the median (default 10us)\n"
+              "  --min-samples N    executions an entry method needs for a baseline (default 8)\n")
+        + kSelectionHelp;
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepare("noise", args, { "k", "min-excess", "min-samples", "list" }, help,
+            cl, trace, request, out, err);
+        rc >= 0)
+        return rc;
+    core::analysis::NoiseOptions options;
+    if (const auto k = cl.parser.value("k");
+        k && (!parseNonNegative(*k, options.k) || options.k <= 0))
+        return usageError(err, "noise", "--k needs a positive number, got '" + *k + "'");
+    if (const auto t = cl.parser.value("min-excess")) {
+        std::string error;
+        const auto excess = core::parseTime(*t, &error);
+        if (!excess || *excess < 0)
+            return usageError(err, "noise",
+                "--min-excess: " + (excess ? std::string("must not be negative") : error));
+        options.minExcessUs = static_cast<double>(*excess);
+    }
+    std::int64_t samples = static_cast<std::int64_t>(options.minSamples);
+    if (const int rc = readIntOption("noise", cl, "min-samples", 1, 1'000'000'000, samples, err);
+        rc != kExitOk)
+        return rc;
+    options.minSamples = static_cast<std::uint64_t>(samples);
+    const std::string list = cl.parser.value("list").value_or("events");
+    if (list != "events" && list != "executions" && list != "baselines")
+        return usageError(
+            err, "noise", "--list takes events, executions or baselines, got '" + list + "'");
+    const auto report = core::analysis::computeNoise(*trace, request, options);
+    if (!report)
+        return kExitFatal;
+    if (!report->error.empty()) {
+        err << "parallax-cli noise: " << report->error << "\n";
+        return kExitFatal;
+    }
+    const auto& m = trace->metadata;
+    const auto table = list == "executions" ? core::analysis::noisyExecutionsTable(*report, m)
+        : list == "baselines"               ? core::analysis::noiseBaselinesTable(*report, m)
+                                            : core::analysis::noiseEventsTable(*report, m);
+    out << core::analysis::resultTableCsv(table);
     return kExitOk;
 }
 

@@ -11,5 +11,6 @@ namespace parallax::cli {
 // far longer than their entry method's typical duration).
 int runEntryProfile(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runCallTable(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runNoise(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace parallax::cli

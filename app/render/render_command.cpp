@@ -29,7 +29,7 @@ const char* const kHelp
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
       "the timeline and the table views, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
-      "entry-profile, call-table, user-events, log.\n\n"
+      "entry-profile, call-table, user-events, log, noise.\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -40,7 +40,7 @@ const char* const kHelp
       "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
       "  --k, --outliers (clusters); timeline takes --pes and --range;\n"
       "  --events LIST (user-events); log: the first PE of --pes, --records all|executions|\n"
-      "  messages|user|idle|pack|markers\n";
+      "  messages|user|idle|pack|markers; --k, --min-excess (noise)\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -150,7 +150,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     // The histogram and the table tools that count executions count only the chosen entry
     // methods (the histogram then no idle periods).
     if (*kind == views::ViewKind::Histogram || *kind == views::ViewKind::EntryProfile
-        || *kind == views::ViewKind::CallTable)
+        || *kind == views::ViewKind::CallTable || *kind == views::ViewKind::Noise)
         if (const auto v = cl.parser.value("entries"))
             given[QStringLiteral("entries")] = QString::fromStdString(*v);
     QString error;

@@ -7,6 +7,7 @@
 #include "core/analysis/entry_profile.h"
 #include "core/analysis/log_listing.h"
 #include "core/analysis/message_links.h"
+#include "core/analysis/noise.h"
 #include "core/analysis/result_table.h"
 #include "core/analysis/usage_profile.h"
 #include "core/analysis/user_events.h"
@@ -339,6 +340,78 @@ TEST_CASE("user events on the real runs, and a run that has none", "[tables][rea
     const auto none = computeUserEvents(*pingpong, {});
     REQUIRE(none);
     CHECK(none->error == "this run has no user events");
+}
+
+TEST_CASE("noise miner of the hand-made run", "[tables]")
+{
+    const auto trace = tablesRun();
+    const auto report = computeNoise(*trace, {});
+    REQUIRE(report);
+    CHECK(report->error.empty());
+    REQUIRE(report->baselines.size() == 2); // work and done; Main ran once
+    CHECK(report->baselines[0].entry == 2);
+    CHECK(report->baselines[0].medianUs == 105);
+    CHECK(report->baselines[0].madUs == Approx(7.413));
+    CHECK(report->baselines[0].thresholdUs == Approx(105 + 5 * 7.413));
+    CHECK(report->baselines[1].thresholdUs == 30);
+    REQUIRE(report->noisy.size() == 2);
+    CHECK(report->noisy[0].pe == 1);
+    CHECK(report->noisy[0].lostUs == 415);
+    CHECK(report->noisy[1].pe == 0);
+    CHECK(report->noisy[1].lostUs == 395);
+    REQUIRE(report->events.size() == 1);
+    const auto& event = report->events[0];
+    CHECK(event.band == 8);
+    CHECK(event.occurrences == 2);
+    CHECK(event.pes == std::vector<PeId> { 0, 1 });
+    CHECK(event.lostUs == 810);
+    CHECK(event.concurrent == 2);
+    CHECK(std::isnan(event.periodUs));
+    CHECK(resultTableCsv(noiseEventsTable(*report, trace->metadata))
+        == "rank,lost_us,occurrences,pes,pe_list,median_lost_us,period_us,concurrent,entries,"
+           "worst_pe,worst_begin_us\n1,810,2,2,0-1,405,,2,work(int step),1,6100\n");
+    const auto executions = noisyExecutionsTable(*report, trace->metadata);
+    REQUIRE(executions.targets.size() == 2);
+    CHECK(executions.targets[0].begin == 6100);
+
+    SECTION("a lower k finds more, a higher minimum excess less")
+    {
+        NoiseOptions options;
+        options.k = 2; // threshold 105 + 14.8: PE 0's 120 and 130 join
+        const auto more = computeNoise(*trace, {}, options);
+        REQUIRE(more);
+        CHECK(more->noisy.size() == 4);
+        CHECK(more->events.size() == 3); // 15 us (8-16 band), 25 us (16-32), 395 and 415
+        options.k = 5;
+        options.minExcessUs = 500;
+        const auto less = computeNoise(*trace, {}, options);
+        REQUIRE(less);
+        CHECK(less->noisy.empty());
+    }
+}
+
+TEST_CASE("noise miner on leanmd finds recurring events and accounts for their lost time",
+    "[tables][real]")
+{
+    const auto trace = test::loadOk(test::realLog("gen-leanmd-smp"));
+    const auto report = computeNoise(*trace, {});
+    REQUIRE(report);
+    REQUIRE_FALSE(report->events.empty());
+    double lost = 0;
+    std::uint64_t occurrences = 0;
+    for (std::size_t e = 0; e < report->events.size(); ++e) {
+        lost += report->events[e].lostUs;
+        occurrences += report->events[e].occurrences;
+        if (e > 0)
+            CHECK(report->events[e - 1].lostUs >= report->events[e].lostUs);
+    }
+    CHECK(occurrences == report->noisy.size());
+    CHECK(lost == Approx(report->lostUs));
+    for (const auto& n : report->noisy) {
+        const auto& b = *std::find_if(report->baselines.begin(), report->baselines.end(),
+            [&](const NoiseBaseline& x) { return x.entry == n.entry; });
+        CHECK(static_cast<double>(n.end - n.begin) > b.thresholdUs);
+    }
 }
 
 TEST_CASE("log listing decodes one PE's records with their line numbers", "[tables]")

@@ -85,6 +85,23 @@ TEST_CASE("cli log lists one PE's records with their line numbers", "[tables]")
     CHECK(limited.err.find("--limit 3") != std::string::npos);
 }
 
+TEST_CASE("cli noise ranks noise events and lists their executions and the baselines", "[tables]")
+{
+    const auto run = runCliInProcess({ "noise", tablesRun() });
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.outLines().size() == 2);
+    CHECK(run.outLines()[1] == "1,810,2,2,0-1,405,,2,work(int step),1,6100");
+    const auto executions = runCliInProcess({ "noise", tablesRun(), "--list", "executions" });
+    REQUIRE(executions.exitCode == 0);
+    CHECK(executions.outLines()[1] == "1,1,2,work(int step),6100,6620,520,105,415");
+    const auto baselines
+        = runCliInProcess({ "noise", tablesRun(), "--list", "baselines", "--k", "2" });
+    REQUIRE(baselines.exitCode == 0);
+    CHECK(baselines.outLines()[1] == "2,work(int step),10,105,7.413,119.826,4");
+    const auto strict = runCliInProcess({ "noise", tablesRun(), "--min-excess", "1ms" });
+    CHECK(strict.outLines().size() == 1);
+}
+
 TEST_CASE("cli table commands reject bad input with one line and a clean exit code", "[tables]")
 {
     const auto run = tablesRun();
@@ -95,6 +112,9 @@ TEST_CASE("cli table commands reject bad input with one line and a clean exit co
     requireUsageError({ "log", run }, "missing --pe");
     requireUsageError({ "log", run, "--pe", "0", "--types", "BOGUS" }, "unknown record type");
     requireUsageError({ "log", run, "--pe", "0", "--range", "5ms:1ms" }, "--range");
+    requireUsageError({ "noise", run, "--k", "0" }, "--k");
+    requireUsageError({ "noise", run, "--list", "all" }, "--list");
+    requireUsageError({ "noise", run, "--min-excess", "-3" }, "--min-excess");
     // A PE without a log, a run without user events: the run cannot give what was asked.
     const auto noLog = runCliInProcess({ "log", run, "--pe", "12" });
     CHECK(noLog.exitCode == 1);
@@ -123,7 +143,7 @@ TEST_CASE("cli table commands on a run without logs", "[tables]")
     const auto profile = runCliInProcess({ "entry-profile", run, "--no-cache" });
     CHECK(profile.exitCode == 0);
     CHECK(profile.err.find("from its .sum files") != std::string::npos);
-    for (const std::string command : { "call-table", "user-events" }) {
+    for (const std::string command : { "call-table", "user-events", "noise" }) {
         INFO(command);
         const auto r = runCliInProcess({ command, run, "--no-cache" });
         CHECK(r.exitCode == 1);
@@ -140,7 +160,8 @@ TEST_CASE("parallax-cli render draws the table views as PNG and SVG", "[tables]"
 {
     TempDir dir;
     const auto run = realLog("gen-feat-smp").string();
-    for (const std::string view : { "entry-profile", "call-table", "user-events", "log" }) {
+    for (const std::string view :
+        { "entry-profile", "call-table", "user-events", "log", "noise" }) {
         INFO(view);
         const auto out = (dir.path() / (view + ".png")).string();
         const auto r

@@ -18,6 +18,7 @@
 #include "views/common/view_factory.h"
 #include "views/entry_profile/entry_profile_view.h"
 #include "views/log_view/log_view.h"
+#include "views/noise/noise_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/timeline_widget.h"
 #include "views/user_events/user_events_view.h"
@@ -358,4 +359,37 @@ TEST_CASE("the log view lists the chosen PE's records and opens the Timeline at 
     CHECK(view.recordsChoice()->currentIndex() == 4);
     CHECK_FALSE(view.applyOptions({ { QStringLiteral("records"), QStringLiteral("x") } }, &error));
     CHECK(error.contains("--records"));
+}
+
+TEST_CASE("the noise view ranks noise events and lists their executions", "[tables]")
+{
+    const auto trace = tablesRun();
+    EntryPalette palette;
+    NoiseView view(&palette);
+    showAndWait(view, trace);
+    REQUIRE(view.table()->model()->rowCount() == 1);
+    CHECK(view.subtitle().contains("2 noisy executions"));
+    CHECK(view.executions()->model()->rowCount() == 2);
+    CHECK(view.csv().toStdString().starts_with(
+        "event,pe,entry,entry_name,begin_us,end_us,duration_us,median_us,lost_us\n"
+        "1,1,2,work(int step),6100,6620,520,105,415\n"));
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    emit view.table()->tableView()->activated(view.table()->filter()->index(0, 0));
+    REQUIRE(timeline.count() == 1); // the event's longest execution: PE 1 at 6100
+    CHECK(timeline.at(0).at(0).value<std::vector<core::PeId>>() == std::vector<core::PeId> { 1 });
+    // A lower k finds three events; the options reach the computation.
+    QString error;
+    CHECK(view.applyOptions({ { QStringLiteral("k"), QStringLiteral("2") } }, &error));
+    test::waitUntil([&]() { return !view.busy(); });
+    CHECK(view.table()->model()->rowCount() == 3);
+    view.table()->tableView()->selectRow(0);
+    CHECK(view.executions()->model()->rowCount() == 2);
+    CHECK_FALSE(view.applyOptions({ { QStringLiteral("k"), QStringLiteral("-1") } }, &error));
+    CHECK_FALSE(
+        view.applyOptions({ { QStringLiteral("min-excess"), QStringLiteral("soon") } }, &error));
+    CHECK(view.applyOptions({ { QStringLiteral("k"), QStringLiteral("5") },
+                                { QStringLiteral("min-excess"), QStringLiteral("1ms") } },
+        &error));
+    test::waitUntil([&]() { return !view.busy(); });
+    CHECK(view.table()->model()->rowCount() == 0);
 }

@@ -31,6 +31,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("user-events");
     case ViewKind::LogView:
         return QStringLiteral("log");
+    case ViewKind::Noise:
+        return QStringLiteral("noise");
     }
     return {};
 }
@@ -62,6 +64,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("User Events");
     case ViewKind::LogView:
         return QObject::tr("Log Files");
+    case ViewKind::Noise:
+        return QObject::tr("Noise Miner");
     }
     return {};
 }

@@ -30,6 +30,7 @@ enum class ViewKind {
     CallTable,
     UserEvents,
     LogView,
+    Noise,
 };
 
 // Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
@@ -46,6 +47,7 @@ inline constexpr ViewKind kAllViewKinds[] = {
     ViewKind::CallTable,
     ViewKind::UserEvents,
     ViewKind::LogView,
+    ViewKind::Noise,
 };
 
 // "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the

@@ -7,6 +7,7 @@
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
 #include "views/log_view/log_view.h"
+#include "views/noise/noise_view.h"
 #include "views/overview/overview_view.h"
 #include "views/time_profile/time_profile_view.h"
 #include "views/timeline/timeline_view.h"
@@ -42,6 +43,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new UserEventsView(palette, parent);
     case ViewKind::LogView:
         return new LogView(palette, parent);
+    case ViewKind::Noise:
+        return new NoiseView(palette, parent);
     }
     return nullptr;
 }
