@@ -163,10 +163,7 @@ ResultTable callTableTable(const CallTable& table, const RunMetadata& metadata)
     for (const auto& e : table.edges) {
         t.push(entry, static_cast<double>(e.entry));
         t.push(caller, callerKey(e));
-        if (e.callerPe == kNoPe)
-            t.pushEmpty(callerPe);
-        else
-            t.push(callerPe, static_cast<double>(e.callerPe));
+        t.pushIf(callerPe, e.callerPe != kNoPe, static_cast<double>(e.callerPe));
         t.push(count, static_cast<double>(e.count));
         t.push(bytes, e.bytes);
         t.push(min, e.minLatencyUs);

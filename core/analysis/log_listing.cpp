@@ -262,38 +262,19 @@ ResultTable logListingTable(const LogListing& listing, const RunMetadata& metada
     const auto userEventText = t.addColumn("user_event_name", CellKind::Text);
     const auto detailsColumn = t.addColumn("details", CellKind::Text);
     for (const auto& l : listing.lines) {
-        t.push(line, static_cast<double>(l.line));
-        if (l.malformed)
-            t.pushEmpty(time);
-        else
-            t.push(time, static_cast<double>(l.time));
-        t.push(type, l.malformed ? std::string("MALFORMED") : recordTypeName(l.type));
         const bool hasEntry = l.entry != kNoEntry;
-        if (hasEntry)
-            t.push(entry, static_cast<double>(l.entry));
-        else
-            t.pushEmpty(entry);
+        t.push(line, static_cast<double>(l.line));
+        t.pushIf(time, !l.malformed, static_cast<double>(l.time));
+        t.push(type, l.malformed ? std::string("MALFORMED") : recordTypeName(l.type));
+        t.pushIf(entry, hasEntry, static_cast<double>(l.entry));
         t.push(entryName, hasEntry ? metadata.entryName(l.entry) : std::string());
         t.push(chare, hasEntry ? metadata.chareNameOfEntry(l.entry) : std::string());
-        if (l.pe != kNoPe)
-            t.push(pe, static_cast<double>(l.pe));
-        else
-            t.pushEmpty(pe);
-        if (l.eventId >= 0 && !l.malformed)
-            t.push(event, static_cast<double>(l.eventId));
-        else
-            t.pushEmpty(event);
-        if (l.msgBytes >= 0)
-            t.push(bytes, static_cast<double>(l.msgBytes));
-        else
-            t.pushEmpty(bytes);
-        if (l.userEvent >= 0) {
-            t.push(userEvent, static_cast<double>(l.userEvent));
-            t.push(userEventText, userEventName(metadata, l.userEvent));
-        } else {
-            t.pushEmpty(userEvent);
-            t.push(userEventText, std::string());
-        }
+        t.pushIf(pe, l.pe != kNoPe, static_cast<double>(l.pe));
+        t.pushIf(event, l.eventId >= 0 && !l.malformed, static_cast<double>(l.eventId));
+        t.pushIf(bytes, l.msgBytes >= 0, static_cast<double>(l.msgBytes));
+        t.pushIf(userEvent, l.userEvent >= 0, static_cast<double>(l.userEvent));
+        t.push(
+            userEventText, l.userEvent >= 0 ? userEventName(metadata, l.userEvent) : std::string());
         t.push(detailsColumn, l.details);
         t.targets.push_back(l.malformed ? RowTarget {} : RowTarget { listing.pe, l.time, l.time });
     }

@@ -5,11 +5,11 @@
 #include "duration_stats.h"
 
 #include <algorithm>
-#include <limits>
-#include <tuple>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <mutex>
+#include <tuple>
 
 namespace parallax::core::analysis {
 

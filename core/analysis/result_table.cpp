@@ -46,6 +46,11 @@ void ResultTable::pushEmpty(std::size_t column)
     push(column, std::nan(""));
 }
 
+void ResultTable::pushIf(std::size_t column, bool present, double value)
+{
+    push(column, present ? value : std::nan(""));
+}
+
 std::string ResultTable::cellText(std::size_t column, std::size_t row) const
 {
     const auto& c = columns[column];

@@ -67,6 +67,8 @@ struct ResultTable {
     void push(std::size_t column, double value);
     void push(std::size_t column, std::string text);
     void pushEmpty(std::size_t column);
+    // `value`, or an empty cell when it is not `present`.
+    void pushIf(std::size_t column, bool present, double value);
 
     // The text of a cell as the CSV writes it.
     [[nodiscard]] std::string cellText(std::size_t column, std::size_t row) const;

@@ -192,10 +192,7 @@ ResultTable userEventOccurrencesTable(const UserEventSummary& summary, const Run
         t.push(kind, kindName(o.kind));
         t.push(begin, static_cast<double>(o.begin));
         t.push(end, static_cast<double>(o.end));
-        if (o.kind == UserEventKind::Bracket)
-            t.push(duration, static_cast<double>(o.end - o.begin));
-        else
-            t.pushEmpty(duration);
+        t.pushIf(duration, o.kind == UserEventKind::Bracket, static_cast<double>(o.end - o.begin));
         t.targets.push_back({ o.pe, o.begin, o.end });
     }
     return t;

@@ -51,24 +51,8 @@ CallTableView::CallTableView(EntryPalette* palette, QWidget* parent)
 
 void CallTableView::recompute()
 {
-    if (!m_trace) {
-        m_computation->cancel();
-        m_result.reset();
-        setHeading(tr("Call Table"), {});
-        showMessage(tr("No run loaded"));
-        return;
-    }
-    const auto trace = m_trace;
-    const auto request = this->request();
-    m_computation->run<std::optional<core::analysis::CallTable>>(
-        [trace, request](const core::analysis::Progress& progress) {
-            return core::analysis::computeCallTable(*trace, request, progress);
-        },
-        [this](std::optional<core::analysis::CallTable> table) {
-            if (table)
-                show(std::move(*table));
-            emit computed();
-        });
+    computeAndShow<core::analysis::CallTable>(tr("Call Table"), core::analysis::computeCallTable,
+        [this](core::analysis::CallTable table) { show(std::move(table)); });
 }
 
 void CallTableView::show(core::analysis::CallTable table)

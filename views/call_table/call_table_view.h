@@ -23,6 +23,7 @@ public:
 
 protected:
     void recompute() override;
+    void clearResult() override { m_result.reset(); }
     [[nodiscard]] bool takesEntries() const override { return true; }
 
 private:

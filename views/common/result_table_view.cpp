@@ -182,6 +182,11 @@ void ResultTableView::activate(const QModelIndex& index)
         emit targetActivated(target);
 }
 
+int ResultTableView::paintHeight(const QFont& font) const
+{
+    return (m_filter->rowCount() + 2) * (QFontMetrics(font).height() + 6); // and header, note
+}
+
 void ResultTableView::paint(QPainter& painter, const QRect& rect) const
 {
     painter.save();

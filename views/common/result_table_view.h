@@ -46,6 +46,8 @@ public:
     // Paints the header and the rows (as sorted and filtered) that fit into `rect`, with a
     // note of the rows left out: the table part of the view's exported picture.
     void paint(QPainter& painter, const QRect& rect) const;
+    // The height paint() needs for every row, with `font`.
+    [[nodiscard]] int paintHeight(const QFont& font) const;
 
 signals:
     void targetActivated(core::analysis::RowTarget target);

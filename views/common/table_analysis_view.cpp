@@ -14,6 +14,7 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QSaveFile>
+#include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -209,9 +210,34 @@ QString TableAnalysisView::csv() const
     return QString::fromStdString(core::analysis::resultTableCsv(m_table->model()->table()));
 }
 
+ResultTableView* TableAnalysisView::addDetailTable(const QString& objectName)
+{
+    m_detail = new ResultTableView(this);
+    m_detail->setObjectName(objectName);
+    wireTable(m_detail);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_table);
+    split->addWidget(m_detail);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    setBody(split);
+    connect(
+        m_table, &ResultTableView::currentRowChanged, this, [this](int row) { showDetail(row); });
+    return m_detail;
+}
+
 void TableAnalysisView::paintBody(QPainter& painter, const QRect& rect) const
 {
-    m_table->paint(painter, rect);
+    if (m_detail == nullptr) {
+        m_table->paint(painter, rect);
+        return;
+    }
+    // The main table takes what its rows need, up to half; the detail the rest.
+    const int mainHeight = std::min(m_table->paintHeight(painter.font()), rect.height() / 2);
+    m_table->paint(painter, QRect(rect.topLeft(), QSize(rect.width(), mainHeight)));
+    m_detail->paint(painter,
+        QRect(rect.left(), rect.top() + mainHeight + 8, rect.width(),
+            rect.height() - mainHeight - 8));
 }
 
 namespace {

@@ -3,8 +3,10 @@
 #include "core/analysis/analysis_request.h"
 #include "core/analysis/result_table.h"
 #include "views/common/analysis_view.h"
+#include "views/common/async_computation.h"
 #include "views/common/result_table_model.h"
 
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -13,7 +15,6 @@ class QVBoxLayout;
 
 namespace parallax::views {
 
-class AsyncComputation;
 class OptionsBar;
 class ResultTableView;
 
@@ -49,11 +50,37 @@ public:
 protected:
     // Recomputes for the current run and options (cancelling a running computation).
     virtual void recompute() = 0;
+    // Forgets the shown result (no run, or a new one); the main table is cleared by the caller.
+    virtual void clearResult() { }
+    // The common recompute(): without a run, clears the view under `title`; else runs
+    // compute(trace, request(), progress) on the pool and hands a result that was not
+    // cancelled to show() on the GUI thread, then emits computed().
+    template <typename Result, typename Compute, typename Show>
+    void computeAndShow(const QString& title, Compute compute, Show show)
+    {
+        if (!m_trace) {
+            m_computation->cancel();
+            clearResult();
+            setHeading(title, {});
+            showMessage(tr("No run loaded"));
+            return;
+        }
+        m_computation->run<std::optional<Result>>(
+            [trace = m_trace, request = request(), compute](
+                const core::analysis::Progress& progress) {
+                return compute(*trace, request, progress);
+            },
+            [this, show](std::optional<Result> result) {
+                if (result)
+                    show(std::move(*result));
+                emit computed();
+            });
+    }
     // One view option by name (render, applyOptions); false with *error when unknown or bad.
     virtual bool applyViewOption(const QString& name, const QString& value, QString* error);
     // Whether the view counts entry methods (accepts "entries").
     [[nodiscard]] virtual bool takesEntries() const { return false; }
-    // The picture below the heading: by default the main table.
+    // The picture below the heading: by default the main table (and the detail table below).
     virtual void paintBody(QPainter& painter, const QRect& rect) const;
     // The context menu over a row (-1: none) of `source`: open the Timeline there, copy,
     // export.
@@ -69,6 +96,12 @@ protected:
     void wireTable(ResultTableView* table);
     // Opens the Timeline at a row's target (a window around it).
     void openTimelineAt(const core::analysis::RowTarget& target);
+    // A second table below the main one (master and detail, in a splitter): selecting a row of
+    // the main table calls showDetail() with it; the picture draws both. Rows of the detail
+    // open the Timeline as the main table's do.
+    ResultTableView* addDetailTable(const QString& objectName);
+    // Fills the detail table for a row of the main table (-1: none selected).
+    virtual void showDetail(int /*tableRow*/) { }
     // Puts a widget in the top row, right of the options bar; the body replaces the main table
     // in the layout (the body holds the table, e.g. in a splitter).
     void addToolbarWidget(QWidget* widget);
@@ -78,6 +111,7 @@ protected:
     OptionsBar* m_options = nullptr;
     AsyncComputation* m_computation = nullptr;
     ResultTableView* m_table = nullptr;
+    ResultTableView* m_detail = nullptr; // addDetailTable()
 
 private:
     QLabel* m_heading = nullptr;

@@ -70,27 +70,17 @@ EntryProfileView::EntryProfileView(EntryPalette* palette, QWidget* parent)
     recompute();
 }
 
+void EntryProfileView::clearResult()
+{
+    m_profile.reset();
+    m_chart->clearData(tr("No run loaded"));
+}
+
 void EntryProfileView::recompute()
 {
-    if (!m_trace) {
-        m_computation->cancel();
-        m_profile.reset();
-        setHeading(tr("Entry Method Profile"), {});
-        m_chart->clearData(tr("No run loaded"));
-        showMessage(tr("No run loaded"));
-        return;
-    }
-    const auto trace = m_trace;
-    const auto request = this->request();
-    m_computation->run<std::optional<core::analysis::EntryProfile>>(
-        [trace, request](const core::analysis::Progress& progress) {
-            return core::analysis::computeEntryProfile(*trace, request, progress);
-        },
-        [this](std::optional<core::analysis::EntryProfile> profile) {
-            if (profile)
-                show(std::move(*profile));
-            emit computed();
-        });
+    computeAndShow<core::analysis::EntryProfile>(tr("Entry Method Profile"),
+        core::analysis::computeEntryProfile,
+        [this](core::analysis::EntryProfile profile) { show(std::move(profile)); });
 }
 
 void EntryProfileView::show(core::analysis::EntryProfile profile)

@@ -30,6 +30,7 @@ public:
 
 protected:
     void recompute() override;
+    void clearResult() override;
     [[nodiscard]] bool takesEntries() const override { return true; }
     void paintBody(QPainter& painter, const QRect& rect) const override;
 

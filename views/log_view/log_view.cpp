@@ -161,39 +161,41 @@ bool LogView::applyViewOption(const QString& name, const QString& value, QString
     return true;
 }
 
+void LogView::clearResult()
+{
+    m_listing.reset();
+}
+
 void LogView::recompute()
 {
-    const QString title = tr("Log of PE %1").arg(m_pe->value());
-    if (!m_trace || !m_reader) {
-        m_computation->cancel();
-        m_listing.reset();
+    if (m_trace && !m_reader) {
+        clearResult();
         setHeading(tr("Log Files"), {});
-        showMessage(m_trace ? tr("This build cannot read logs here") : tr("No run loaded"));
+        showMessage(tr("This build cannot read logs here"));
         return;
     }
-    const auto trace = m_trace;
-    const auto reader = m_reader;
     const core::PeId pe = m_pe->value();
     core::analysis::LogFilter filter;
     // The log's records at the traced span's edges (BEGIN/END_COMPUTATION, a comm thread's
     // tail) belong to it: a range reaching an edge is open on that side.
     filter.range = m_options->range();
-    const auto span = core::analysis::tracedRunSpan(*m_trace);
-    if (filter.range.begin <= span.begin)
-        filter.range.begin = std::numeric_limits<core::TimeUs>::min();
-    if (filter.range.end >= span.end)
-        filter.range.end = core::kTimeMax;
+    if (m_trace) {
+        const auto span = core::analysis::tracedRunSpan(*m_trace);
+        if (filter.range.begin <= span.begin)
+            filter.range.begin = std::numeric_limits<core::TimeUs>::min();
+        if (filter.range.end >= span.end)
+            filter.range.end = core::kTimeMax;
+    }
     const auto kind = static_cast<std::size_t>(std::max(m_records->currentIndex(), 0));
     filter.types = recordKinds()[kind].types;
     filter.limit = kMaxRecords;
-    m_computation->run<core::analysis::LogListing>(
-        [trace, reader, pe, filter](const core::analysis::Progress& progress) {
-            return reader(*trace, pe, filter, progress);
+    computeAndShow<core::analysis::LogListing>(
+        tr("Log Files"),
+        [reader = m_reader, pe, filter](const core::Trace& trace,
+            const core::analysis::AnalysisRequest&, const core::analysis::Progress& progress) {
+            return std::optional(reader(trace, pe, filter, progress));
         },
-        [this](core::analysis::LogListing listing) {
-            show(std::move(listing));
-            emit computed();
-        });
+        [this](core::analysis::LogListing listing) { show(std::move(listing)); });
 }
 
 void LogView::show(core::analysis::LogListing listing)

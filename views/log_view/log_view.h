@@ -45,6 +45,7 @@ public:
 
 protected:
     void recompute() override;
+    void clearResult() override;
     // "records": a kind of recordKinds() by its position or its name's first word ("all",
     // "executions", "messages", "user", "idle", "pack", "markers").
     bool applyViewOption(const QString& name, const QString& value, QString* error) override;

@@ -8,8 +8,6 @@
 
 #include <QLineEdit>
 #include <QLocale>
-#include <QPainter>
-#include <QSplitter>
 
 namespace parallax::views {
 
@@ -87,23 +85,13 @@ NoiseView::NoiseView(EntryPalette* palette, QWidget* parent)
     m_minExcess->setPlaceholderText(
         QStringLiteral("%1us").arg(static_cast<int>(defaults.minExcessUs)));
     m_minExcess->setToolTip(tr("And at least this much longer than the median"));
-    m_executions = new ResultTableView(this);
-    m_executions->setObjectName(QStringLiteral("noisyExecutions"));
-    wireTable(m_executions);
-    m_split = new QSplitter(Qt::Vertical, this);
-    m_split->addWidget(m_table);
-    m_split->addWidget(m_executions);
-    m_split->setStretchFactor(0, 2);
-    m_split->setStretchFactor(1, 3);
-    setBody(m_split);
+    m_executions = addDetailTable(QStringLiteral("noisyExecutions"));
     m_table->model()->setRowToolTip([](int) {
         return tr("Select: list its executions below · double-click: the longest one in the "
                   "Timeline");
     });
     m_executions->model()->setRowToolTip(
         [](int) { return tr("Double-click: this execution in the Timeline"); });
-    connect(m_table, &ResultTableView::currentRowChanged, this,
-        [this](int row) { showExecutions(row); });
     recompute();
 }
 
@@ -118,33 +106,27 @@ bool NoiseView::applyViewOption(const QString& name, const QString& value, QStri
     return true;
 }
 
+void NoiseView::clearResult()
+{
+    m_report.reset();
+    m_executions->setTable({}, {});
+}
+
 void NoiseView::recompute()
 {
-    if (!m_trace) {
-        m_computation->cancel();
-        m_report.reset();
-        setHeading(tr("Noise Miner"), {});
-        showMessage(tr("No run loaded"));
-        m_executions->setTable({}, {});
-        return;
-    }
-    const auto trace = m_trace;
-    const auto request = this->request();
     core::analysis::NoiseOptions options;
     if (const double k = m_k->text().toDouble(); k > 0)
         options.k = k;
     if (const auto excess = OptionsBar::parseTimeField(m_minExcess->text(), nullptr);
         excess && !m_minExcess->text().trimmed().isEmpty())
         options.minExcessUs = static_cast<double>(*excess);
-    m_computation->run<std::optional<core::analysis::NoiseReport>>(
-        [trace, request, options](const core::analysis::Progress& progress) {
-            return core::analysis::computeNoise(*trace, request, options, progress);
+    computeAndShow<core::analysis::NoiseReport>(
+        tr("Noise Miner"),
+        [options](const core::Trace& trace, const core::analysis::AnalysisRequest& request,
+            const core::analysis::Progress& progress) {
+            return core::analysis::computeNoise(trace, request, options, progress);
         },
-        [this](std::optional<core::analysis::NoiseReport> report) {
-            if (report)
-                show(std::move(*report));
-            emit computed();
-        });
+        [this](core::analysis::NoiseReport report) { show(std::move(report)); });
 }
 
 void NoiseView::show(core::analysis::NoiseReport report)
@@ -167,10 +149,10 @@ void NoiseView::show(core::analysis::NoiseReport report)
             ? tr("No entry method ran often enough here to tell usual from unusual")
             : tr("No execution stands out: no noise found"));
     m_table->setTable(core::analysis::noiseEventsTable(r, m_trace->metadata), eventColumns());
-    showExecutions(-1);
+    showDetail(-1);
 }
 
-void NoiseView::showExecutions(int row)
+void NoiseView::showDetail(int row)
 {
     if (!m_report)
         return;
@@ -188,15 +170,6 @@ QString NoiseView::csv() const
     return QString::fromStdString(core::analysis::resultTableCsv(m_report && m_trace
             ? core::analysis::noisyExecutionsTable(*m_report, m_trace->metadata)
             : core::analysis::ResultTable {}));
-}
-
-void NoiseView::paintBody(QPainter& painter, const QRect& rect) const
-{
-    const int eventsHeight = rect.height() * 2 / 5;
-    m_table->paint(painter, QRect(rect.topLeft(), QSize(rect.width(), eventsHeight)));
-    m_executions->paint(painter,
-        QRect(rect.left(), rect.top() + eventsHeight + 8, rect.width(),
-            rect.height() - eventsHeight - 8));
 }
 
 } // namespace parallax::views

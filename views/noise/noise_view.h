@@ -6,7 +6,6 @@
 #include <optional>
 
 class QLineEdit;
-class QSplitter;
 
 namespace parallax::views {
 
@@ -31,20 +30,19 @@ public:
 
 protected:
     void recompute() override;
+    void clearResult() override;
     [[nodiscard]] bool takesEntries() const override { return true; }
     // "k" (a positive number), "min-excess" (a time).
     bool applyViewOption(const QString& name, const QString& value, QString* error) override;
-    void paintBody(QPainter& painter, const QRect& rect) const override;
 
 private:
     void show(core::analysis::NoiseReport report);
     // The noisy executions of event `row` of the main table (-1: all).
-    void showExecutions(int row);
+    void showDetail(int row) override;
 
     QLineEdit* m_k = nullptr;
     QLineEdit* m_minExcess = nullptr;
     ResultTableView* m_executions = nullptr;
-    QSplitter* m_split = nullptr;
     std::optional<core::analysis::NoiseReport> m_report;
 };
 

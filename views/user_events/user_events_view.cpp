@@ -8,8 +8,6 @@
 
 #include <QLineEdit>
 #include <QLocale>
-#include <QPainter>
-#include <QSplitter>
 
 namespace parallax::views {
 
@@ -67,23 +65,13 @@ UserEventsView::UserEventsView(EntryPalette* palette, QWidget* parent)
     m_events->setObjectName(QStringLiteral("events"));
     m_events->setPlaceholderText(tr("all"));
     m_events->setToolTip(tr("User event ids, e.g. 10,20 (empty: all)"));
-    m_occurrences = new ResultTableView(this);
-    m_occurrences->setObjectName(QStringLiteral("occurrences"));
-    wireTable(m_occurrences);
-    m_split = new QSplitter(Qt::Vertical, this);
-    m_split->addWidget(m_table);
-    m_split->addWidget(m_occurrences);
-    m_split->setStretchFactor(0, 2);
-    m_split->setStretchFactor(1, 3);
-    setBody(m_split);
+    m_occurrences = addDetailTable(QStringLiteral("occurrences"));
     m_table->model()->setRowToolTip([](int) {
         return tr("Select: list its occurrences below · double-click: the first one in the "
                   "Timeline");
     });
     m_occurrences->model()->setRowToolTip(
         [](int) { return tr("Double-click: this occurrence in the Timeline"); });
-    connect(m_table, &ResultTableView::currentRowChanged, this,
-        [this](int row) { showOccurrences(row); });
     recompute();
 }
 
@@ -95,30 +83,24 @@ bool UserEventsView::applyViewOption(const QString& name, const QString& value, 
     return true;
 }
 
+void UserEventsView::clearResult()
+{
+    m_summary.reset();
+    m_occurrences->setTable({}, {});
+}
+
 void UserEventsView::recompute()
 {
-    if (!m_trace) {
-        m_computation->cancel();
-        m_summary.reset();
-        setHeading(tr("User Events"), {});
-        showMessage(tr("No run loaded"));
-        m_occurrences->setTable({}, {});
-        return;
-    }
-    const auto trace = m_trace;
-    const auto request = this->request();
     core::analysis::UserEventOptions options;
     if (const auto ids = core::parsePeList(m_events->text().trimmed().toStdString()))
         options.events.assign(ids->begin(), ids->end());
-    m_computation->run<std::optional<core::analysis::UserEventSummary>>(
-        [trace, request, options](const core::analysis::Progress& progress) {
-            return core::analysis::computeUserEvents(*trace, request, options, progress);
+    computeAndShow<core::analysis::UserEventSummary>(
+        tr("User Events"),
+        [options](const core::Trace& trace, const core::analysis::AnalysisRequest& request,
+            const core::analysis::Progress& progress) {
+            return core::analysis::computeUserEvents(trace, request, options, progress);
         },
-        [this](std::optional<core::analysis::UserEventSummary> summary) {
-            if (summary)
-                show(std::move(*summary));
-            emit computed();
-        });
+        [this](core::analysis::UserEventSummary summary) { show(std::move(summary)); });
 }
 
 void UserEventsView::show(core::analysis::UserEventSummary summary)
@@ -142,10 +124,10 @@ void UserEventsView::show(core::analysis::UserEventSummary summary)
     }
     m_table->setEmptyMessage(tr("No user events in this range on these PEs"));
     m_table->setTable(core::analysis::userEventStatsTable(s, m_trace->metadata), statsColumns());
-    showOccurrences(-1);
+    showDetail(-1);
 }
 
-void UserEventsView::showOccurrences(int row)
+void UserEventsView::showDetail(int row)
 {
     if (!m_summary)
         return;
@@ -162,15 +144,6 @@ void UserEventsView::showOccurrences(int row)
     m_occurrences->setEmptyMessage(tr("No occurrences"));
     m_occurrences->setTable(
         core::analysis::userEventOccurrencesTable(shown, m_trace->metadata), occurrenceColumns());
-}
-
-void UserEventsView::paintBody(QPainter& painter, const QRect& rect) const
-{
-    const int statsHeight = rect.height() * 2 / 5;
-    m_table->paint(painter, QRect(rect.topLeft(), QSize(rect.width(), statsHeight)));
-    m_occurrences->paint(painter,
-        QRect(rect.left(), rect.top() + statsHeight + 8, rect.width(),
-            rect.height() - statsHeight - 8));
 }
 
 } // namespace parallax::views

@@ -6,7 +6,6 @@
 #include <optional>
 
 class QLineEdit;
-class QSplitter;
 
 namespace parallax::views {
 
@@ -28,18 +27,17 @@ public:
 
 protected:
     void recompute() override;
+    void clearResult() override;
     // "events": an id list.
     bool applyViewOption(const QString& name, const QString& value, QString* error) override;
-    void paintBody(QPainter& painter, const QRect& rect) const override;
 
 private:
     void show(core::analysis::UserEventSummary summary);
     // The occurrences of the count row `row` of the main table (-1: all).
-    void showOccurrences(int row);
+    void showDetail(int row) override;
 
     QLineEdit* m_events = nullptr;
     ResultTableView* m_occurrences = nullptr;
-    QSplitter* m_split = nullptr;
     std::optional<core::analysis::UserEventSummary> m_summary;
 };
 
