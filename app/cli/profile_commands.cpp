@@ -52,8 +52,8 @@ int runEntryProfile(const std::vector<std::string>& args, std::ostream& out, std
         return kExitFatal;
     }
     if (profile->fromSummaries)
-        err << "parallax-cli: note: this run has no logs: the profile comes from its .sum files "
-               "and covers the whole run (no min_us, sd_us)\n";
+        err << "parallax-cli: note: the profile comes from the .sum files (the logs are absent "
+               "or were left unread) and covers the whole run (no min_us, sd_us)\n";
     out << core::analysis::resultTableCsv(
         core::analysis::entryProfileTable(*profile, trace->metadata));
     return kExitOk;

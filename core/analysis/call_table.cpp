@@ -73,7 +73,7 @@ std::optional<CallTable> computeCallTable(
     for (std::size_t k = 0; k < r.pes.size(); ++k)
         (r.isAggregated(k) ? table.pes : table.apart).push_back(r.pes[k]);
     if (!trace.hasLogs()) {
-        table.error = "this run has no logs (the call table needs the messages in them)";
+        table.error = missingLogsMessage(trace, "the call table needs the messages in them");
         return table;
     }
     const bool includeEnd = rangeEndsWithRun(trace, r.range);

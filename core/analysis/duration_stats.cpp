@@ -63,6 +63,14 @@ bool rangeEndsWithRun(const Trace& trace, TimeRange range)
     return range.end >= tracedRunSpan(trace).end;
 }
 
+std::string missingLogsMessage(const Trace& trace, const std::string& why)
+{
+    if (trace.logsOnDemand())
+        return "the logs of this run were left unread to stay within the memory budget (" + why
+            + "): open it without --memory-budget, or with a larger one";
+    return "this run has no logs (" + why + ")";
+}
+
 double medianOf(std::vector<double>& values)
 {
     if (values.empty())

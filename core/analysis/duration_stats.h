@@ -3,6 +3,7 @@
 #include "core/pe_trace.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace parallax::core {
@@ -32,6 +33,10 @@ struct DurationStats {
 IndexRange executionsBeginningIn(const PeTrace& pe, TimeRange range, bool includeEnd);
 // Whether a resolved range ends with the run's traced span (for includeEnd above).
 bool rangeEndsWithRun(const Trace& trace, TimeRange range);
+
+// Why a tool that needs the logs cannot run: "this run has no logs (`why`)", or, for a run
+// opened from its summaries because of the memory budget, that its logs were left unread.
+std::string missingLogsMessage(const Trace& trace, const std::string& why);
 
 // The median of `values` (reordered); NaN when empty.
 double medianOf(std::vector<double>& values);

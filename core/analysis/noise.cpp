@@ -61,7 +61,7 @@ std::optional<NoiseReport> computeNoise(const Trace& trace, const AnalysisReques
     for (std::size_t k = 0; k < r.pes.size(); ++k)
         (r.isAggregated(k) ? report.pes : report.apart).push_back(r.pes[k]);
     if (!trace.hasLogs()) {
-        report.error = "this run has no logs (the noise miner needs every execution)";
+        report.error = missingLogsMessage(trace, "the noise miner needs every execution");
         return report;
     }
     const bool includeEnd = rangeEndsWithRun(trace, r.range);

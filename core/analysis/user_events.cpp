@@ -79,7 +79,7 @@ std::optional<UserEventSummary> computeUserEvents(const Trace& trace,
     for (std::size_t k = 0; k < r.pes.size(); ++k)
         (r.isAggregated(k) ? summary.pes : summary.apart).push_back(r.pes[k]);
     if (!trace.hasLogs()) {
-        summary.error = "this run has no logs (user events are recorded in the logs only)";
+        summary.error = missingLogsMessage(trace, "user events are recorded in the logs only");
         return summary;
     }
     if (!anyUserEvent(trace)) {

@@ -142,7 +142,7 @@ TEST_CASE("cli table commands on a run without logs", "[tables]")
     // The entry profile falls back to the .sum files and says so.
     const auto profile = runCliInProcess({ "entry-profile", run, "--no-cache" });
     CHECK(profile.exitCode == 0);
-    CHECK(profile.err.find("from its .sum files") != std::string::npos);
+    CHECK(profile.err.find("from the .sum files") != std::string::npos);
     for (const std::string command : { "call-table", "user-events", "noise" }) {
         INFO(command);
         const auto r = runCliInProcess({ command, run, "--no-cache" });
@@ -150,6 +150,16 @@ TEST_CASE("cli table commands on a run without logs", "[tables]")
         CHECK(r.out.empty());
         CHECK(r.err.find("this run has no logs") != std::string::npos);
     }
+    // Opened from its summaries for the memory budget, a run with logs says so; Log Files
+    // still reads the one log asked for.
+    const auto tables = tablesRun();
+    const auto budget = runCliInProcess({ "noise", tables, "--memory-budget", "1K", "--no-cache" });
+    CHECK(budget.exitCode == 1);
+    CHECK(budget.err.find("left unread to stay within the memory budget") != std::string::npos);
+    const auto budgetLog
+        = runCliInProcess({ "log", tables, "--pe", "0", "--memory-budget", "1K", "--limit", "1" });
+    CHECK(budgetLog.exitCode == 0);
+    CHECK(budgetLog.outLines().size() == 2);
     const auto log = runCliInProcess({ "log", run, "--pe", "0" });
     CHECK(log.exitCode == 1);
     CHECK(log.err.find("this run has no logs") != std::string::npos);
