@@ -19,8 +19,8 @@ namespace parallax::views {
 
 namespace {
 
-// Rows whose columns are sized to their content; above, the header's sizes (speed).
-constexpr int kFitRows = 2000;
+// Rows a column's width is fitted to (more would cost time on long tables).
+constexpr int kFitRows = 500;
 
 } // namespace
 
@@ -47,8 +47,8 @@ ResultTableView::ResultTableView(QWidget* parent)
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
     m_view->verticalHeader()->setVisible(false);
+    m_view->horizontalHeader()->setResizeContentsPrecision(kFitRows);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->horizontalHeader()->setSortIndicatorShown(true);
     // Unsorted until the analyst clicks a heading: the table's own order.
     m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
@@ -102,8 +102,12 @@ void ResultTableView::setTable(
     const auto sortColumn = m_view->horizontalHeader()->sortIndicatorSection();
     const auto order = m_view->horizontalHeader()->sortIndicatorOrder();
     m_model->setTable(std::move(table), std::move(columns));
-    if (m_model->rowCount() <= kFitRows)
-        m_view->resizeColumnsToContents();
+    m_view->resizeColumnsToContents(); // sampling kFitRows rows at most (precision)
+    // A last column of text (details, names) takes the spare width; numbers keep theirs.
+    const int last = m_model->columnCount() - 1;
+    m_view->horizontalHeader()->setStretchLastSection(last >= 0
+        && m_model->table().columns[m_model->tableColumn(last)].kind
+            == core::analysis::CellKind::Text);
     // Keep the analyst's sort across recomputations; none yet: the table's own order.
     if (sortColumn >= 0 && sortColumn < m_model->columnCount())
         m_view->sortByColumn(sortColumn, order);

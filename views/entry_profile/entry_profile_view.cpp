@@ -53,6 +53,8 @@ EntryProfileView::EntryProfileView(EntryPalette* palette, QWidget* parent)
     m_options->offerCommThreads();
     m_chart = new StackedBarChart(palette, this);
     m_chart->setObjectName(QStringLiteral("entryProfileChart"));
+    // The bars' shares of their sum: of the busy time, the reference tool's pie.
+    m_chart->setLegendHeading(tr("Entry method · of the busy time"));
     m_table->model()->setRowToolTip([this](int row) {
         const auto target = m_table->model()->target(row);
         return target.valid()

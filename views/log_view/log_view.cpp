@@ -107,7 +107,11 @@ LogView::LogView(EntryPalette* palette, QWidget* parent)
     layout->addWidget(m_records);
     addToolbarWidget(box);
     m_table->model()->setRowToolTip([](int) { return tr("Double-click: the Timeline here"); });
-    connect(m_pe, &QSpinBox::valueChanged, this, [this]() { recompute(); });
+    // The spin box and the options bar's PE field name the same PE.
+    connect(m_pe, &QSpinBox::valueChanged, this, [this](int pe) {
+        m_options->setPes({ pe });
+        recompute();
+    });
     connect(m_records, &QComboBox::currentIndexChanged, this, [this]() { recompute(); });
     recompute();
 }
@@ -129,6 +133,7 @@ void LogView::setTrace(core::TracePtr trace)
             m_pe->setValue(valid.front());
     }
     TableAnalysisView::setTrace(std::move(trace));
+    m_options->setPes({ m_pe->value() });
 }
 
 void LogView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
@@ -173,6 +178,10 @@ void LogView::recompute()
         setHeading(tr("Log Files"), {});
         showMessage(tr("This build cannot read logs here"));
         return;
+    }
+    if (const auto& pes = m_options->pes(); !pes.empty() && pes.front() != m_pe->value()) {
+        const QSignalBlocker block(m_pe); // a PE typed into the options bar
+        m_pe->setValue(pes.front());
     }
     const core::PeId pe = m_pe->value();
     core::analysis::LogFilter filter;
