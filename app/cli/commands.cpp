@@ -7,10 +7,12 @@
 #include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "core/trace.h"
+#include "event_commands.h"
 #include "export_commands.h"
 #include "group_commands.h"
 #include "heatmap_commands.h"
 #include "io/run_loader.h"
+#include "profile_commands.h"
 #include "reduce_commands.h"
 #include "timeline_commands.h"
 
@@ -54,6 +56,11 @@ commands:
                              its quality report
   export RUN --format otf2|perfetto -o OUT
                              write the run as an OTF2 archive or a Perfetto JSON trace
+  entry-profile RUN          per entry method: executions, total/mean/min/max/sd time, share
+  call-table RUN             per entry method: the entry methods and PEs that sent its messages
+  user-events RUN            user events (instants, brackets) per event id and PE
+  log RUN --pe N             one PE's log decoded record by record (View Log Files)
+  noise RUN                  executions far longer than usual, grouped into noise events
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -241,6 +248,16 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runReduce(rest, out, err);
     if (command == "export")
         return runExport(rest, out, err);
+    if (command == "entry-profile")
+        return runEntryProfile(rest, out, err);
+    if (command == "call-table")
+        return runCallTable(rest, out, err);
+    if (command == "user-events")
+        return runUserEvents(rest, out, err);
+    if (command == "log")
+        return runLog(rest, out, err);
+    if (command == "noise")
+        return runNoise(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

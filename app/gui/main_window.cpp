@@ -3,6 +3,7 @@
 #include "empty_state_widget.h"
 #include "export_dialog.h"
 #include "export_run_dialog.h"
+#include "io/pe_log_listing.h"
 #include "memory_budget.h"
 #include "pe_lists_dialog.h"
 #include "reduce_dialog.h"
@@ -11,6 +12,7 @@
 #include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/import_report/import_report_widget.h"
+#include "views/log_view/log_view.h"
 #include "views/summary/run_summary_widget.h"
 
 #include <QAction>
@@ -75,6 +77,8 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
 {
     setWindowTitle(QStringLiteral("Parallax"));
     setAcceptDrops(true);
+    // Log Files reads its PE's log through io, which the views cannot reach themselves.
+    views::LogView::setDefaultReader(&io::readLogListing);
 
     m_pages = new QStackedWidget(this);
     m_emptyState = new EmptyStateWidget(m_pages);

@@ -3,9 +3,11 @@
 #include "app/cli/command_support.h"
 #include "app/cli/commands.h"
 #include "core/text_args.h"
+#include "io/pe_log_listing.h"
 #include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
+#include "views/log_view/log_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -26,9 +28,10 @@ namespace {
 const char* const kHelp
     = "usage: parallax-cli render VIEW RUN -o OUT.png [--width W] [--height H] [options]\n\n"
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
-      "the timeline, as SVG when OUT ends in .svg).\n"
+      "the timeline and the table views, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
-      "comm-matrix, msg-size-evolution, animation (an animated PNG of every frame).\n\n"
+      "entry-profile, call-table, user-events, log, noise, comm-matrix, msg-size-evolution,\n"
+      "animation (an animated PNG of every frame).\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -42,7 +45,9 @@ const char* const kHelp
       "  msg-size-evolution: --event send|receive, --sizes log|linear, --size-bin B,\n"
       "  --interval, --bins, --entries; animation: --frames N, --interval T, --fps F\n"
       "  (1, 2, 5, 10, 20, 30), --frame N (the one drawn into an SVG), --frames-dir DIR\n"
-      "  (also every frame as DIR/frame-0001.png, ...)\n";
+      "  (also every frame as DIR/frame-0001.png, ...);\n"
+      "  --events LIST (user-events); log: the first PE of --pes, --records all|executions|\n"
+      "  messages|user|idle|pack|markers; --k, --min-excess (noise)\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -86,7 +91,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     rest.erase(rest.begin());
     const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
         "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers", "external",
-        "event", "sizes", "size-bin", "frames", "fps", "frame" };
+        "event", "sizes", "size-bin", "frames", "fps", "frame", "events", "records" };
     std::set<std::string> options = viewOptions;
     options.insert(
         { "output", "width", "height", "range", "pes", "entries", "compat", "frames-dir" });
@@ -124,6 +129,8 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         PoolDrain& operator=(const PoolDrain&) = delete;
         ~PoolDrain() { QThreadPool::globalInstance()->waitForDone(); }
     } drain;
+    // Log Files reads its PE's log through io, which the views cannot reach themselves.
+    views::LogView::setDefaultReader(&io::readLogListing);
     views::EntryPalette palette;
     palette.setRun(trace.get());
     std::unique_ptr<views::AnalysisView> view(views::createView(*kind, &palette));
@@ -149,8 +156,11 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     for (const auto& name : viewOptions)
         if (const auto v = cl.parser.value(name))
             given[QString::fromStdString(name)] = QString::fromStdString(*v);
-    // The histogram counts only the chosen entry methods (and then no idle periods).
-    if (*kind == views::ViewKind::Histogram || *kind == views::ViewKind::MsgSizeEvolution)
+    // The histogram, the message-size evolution and the table tools that count executions count
+    // only the chosen entry methods (the histogram then no idle periods).
+    if (*kind == views::ViewKind::Histogram || *kind == views::ViewKind::MsgSizeEvolution
+        || *kind == views::ViewKind::EntryProfile || *kind == views::ViewKind::CallTable
+        || *kind == views::ViewKind::Noise)
         if (const auto v = cl.parser.value("entries"))
             given[QStringLiteral("entries")] = QString::fromStdString(*v);
     QString error;

@@ -29,6 +29,17 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("msg-size-evolution");
     case ViewKind::Animation:
         return QStringLiteral("animation");
+
+    case ViewKind::EntryProfile:
+        return QStringLiteral("entry-profile");
+    case ViewKind::CallTable:
+        return QStringLiteral("call-table");
+    case ViewKind::UserEvents:
+        return QStringLiteral("user-events");
+    case ViewKind::LogView:
+        return QStringLiteral("log");
+    case ViewKind::Noise:
+        return QStringLiteral("noise");
     }
     return {};
 }
@@ -58,6 +69,17 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Message Size Evolution");
     case ViewKind::Animation:
         return QObject::tr("Animation");
+
+    case ViewKind::EntryProfile:
+        return QObject::tr("Entry Method Profile");
+    case ViewKind::CallTable:
+        return QObject::tr("Call Table");
+    case ViewKind::UserEvents:
+        return QObject::tr("User Events");
+    case ViewKind::LogView:
+        return QObject::tr("Log Files");
+    case ViewKind::Noise:
+        return QObject::tr("Noise Miner");
     }
     return {};
 }

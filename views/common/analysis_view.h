@@ -29,13 +29,32 @@ enum class ViewKind {
     CommMatrix,
     MsgSizeEvolution,
     Animation,
+    EntryProfile,
+    CallTable,
+    UserEvents,
+    LogView,
+    Noise,
 };
 
-// Every view, in menu order (View menu, Ctrl+1..8).
-inline constexpr ViewKind kAllViewKinds[]
-    = { ViewKind::Overview, ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Histogram,
-          ViewKind::Communication, ViewKind::Extrema, ViewKind::Timeline, ViewKind::Clusters,
-          ViewKind::CommMatrix, ViewKind::MsgSizeEvolution, ViewKind::Animation };
+// Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
+inline constexpr ViewKind kAllViewKinds[] = {
+    ViewKind::Overview,
+    ViewKind::UsageProfile,
+    ViewKind::TimeProfile,
+    ViewKind::Histogram,
+    ViewKind::Communication,
+    ViewKind::Extrema,
+    ViewKind::Timeline,
+    ViewKind::Clusters,
+    ViewKind::EntryProfile,
+    ViewKind::CallTable,
+    ViewKind::UserEvents,
+    ViewKind::LogView,
+    ViewKind::Noise,
+    ViewKind::CommMatrix,
+    ViewKind::MsgSizeEvolution,
+    ViewKind::Animation,
+};
 
 // "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the
 // names of `parallax-cli render VIEW`), and the human title.

@@ -1,16 +1,21 @@
 #include "views/common/view_factory.h"
 
 #include "views/animation/animation_view.h"
+#include "views/call_table/call_table_view.h"
 #include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
 #include "views/comm_matrix/comm_matrix_view.h"
+#include "views/entry_profile/entry_profile_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
+#include "views/log_view/log_view.h"
 #include "views/msg_size_evolution/msg_size_evolution_view.h"
+#include "views/noise/noise_view.h"
 #include "views/overview/overview_view.h"
 #include "views/time_profile/time_profile_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/usage_profile/usage_profile_view.h"
+#include "views/user_events/user_events_view.h"
 
 namespace parallax::views {
 
@@ -39,6 +44,16 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new MsgSizeEvolutionView(palette, parent);
     case ViewKind::Animation:
         return new AnimationView(palette, parent);
+    case ViewKind::EntryProfile:
+        return new EntryProfileView(palette, parent);
+    case ViewKind::CallTable:
+        return new CallTableView(palette, parent);
+    case ViewKind::UserEvents:
+        return new UserEventsView(palette, parent);
+    case ViewKind::LogView:
+        return new LogView(palette, parent);
+    case ViewKind::Noise:
+        return new NoiseView(palette, parent);
     }
     return nullptr;
 }

@@ -167,6 +167,11 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
         }
     }
     const TimelineRow* row = nullptr;
+    // A click on a user event says what it is at once (no hover delay).
+    if (timeline_internal::userEventNear(currentGeometry(), pos, &row) != nullptr) {
+        QToolTip::showText(mapToGlobal(pos), toolTipAt(pos), this);
+        return;
+    }
     const auto* block = blockAt(pos, &row);
     if (block == nullptr || row == nullptr || block->kind == TimelineBlockKind::Idle
         || row->collapsed()) {
