@@ -10,6 +10,7 @@
 #include "group_commands.h"
 #include "io/run_loader.h"
 #include "reduce_commands.h"
+#include "series_commands.h"
 #include "timeline_commands.h"
 
 #include <algorithm>
@@ -47,6 +48,8 @@ commands:
   reduce RUN --keep 5% -o OUT
                              write a reduced run (logs of a few PEs, summaries of all) with
                              its quality report
+  user-stats RUN             user statistics (STAT records) over time, per PE or as samples
+  memory RUN                 memory in use over time: min, mean, max over the PEs, or per PE
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -226,6 +229,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runGroups(rest, out, err);
     if (command == "reduce")
         return runReduce(rest, out, err);
+    if (command == "user-stats")
+        return runUserStats(rest, out, err);
+    if (command == "memory")
+        return runMemory(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

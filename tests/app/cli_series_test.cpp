@@ -1,0 +1,93 @@
+// parallax-cli user-stats, memory and counters: CSV, options and clear errors.
+
+#include "app/cli_support.h"
+
+#include <catch2/catch.hpp>
+
+using namespace parallax::test;
+
+namespace {
+
+std::string seriesRun()
+{
+    return (dataDir() / "runs" / "series").string();
+}
+
+} // namespace
+
+TEST_CASE("cli user-stats prints stats over time, per PE and as samples", "[cli][series]")
+{
+    const auto time = runCliInProcess({ "user-stats", seriesRun(), "--bins", "4", "--stats", "3",
+        "--aggregate", "sum", "--no-cache" });
+    INFO(time.err);
+    REQUIRE(time.exitCode == 0);
+    CHECK(time.outLines()
+        == std::vector<std::string> { "interval,begin_us,end_us,stat,stat_name,samples,value,"
+                                      "pe_min,pe_min_value,pe_max,pe_max_value",
+            "0,1000,2000,3,Residual,2,10,0,4,1,6", "1,2000,3000,3,Residual,2,5,0,2,1,3",
+            "3,4000,5000,3,Residual,1,1,0,1,0,1" });
+    const auto pe = runCliInProcess(
+        { "user-stats", seriesRun(), "--by", "pe", "--pes", "1", "--aggregate", "max" });
+    REQUIRE(pe.exitCode == 0);
+    CHECK(pe.outLines()
+        == std::vector<std::string> { "pe,stat,stat_name,samples,value,sum,mean,min,max,last",
+            "1,3,Residual,2,6,9,4.5,3,6,3", "1,9,Particles,2,70,120,60,50,70,70" });
+    const auto samples
+        = runCliInProcess({ "user-stats", seriesRun(), "--by", "sample", "--range", "3ms:" });
+    REQUIRE(samples.exitCode == 0);
+    CHECK(samples.outLines()
+        == std::vector<std::string> { "pe,time_us,user_time,stat,stat_name,value",
+            "0,4100,-1,3,Residual,1", "1,3250,-1,9,Particles,70" });
+    const auto real = runCliInProcess(
+        { "user-stats", realLog("gen-feat-smp").string(), "--by", "pe", "--aggregate", "count" });
+    REQUIRE(real.exitCode == 0);
+    CHECK(real.outLines()
+        == std::vector<std::string> { "pe,stat,stat_name,samples,value,sum,mean,min,max,last",
+            "0,7,Iteration number,12,12,66,5.5,0,11,11" });
+}
+
+TEST_CASE("cli memory prints the spread over PEs and each PE's level", "[cli][series]")
+{
+    const auto time = runCliInProcess({ "memory", seriesRun(), "--interval", "2ms" });
+    REQUIRE(time.exitCode == 0);
+    CHECK(time.outLines()
+        == std::vector<std::string> { "interval,begin_us,end_us,pes,min_bytes,min_pe,mean_bytes,"
+                                      "max_bytes,max_pe,total_bytes",
+            "0,1000,3000,2,3000000,0,3500000,4000000,1,7000000",
+            "1,3000,5000,2,2000000,0,3000000,4000000,1,6000000" });
+    const auto pe = runCliInProcess({ "memory", seriesRun(), "--by", "pe", "--bins", "2" });
+    REQUIRE(pe.exitCode == 0);
+    CHECK(pe.outLines()
+        == std::vector<std::string> { "interval,begin_us,end_us,pe,bytes,samples",
+            "0,1000,3000,0,3000000,3", "0,1000,3000,1,4000000,1", "1,3000,5000,0,2000000,0",
+            "1,3000,5000,1,4000000,0" });
+}
+
+TEST_CASE("cli series commands explain what they cannot do", "[cli][series]")
+{
+    for (const char* command : { "user-stats", "memory" }) {
+        const auto help = runCliInProcess({ command, "--help" });
+        CHECK(help.exitCode == 0);
+        CHECK(help.out.find("usage: parallax-cli") == 0);
+        requireUsageError({ command, seriesRun(), "--entries", "1" }, "--entries does not apply");
+        requireUsageError({ command, seriesRun(), "--bins", "2", "--interval", "1ms" }, "not both");
+        requireUsageError({ command, seriesRun(), "--pes", "7" }, "PE 7");
+        requireUsageError({ command, seriesRun(), "--by", "entry" }, "--by");
+    }
+    requireUsageError({ "user-stats", seriesRun(), "--stats", "4" },
+        "stat 4 is not in this run (stats: 3 Residual, 9 Particles)");
+    requireUsageError({ "user-stats", seriesRun(), "--aggregate", "median" }, "--aggregate");
+
+    // Runs without the records: one line, exit 1, nothing on stdout.
+    const auto noStats = runCliInProcess({ "user-stats", tinyRun() });
+    CHECK(noStats.exitCode == 1);
+    CHECK(noStats.out.empty());
+    CHECK(noStats.err.find("no user-stat") != std::string::npos);
+    const auto noMemory = runCliInProcess({ "memory", realLog("pipit-hello1darray-v11").string() });
+    CHECK(noMemory.exitCode == 1);
+    CHECK(noMemory.out.empty());
+    CHECK(noMemory.err.find("this run has no memory-usage") != std::string::npos);
+    CHECK(noMemory.errLines().size() == 1);
+    const auto missing = runCliInProcess({ "memory", "/nonexistent/run" });
+    CHECK(missing.exitCode == 1);
+}
