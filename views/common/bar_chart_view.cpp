@@ -6,6 +6,7 @@
 #include "views/common/stacked_bar_chart.h"
 
 #include <QHBoxLayout>
+#include <QLineEdit>
 #include <QMenu>
 #include <QProgressBar>
 #include <QVBoxLayout>
@@ -74,6 +75,52 @@ void BarChartView::showTimeAxisMenu(QPoint globalPos, std::optional<core::TimeRa
     addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
     addExportActions(menu, *this);
     menu.exec(globalPos);
+}
+
+void BarChartView::addIntervalFields(long long defaultBins)
+{
+    m_interval = m_options->addField(tr("&Interval"), {},
+        [this](const QString& text) { return intervalFieldError(text, m_options); });
+    m_interval->setObjectName(QStringLiteral("interval"));
+    m_interval->setPlaceholderText(tr("auto"));
+    m_interval->setToolTip(tr("Interval size with a unit, e.g. 100µs, 1ms (empty: use Bins)"));
+    m_bins = m_options->addField(tr("&Bins"), {}, [this](const QString& text) {
+        if (auto e = countFieldError(text, 1, kMaxIntervals, tr("Bins")))
+            return e;
+        if (!text.trimmed().isEmpty() && !m_interval->text().trimmed().isEmpty())
+            return std::optional<QString>(tr("Give an interval or a number of bins, not both"));
+        return std::optional<QString>();
+    });
+    m_bins->setObjectName(QStringLiteral("bins"));
+    m_bins->setPlaceholderText(QString::number(defaultBins));
+    m_bins->setToolTip(tr("Number of intervals over the range (empty: %1)").arg(defaultBins));
+}
+
+core::TimeUs BarChartView::intervalSize() const
+{
+    if (m_interval == nullptr || m_interval->text().trimmed().isEmpty())
+        return 0;
+    return OptionsBar::parseTimeField(m_interval->text().trimmed(), nullptr).value_or(0);
+}
+
+std::int64_t BarChartView::intervalBins() const
+{
+    if (m_bins == nullptr || intervalSize() > 0)
+        return 0;
+    return countFieldValue(m_bins->text(), 0); // 0: the analysis's own default
+}
+
+bool BarChartView::applyIntervalOption(const QString& name, const QString& value)
+{
+    if (name == QStringLiteral("interval") && m_interval != nullptr) {
+        m_interval->setText(value);
+        return true;
+    }
+    if (name == QStringLiteral("bins") && m_bins != nullptr) {
+        m_bins->setText(value);
+        return true;
+    }
+    return false;
 }
 
 void BarChartView::addToolbarWidget(QWidget* widget)
