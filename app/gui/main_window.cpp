@@ -189,7 +189,9 @@ void MainWindow::createActions()
     int number = 1;
     for (const auto kind : views::kAllViewKinds) {
         auto* action = new QAction(views::viewTitle(kind), this);
-        action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + number++)));
+        if (number <= 9) // Ctrl+1..9 for the first nine views
+            action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + number)));
+        ++number;
         connect(action, &QAction::triggered, this, [this, kind]() { m_workspace->openView(kind); });
         m_viewActions.push_back(action);
     }

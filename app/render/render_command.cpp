@@ -26,7 +26,8 @@ const char* const kHelp
     = "usage: parallax-cli render VIEW RUN -o OUT.png [--width W] [--height H] [options]\n\n"
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
       "the timeline, as SVG when OUT ends in .svg).\n"
-      "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters.\n\n"
+      "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
+      "user-stats, memory.\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -35,7 +36,8 @@ const char* const kHelp
       "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
       "  --by auto|pes|node|block[:N]|signature|cluster and --mode sum|set|key (overview and\n"
       "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
-      "  --k, --outliers (clusters); timeline takes --pes and --range\n";
+      "  --k, --outliers (clusters), --stat, --aggregate, --by time|pe (user-stats), --by\n"
+      "  time|pe (memory); timeline takes --pes and --range\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -70,14 +72,18 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return rest.empty() ? cli::kExitUsage : cli::kExitOk;
     }
     const auto kind = views::viewKindFromKey(QString::fromStdString(rest.front()));
-    if (!kind)
+    if (!kind) {
+        QStringList keys;
+        for (const auto k : views::kAllViewKinds)
+            keys << views::viewKey(k);
         return cli::usageError(err, "render",
-            "unknown view '" + rest.front()
-                + "' (overview, usage, time-profile, histogram, comm, extrema, timeline)");
+            "unknown view '" + rest.front() + "' (" + keys.join(", ").toStdString() + ")");
+    }
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
-    const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers" };
+    const std::set<std::string> viewOptions
+        = { "interval", "bins", "metric", "bin-size", "min", "columns", "criterion", "count",
+              "clusters", "by", "mode", "k", "outliers", "stat", "aggregate" };
     std::set<std::string> options = viewOptions;
     options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
     cli::CommandLine cl;

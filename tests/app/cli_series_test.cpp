@@ -91,3 +91,30 @@ TEST_CASE("cli series commands explain what they cannot do", "[cli][series]")
     const auto missing = runCliInProcess({ "memory", "/nonexistent/run" });
     CHECK(missing.exitCode == 1);
 }
+
+#ifdef PARALLAX_WITH_RENDER
+TEST_CASE("parallax-cli render draws the series views as PNG and SVG", "[cli][series]")
+{
+    TempDir dir;
+    for (const std::string view : { "user-stats", "memory" }) {
+        INFO(view);
+        const auto out = (dir.path() / (view + ".png")).string();
+        const auto r = cliProcess({ "render", view, seriesRun(), "-o", out, "--width", "800",
+            "--height", "500", "--bins", "4" });
+        CHECK(r.exitCode == 0);
+        const auto bytes = readFile(out);
+        REQUIRE(bytes.size() > 8);
+        CHECK(bytes.substr(1, 3) == "PNG");
+        CHECK(bytes.size() > 10'000);
+    }
+    const auto svgPath = (dir.path() / "memory.svg").string();
+    const auto svg = cliProcess({ "render", "memory", seriesRun(), "-o", svgPath, "--by", "pe" });
+    CHECK(svg.exitCode == 0);
+    CHECK(readFile(svgPath).find("<svg") != std::string::npos);
+    const auto badStat = cliProcess({ "render", "user-stats", seriesRun(), "-o",
+        (dir.path() / "bad.png").string(), "--stat", "4" });
+    CHECK(badStat.exitCode == 2);
+    CHECK(badStat.err.find("3 · Residual") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir.path() / "bad.png"));
+}
+#endif

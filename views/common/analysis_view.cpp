@@ -23,6 +23,10 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("timeline");
     case ViewKind::Clusters:
         return QStringLiteral("clusters");
+    case ViewKind::UserStats:
+        return QStringLiteral("user-stats");
+    case ViewKind::Memory:
+        return QStringLiteral("memory");
     }
     return {};
 }
@@ -46,6 +50,10 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Timeline");
     case ViewKind::Clusters:
         return QObject::tr("Clusters");
+    case ViewKind::UserStats:
+        return QObject::tr("User Stats");
+    case ViewKind::Memory:
+        return QObject::tr("Memory Usage");
     }
     return {};
 }

@@ -25,16 +25,18 @@ enum class ViewKind {
     Communication,
     Extrema,
     Timeline,
-    Clusters
+    Clusters,
+    UserStats,
+    Memory
 };
 
 // Every view, in menu order (View menu, Ctrl+1..8).
-inline constexpr ViewKind kAllViewKinds[]
-    = { ViewKind::Overview, ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Histogram,
-          ViewKind::Communication, ViewKind::Extrema, ViewKind::Timeline, ViewKind::Clusters };
+inline constexpr ViewKind kAllViewKinds[] = { ViewKind::Overview, ViewKind::UsageProfile,
+    ViewKind::TimeProfile, ViewKind::Histogram, ViewKind::Communication, ViewKind::Extrema,
+    ViewKind::Timeline, ViewKind::Clusters, ViewKind::UserStats, ViewKind::Memory };
 
-// "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the
-// names of `parallax-cli render VIEW`), and the human title.
+// "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters",
+// "user-stats", "memory" (the names of `parallax-cli render VIEW`), and the human title.
 QString viewKey(ViewKind kind);
 QString viewTitle(ViewKind kind);
 

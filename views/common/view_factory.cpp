@@ -4,10 +4,12 @@
 #include "views/comm/comm_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
+#include "views/memory/memory_view.h"
 #include "views/overview/overview_view.h"
 #include "views/time_profile/time_profile_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/usage_profile/usage_profile_view.h"
+#include "views/user_stats/user_stats_view.h"
 
 namespace parallax::views {
 
@@ -30,6 +32,10 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new TimelineView(palette, parent);
     case ViewKind::Clusters:
         return new ClustersView(palette, parent);
+    case ViewKind::UserStats:
+        return new UserStatsView(palette, parent);
+    case ViewKind::Memory:
+        return new MemoryView(palette, parent);
     }
     return nullptr;
 }
