@@ -50,6 +50,8 @@ commands:
                              its quality report
   user-stats RUN             user statistics (STAT records) over time, per PE or as samples
   memory RUN                 memory in use over time: min, mean, max over the PEs, or per PE
+  counters RUN               hardware counters per entry method or PE: totals and rates
+                             (PAPI values in the logs, or the old NAME.count files)
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -233,6 +235,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runUserStats(rest, out, err);
     if (command == "memory")
         return runMemory(rest, out, err);
+    if (command == "counters")
+        return runCounters(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

@@ -2,10 +2,12 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "core/analysis/counters.h"
 #include "core/analysis/memory_usage.h"
 #include "core/analysis/series_csv.h"
 #include "core/analysis/user_stats.h"
 #include "core/text_args.h"
+#include "io/counter_reader.h"
 
 #include <algorithm>
 #include <ostream>
@@ -167,6 +169,151 @@ int runMemory(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return kExitFatal;
     out << (by == "pe" ? core::analysis::memoryPerPeCsv(&*memory)
                        : core::analysis::memoryCsv(&*memory));
+    return kExitOk;
+}
+
+namespace {
+
+// The counters and entry methods asked for, checked against a table; returns the exit code.
+int selectCounters(const std::string& command, const CommandLine& cl,
+    core::analysis::CounterTable& table, std::ostream& err)
+{
+    const auto wanted = cl.parser.value("counters");
+    if (!wanted)
+        return kExitOk;
+    std::vector<std::size_t> keep;
+    std::string rest = *wanted;
+    while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        const auto name = rest.substr(0, comma);
+        rest = comma == std::string::npos ? std::string() : rest.substr(comma + 1);
+        const auto it = std::find(table.names.begin(), table.names.end(), name);
+        if (it == table.names.end()) {
+            std::string names;
+            for (const auto& n : table.names)
+                names += (names.empty() ? "" : ", ") + n;
+            return usageError(
+                err, command, "no counter '" + name + "' in this run (counters: " + names + ")");
+        }
+        keep.push_back(static_cast<std::size_t>(it - table.names.begin()));
+    }
+    core::analysis::CounterTable chosen;
+    chosen.pes = table.pes;
+    chosen.entryCount = table.entryCount;
+    chosen.unmeasured = table.unmeasured;
+    for (const auto c : keep)
+        chosen.names.push_back(table.names[c]);
+    chosen.resize();
+    for (std::size_t k = 0; k < keep.size(); ++k) {
+        chosen.descriptions[k] = table.descriptions[keep[k]];
+        for (std::size_t p = 0; p < table.pes.size(); ++p)
+            for (int e = 0; e < table.entryCount; ++e)
+                chosen.at(k, p, e) = table.at(keep[k], p, e);
+    }
+    table = std::move(chosen);
+    return kExitOk;
+}
+
+} // namespace
+
+int runCounters(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string help
+        = std::string(
+              "usage: parallax-cli counters RUN [--by entry|pe|pe-entry] [--counters NAMES]\n"
+              "                  [options]\n\n"
+              "Hardware counters per entry method and PE as CSV: the executions measured, their\n"
+              "time, each counter's total over them and its rate per microsecond of execution:\n"
+              "  --by entry (default)  entry,entry_name,counter,calls,time_us,total,per_us\n"
+              "  --by pe               pe,counter,calls,time_us,total,per_us\n"
+              "  --by pe-entry         pe,entry,entry_name,counter,calls,time_us,total,per_us\n"
+              "RUN is a run whose logs carry PAPI counters (PAPI_EVENT lines in its .sts; an\n"
+              "execution counts when it begins in the range), or the files of the old counter\n"
+              "tracemode: NAME.count.sts, NAME.<pe>.count or their directory (whole-run totals:\n"
+              "--range does not apply).\n\n"
+              "options:\n"
+              "  --counters NAMES   counters by name, e.g. PAPI_TOT_INS,PAPI_FP_OPS (default: "
+              "all)\n")
+        + kAnalysisOptionsHelp;
+    const std::string command = "counters";
+    CommandLine cl;
+    if (const int rc
+        = parseCommand(command, args, { "by", "counters", "range", "pes", "entries", "compat" }, cl,
+            out, err, help.c_str(), { "include-comm-threads" });
+        rc != kExitOk)
+        return rc < 0 ? kExitOk : rc;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = parseAnalysisRequest(command, cl, request, err); rc != kExitOk)
+        return rc;
+    const std::string byName = cl.parser.value("by").value_or("entry");
+    core::analysis::CounterGrouping by = core::analysis::CounterGrouping::Entry;
+    if (byName == "pe")
+        by = core::analysis::CounterGrouping::Pe;
+    else if (byName == "pe-entry")
+        by = core::analysis::CounterGrouping::PeEntry;
+    else if (byName != "entry")
+        return usageError(err, command, "--by takes entry, pe or pe-entry, got '" + byName + "'");
+
+    core::analysis::CounterTable table;
+    std::vector<std::string> entryNames;
+    if (io::isCounterRunPath(cl.run)) {
+        auto counterRun = io::readCounterRun(cl.run);
+        if (!counterRun.ok) {
+            err << "parallax-cli " << command << ": " << counterRun.error << "\n";
+            return kExitFatal;
+        }
+        for (const auto& w : counterRun.run.warnings)
+            err << "parallax-cli " << command << ": note: " << w << "\n";
+        if (cl.parser.value("range"))
+            return usageError(
+                err, command, "--range does not apply: the .count files hold whole-run totals");
+        const auto& pes = counterRun.run.table.pes;
+        for (const auto pe : request.pes)
+            if (!std::binary_search(pes.begin(), pes.end(), pe))
+                return usageError(err, command,
+                    "PE " + std::to_string(pe)
+                        + " has no .count file (PEs: " + core::formatPeList(pes) + ")");
+        for (const auto e : request.entries)
+            if (e >= counterRun.run.table.entryCount)
+                return usageError(err, command,
+                    "entry " + std::to_string(e) + " is not in this run (0-"
+                        + std::to_string(counterRun.run.table.entryCount - 1) + ")");
+        table = std::move(counterRun.run.table);
+        for (const auto& e : counterRun.run.metadata.entries)
+            entryNames.push_back(e.name);
+    } else {
+        int rc = kExitOk;
+        const auto trace = load(cl, err, rc);
+        if (!trace)
+            return rc;
+        if (const int check = checkRequestAgainstRun(command, *trace, request, err);
+            check != kExitOk)
+            return check;
+        if (!trace->hasLogs())
+            return noLogs(command, *trace, err);
+        if (!core::analysis::hasCounterValues(*trace)) {
+            err << "parallax-cli " << command
+                << ": this run has no hardware-counter (PAPI) values: its .sts declares no "
+                   "PAPI_EVENT"
+                << (trace->metadata.papiEvents.empty() ? "" : " that its logs carry") << "\n";
+            return kExitFatal;
+        }
+        auto fromLogs = core::analysis::countersFromLogs(*trace, request);
+        if (!fromLogs)
+            return kExitFatal;
+        table = std::move(*fromLogs);
+        if (table.unmeasured > 0)
+            err << "parallax-cli " << command << ": note: " << table.unmeasured
+                << " executions in the range have no counters at their end (not counted)\n";
+        for (const auto& e : trace->metadata.entries)
+            entryNames.push_back(e.name);
+        request.pes.clear(); // the table holds the selected PEs and entries already
+        request.entries.clear();
+    }
+    if (const int rc = selectCounters(command, cl, table, err); rc != kExitOk)
+        return rc;
+    const auto rows = core::analysis::summarizeCounters(table, by, request.pes, request.entries);
+    out << core::analysis::countersCsv(table, rows, by, entryNames);
     return kExitOk;
 }
 

@@ -10,5 +10,6 @@ namespace parallax::cli {
 // hardware counters per entry method and PE. CSV on stdout with a header row.
 int runUserStats(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int runMemory(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runCounters(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 } // namespace parallax::cli

@@ -1,5 +1,6 @@
 #include "series_csv.h"
 
+#include "counters.h"
 #include "csv_export.h"
 #include "memory_usage.h"
 #include "user_stats.h"
@@ -108,6 +109,34 @@ std::string memoryPerPeCsv(const MemoryUsage* memory)
                 continue;
             out += intervalFields(g.grid, i) + ',' + std::to_string(g.pes[k]) + ','
                 + num(g.value[at]) + ',' + std::to_string(g.samples[at]) + '\n';
+        }
+    return out;
+}
+
+std::string countersCsv(const CounterTable& table, const std::vector<CounterRow>& rows,
+    CounterGrouping grouping, const std::vector<std::string>& entryNames)
+{
+    std::string out;
+    if (grouping != CounterGrouping::Entry)
+        out += "pe,";
+    if (grouping != CounterGrouping::Pe)
+        out += "entry,entry_name,";
+    out += "counter,calls,time_us,total,per_us\n";
+    for (const auto& row : rows)
+        for (std::size_t c = 0; c < row.counters.size() && c < table.names.size(); ++c) {
+            const auto& cell = row.counters[c];
+            if (cell.calls <= 0.0 && cell.total == 0.0)
+                continue;
+            if (grouping != CounterGrouping::Entry)
+                out += std::to_string(row.pe) + ',';
+            if (grouping != CounterGrouping::Pe) {
+                const auto e = static_cast<std::size_t>(row.entry);
+                out += std::to_string(row.entry) + ','
+                    + csvField(e < entryNames.size() ? entryNames[e] : std::string()) + ',';
+            }
+            out += csvField(table.names[c]) + ',' + num(cell.calls) + ',' + num(cell.timeUs) + ','
+                + num(cell.total) + ',' + (cell.timeUs > 0.0 ? num(perMicrosecond(cell)) : "")
+                + '\n';
         }
     return out;
 }

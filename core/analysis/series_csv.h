@@ -9,10 +9,13 @@
 
 namespace parallax::core::analysis {
 
-// The CSV of the series analyses (user stats, memory usage), the same for `parallax-cli` and
-// the views' "Export Data" (quoting and numbers as csv_export.h). A null result gives the header
-// alone. Empty cells are left out.
+// The CSV of the series analyses (user stats, memory usage, hardware counters), the same for
+// `parallax-cli` and the views' "Export Data" (quoting and numbers as csv_export.h). A null result
+// gives the header alone. Empty cells are left out.
 
+struct CounterRow;
+struct CounterTable;
+enum class CounterGrouping : std::uint8_t;
 struct UserStats;
 struct MemoryUsage;
 struct StatSampleRow;
@@ -31,5 +34,13 @@ std::string userStatSamplesCsv(
 std::string memoryCsv(const MemoryUsage* memory);
 // interval,begin_us,end_us,pe,bytes,samples (samples 0: the level carried from an earlier one)
 std::string memoryPerPeCsv(const MemoryUsage* memory);
+
+// Hardware counters summed by summarizeCounters(), one row per (row, counter) with
+// executions or a non-zero total; `entryNames` by entry id:
+// Entry:   entry,entry_name,counter,calls,time_us,total,per_us
+// Pe:      pe,counter,calls,time_us,total,per_us
+// PeEntry: pe,entry,entry_name,counter,calls,time_us,total,per_us
+std::string countersCsv(const CounterTable& table, const std::vector<CounterRow>& rows,
+    CounterGrouping grouping, const std::vector<std::string>& entryNames);
 
 } // namespace parallax::core::analysis

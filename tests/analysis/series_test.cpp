@@ -2,6 +2,7 @@
 // run tests/data/runs/series (numbers checked by hand in its README) and on the real runs that
 // carry these records.
 
+#include "core/analysis/counters.h"
 #include "core/analysis/memory_usage.h"
 #include "core/analysis/series_csv.h"
 #include "core/analysis/user_stats.h"
@@ -265,4 +266,56 @@ TEST_CASE("sample aggregates by name and on one set of samples", "[analysis][ser
     SampleAggregate untouched = SampleAggregate::Count;
     CHECK_FALSE(parseSampleAggregate("median", untouched));
     CHECK(untouched == SampleAggregate::Count);
+}
+
+TEST_CASE("hardware counters from the logs per entry method and PE", "[analysis][series]")
+{
+    const auto trace = seriesRun();
+    REQUIRE(hasCounterValues(*trace));
+    const auto table = countersFromLogs(*trace, {});
+    REQUIRE(table);
+    CHECK(table->names == std::vector<std::string> { "PAPI_TOT_INS", "PAPI_FP_OPS" });
+    CHECK(table->unmeasured == 0);
+    const auto byEntry = summarizeCounters(*table, CounterGrouping::Entry);
+    REQUIRE(byEntry.size() == 3);
+    // compute: 3 executions, 500 + 500 + 200 µs, instructions 3000 + 3000 + 800.
+    const auto& compute = byEntry[1];
+    CHECK(compute.entry == 1);
+    CHECK(compute.counters[0].calls == 3.0);
+    CHECK(compute.counters[0].timeUs == 1200.0);
+    CHECK(compute.counters[0].total == 6800.0);
+    CHECK(compute.counters[1].total == 2400.0);
+    CHECK(perMicrosecond(compute.counters[1]) == 2.0);
+    const auto byPe = summarizeCounters(*table, CounterGrouping::Pe);
+    REQUIRE(byPe.size() == 2);
+    CHECK(byPe[0].pe == 0);
+    CHECK(byPe[0].counters[0].total == 7000.0);
+    CHECK(byPe[1].counters[1].total == 450.0);
+    CHECK(countersCsv(*table, summarizeCounters(*table, CounterGrouping::PeEntry, { 1 }, { 2 }),
+              CounterGrouping::PeEntry, { "Main", "compute", "reduce" })
+        == "pe,entry,entry_name,counter,calls,time_us,total,per_us\n"
+           "1,2,reduce,PAPI_TOT_INS,1,100,500,5\n"
+           "1,2,reduce,PAPI_FP_OPS,1,100,50,0.5\n");
+
+    SECTION("an execution counts when it begins in the range")
+    {
+        AnalysisRequest request;
+        request.range = { 1500, 3000 }; // compute on PE 0 at 1500, reduce on PE 1 at 2500
+        request.entries = { 1, 2 };
+        const auto some = countersFromLogs(*trace, request);
+        REQUIRE(some);
+        const auto rows = summarizeCounters(*some, CounterGrouping::Entry);
+        REQUIRE(rows.size() == 2);
+        CHECK(rows[0].counters[0].total == 3000.0);
+        CHECK(rows[1].entry == 2);
+    }
+    SECTION("runs without PAPI values")
+    {
+        const auto tiny = parallax::test::loadOk(parallax::test::dataDir() / "runs" / "tiny");
+        CHECK_FALSE(hasCounterValues(*tiny));
+        const auto none = countersFromLogs(*tiny, {});
+        REQUIRE(none);
+        CHECK(none->names.empty());
+        CHECK(summarizeCounters(*none, CounterGrouping::Entry).empty());
+    }
 }

@@ -63,16 +63,57 @@ TEST_CASE("cli memory prints the spread over PEs and each PE's level", "[cli][se
             "1,3000,5000,1,4000000,0" });
 }
 
+TEST_CASE(
+    "cli counters prints totals and rates from the logs and from .count files", "[cli][series]")
+{
+    const auto pe = runCliInProcess({ "counters", seriesRun(), "--by", "pe" });
+    INFO(pe.err);
+    REQUIRE(pe.exitCode == 0);
+    CHECK(pe.outLines()
+        == std::vector<std::string> { "pe,counter,calls,time_us,total,per_us",
+            "0,PAPI_TOT_INS,3,1200,7000,5.83333", "0,PAPI_FP_OPS,3,1200,2200,1.83333",
+            "1,PAPI_TOT_INS,2,300,1300,4.33333", "1,PAPI_FP_OPS,2,300,450,1.5" });
+    const auto entry = runCliInProcess(
+        { "counters", seriesRun(), "--counters", "PAPI_FP_OPS", "--entries", "1" });
+    REQUIRE(entry.exitCode == 0);
+    CHECK(entry.outLines()
+        == std::vector<std::string> { "entry,entry_name,counter,calls,time_us,total,per_us",
+            "1,compute(int n),PAPI_FP_OPS,3,1200,2400,2" });
+
+    const auto phase
+        = (realLog("projections-namd2-counters") / "8" / "namd2.phase1.count.sts").string();
+    const auto namd = runCliInProcess({ "counters", phase, "--by", "pe", "--pes", "7" });
+    INFO(namd.err);
+    REQUIRE(namd.exitCode == 0);
+    REQUIRE(namd.outLines().size() == 3);
+    CHECK(namd.outLines()[1].rfind("7,STORE,", 0) == 0);
+    CHECK(namd.outLines()[2].rfind("7,L1_DMISS,", 0) == 0);
+    requireUsageError({ "counters", phase, "--range", "1ms:2ms" }, "--range does not apply");
+    requireUsageError({ "counters", phase, "--pes", "9" }, "PE 9 has no .count file");
+    requireUsageError({ "counters", phase, "--counters", "CYCLES" },
+        "no counter 'CYCLES' in this run (counters: STORE, L1_DMISS)");
+    const auto several
+        = runCliInProcess({ "counters", (realLog("projections-namd2-counters") / "8").string() });
+    CHECK(several.exitCode == 1);
+    CHECK(several.err.find("holds 2 counter runs") != std::string::npos);
+    const auto noPapi = runCliInProcess({ "counters", tinyRun() });
+    CHECK(noPapi.exitCode == 1);
+    CHECK(noPapi.out.empty());
+    CHECK(noPapi.err.find("no hardware-counter (PAPI) values") != std::string::npos);
+}
+
 TEST_CASE("cli series commands explain what they cannot do", "[cli][series]")
 {
-    for (const char* command : { "user-stats", "memory" }) {
+    for (const char* command : { "user-stats", "memory", "counters" }) {
         const auto help = runCliInProcess({ command, "--help" });
         CHECK(help.exitCode == 0);
         CHECK(help.out.find("usage: parallax-cli") == 0);
+        requireUsageError({ command, seriesRun(), "--pes", "7" }, "PE 7");
+        requireUsageError({ command, seriesRun(), "--by", "stat" }, "--by");
+    }
+    for (const char* command : { "user-stats", "memory" }) {
         requireUsageError({ command, seriesRun(), "--entries", "1" }, "--entries does not apply");
         requireUsageError({ command, seriesRun(), "--bins", "2", "--interval", "1ms" }, "not both");
-        requireUsageError({ command, seriesRun(), "--pes", "7" }, "PE 7");
-        requireUsageError({ command, seriesRun(), "--by", "entry" }, "--by");
     }
     requireUsageError({ "user-stats", seriesRun(), "--stats", "4" },
         "stat 4 is not in this run (stats: 3 Residual, 9 Particles)");
