@@ -3,8 +3,10 @@
 #include "app/cli/command_support.h"
 #include "app/cli/commands.h"
 #include "core/text_args.h"
+#include "io/counter_reader.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
+#include "views/counters/counters_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -27,7 +29,7 @@ const char* const kHelp
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
       "the timeline, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
-      "user-stats, memory.\n\n"
+      "user-stats, memory, counters (also of NAME.count.sts files).\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -37,7 +39,8 @@ const char* const kHelp
       "  --by auto|pes|node|block[:N]|signature|cluster and --mode sum|set|key (overview and\n"
       "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
       "  --k, --outliers (clusters), --stat, --aggregate, --by time|pe (user-stats), --by\n"
-      "  time|pe (memory); timeline takes --pes and --range\n";
+      "  time|pe (memory), --counter NAME, --metric total|rate, --by entry|pe (counters);\n"
+      "  timeline takes --pes and --range\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -83,7 +86,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     rest.erase(rest.begin());
     const std::set<std::string> viewOptions
         = { "interval", "bins", "metric", "bin-size", "min", "columns", "criterion", "count",
-              "clusters", "by", "mode", "k", "outliers", "stat", "aggregate" };
+              "clusters", "by", "mode", "k", "outliers", "stat", "aggregate", "counter" };
     std::set<std::string> options = viewOptions;
     options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
     cli::CommandLine cl;
@@ -103,13 +106,27 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     core::analysis::AnalysisRequest request;
     if (const int rc = cli::parseAnalysisRequest("render", cl, request, err); rc != cli::kExitOk)
         return rc;
+    // The old counter tracemode's files are no run: the counters view shows their table alone.
+    std::optional<io::CounterRun> counterRun;
+    if (*kind == views::ViewKind::Counters && io::isCounterRunPath(cl.run)) {
+        auto read = io::readCounterRun(cl.run);
+        if (!read.ok) {
+            err << "parallax-cli render: " << read.error << "\n";
+            return cli::kExitFatal;
+        }
+        if (cl.parser.value("range"))
+            return cli::usageError(
+                err, "render", "--range does not apply: the .count files hold whole-run totals");
+        counterRun = std::move(read.run);
+    }
     int rc = cli::kExitOk;
-    const auto trace = cli::load(cl, err, rc);
-    if (!trace)
+    const auto trace = counterRun ? core::TracePtr() : cli::load(cl, err, rc);
+    if (!trace && !counterRun)
         return rc;
-    if (const int check = cli::checkRequestAgainstRun("render", *trace, request, err);
-        check != cli::kExitOk)
-        return check;
+    if (trace)
+        if (const int check = cli::checkRequestAgainstRun("render", *trace, request, err);
+            check != cli::kExitOk)
+            return check;
 
     const auto application = makeApplication();
     // Computations still running on the pool (e.g. after an option error) must end before the
@@ -129,14 +146,24 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     view->resize(static_cast<int>(width), static_cast<int>(height));
     view->setTrace(trace);
+    if (counterRun) {
+        std::vector<QString> names;
+        for (const auto& e : counterRun->metadata.entries)
+            names.push_back(QString::fromStdString(e.name));
+        palette.setEntryNames(std::move(names));
+        static_cast<views::CountersView*>(view.get())
+            ->setCounterTable(
+                std::make_shared<const core::analysis::CounterTable>(counterRun->table),
+                std::make_shared<const core::RunMetadata>(counterRun->metadata));
+    }
     // Without --range every view keeps its own default: the run's traced span.
     const bool defaultRange = request.range.begin == 0 && request.range.end == 0;
     core::TimeRange range = defaultRange ? core::TimeRange {} : request.range;
-    if (!defaultRange && range.end == core::kTimeMax)
+    if (!defaultRange && range.end == core::kTimeMax && trace)
         range.end = std::max(trace->endTime(), range.begin + 1);
     auto pes = request.pes;
     if (*kind == views::ViewKind::Timeline && pes.empty()) {
-        const auto valid = trace->validPes();
+        const auto valid = trace ? trace->validPes() : std::vector<core::PeId> {};
         pes.assign(valid.begin(),
             valid.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(valid.size(), 16)));
     }

@@ -137,11 +137,14 @@ TEST_CASE("cli series commands explain what they cannot do", "[cli][series]")
 TEST_CASE("parallax-cli render draws the series views as PNG and SVG", "[cli][series]")
 {
     TempDir dir;
-    for (const std::string view : { "user-stats", "memory" }) {
+    for (const std::string view : { "user-stats", "memory", "counters" }) {
         INFO(view);
         const auto out = (dir.path() / (view + ".png")).string();
-        const auto r = cliProcess({ "render", view, seriesRun(), "-o", out, "--width", "800",
-            "--height", "500", "--bins", "4" });
+        std::vector<std::string> args { "render", view, seriesRun(), "-o", out, "--width", "800",
+            "--height", "500" };
+        if (view != "counters")
+            args.insert(args.end(), { "--bins", "4" });
+        const auto r = cliProcess(args);
         CHECK(r.exitCode == 0);
         const auto bytes = readFile(out);
         REQUIRE(bytes.size() > 8);
@@ -152,6 +155,16 @@ TEST_CASE("parallax-cli render draws the series views as PNG and SVG", "[cli][se
     const auto svg = cliProcess({ "render", "memory", seriesRun(), "-o", svgPath, "--by", "pe" });
     CHECK(svg.exitCode == 0);
     CHECK(readFile(svgPath).find("<svg") != std::string::npos);
+    const auto counters = (dir.path() / "counters.png").string();
+    const auto phase
+        = (realLog("projections-namd2-counters") / "4" / "namd2.phase2.count.sts").string();
+    CHECK(cliProcess({ "render", "counters", phase, "-o", counters, "--metric", "rate" }).exitCode
+        == 0);
+    CHECK(readFile(counters).size() > 10'000);
+    const auto countersRange = cliProcess({ "render", "counters", phase, "-o",
+        (dir.path() / "range.png").string(), "--range", "1ms:2ms" });
+    CHECK(countersRange.exitCode == 2);
+    CHECK(countersRange.err.find("--range does not apply") != std::string::npos);
     const auto badStat = cliProcess({ "render", "user-stats", seriesRun(), "-o",
         (dir.path() / "bad.png").string(), "--stat", "4" });
     CHECK(badStat.exitCode == 2);

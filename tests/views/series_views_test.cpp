@@ -1,6 +1,7 @@
 // The line chart (geometry, hit testing, the widget's signals) and the views built on it: User
 // Stats and Memory Usage on the hand-written run tests/data/runs/series and on real runs.
 
+#include "io/counter_reader.h"
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
@@ -8,6 +9,7 @@
 #include "views/common/entry_palette.h"
 #include "views/common/line_chart.h"
 #include "views/common/stacked_bar_chart.h"
+#include "views/counters/counters_view.h"
 #include "views/memory/memory_view.h"
 #include "views/user_stats/user_stats_view.h"
 
@@ -341,4 +343,62 @@ TEST_CASE("the memory view draws levels with the PE spread, peaks per PE, or say
     UserStatsView noStats(&palette);
     showAndWait(noStats, tiny);
     CHECK(noStats.lineChart()->message().contains(QStringLiteral("no user-stat")));
+}
+
+TEST_CASE("the counters view draws a counter per entry or PE, totals or rates", "[views][series]")
+{
+    const auto trace = seriesRun();
+    EntryPalette palette;
+    palette.setRun(trace.get());
+    CountersView view(&palette);
+    showAndWait(view, trace);
+    REQUIRE(view.table());
+    CHECK(view.counterChoice()->count() == 2);
+    auto* chart = view.chart();
+    REQUIRE(chart->hasData());
+    // PAPI_TOT_INS per entry, highest first: compute 6800, Main 1000, reduce 500.
+    CHECK(chart->data().values == std::vector<double> { 6800, 0, 0, 0, 1000, 0, 0, 0, 500 });
+    CHECK(chart->data().series[0].entry == 1);
+    CHECK(view.csv().startsWith(QStringLiteral("entry,entry_name,counter,calls,time_us,total")));
+
+    QString error;
+    REQUIRE(view.applyOptions({ { QStringLiteral("counter"), QStringLiteral("PAPI_FP_OPS") },
+                                  { QStringLiteral("metric"), QStringLiteral("rate") },
+                                  { QStringLiteral("by"), QStringLiteral("pe") } },
+        &error));
+    test::waitUntil([&]() { return !view.busy(); });
+    REQUIRE(chart->hasData());
+    CHECK(chart->data().values == std::vector<double> { 2200.0 / 1200.0, 1.5 });
+    CHECK(view.csv().startsWith(QStringLiteral("pe,counter,calls")));
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    QTest::mouseClick(chart, Qt::LeftButton, {}, chart->barRect(1).center());
+    REQUIRE(timeline.size() == 1);
+    CHECK(timeline.front().at(0).value<std::vector<core::PeId>>() == std::vector<core::PeId> { 1 });
+
+    CHECK_FALSE(
+        view.applyOptions({ { QStringLiteral("counter"), QStringLiteral("CYCLES") } }, &error));
+    CHECK(error.contains(QStringLiteral("PAPI_TOT_INS, PAPI_FP_OPS")));
+
+    // The old .count files, given as a table.
+    const auto counted = io::readCounterRun((test::sharedDir() / "real-logs"
+        / "projections-namd2-counters" / "8" / "namd2.phase1.count.sts")
+                                                .string());
+    REQUIRE(counted.ok);
+    CountersView files(&palette);
+    files.resize(1000, 600);
+    files.setCounterTable(std::make_shared<const core::analysis::CounterTable>(counted.run.table),
+        std::make_shared<const core::RunMetadata>(counted.run.metadata));
+    REQUIRE(files.applyOptions({ { QStringLiteral("by"), QStringLiteral("pe") } }, &error));
+    REQUIRE(files.chart()->hasData());
+    CHECK(files.chart()->data().categories.size() == 8);
+    CHECK(files.chart()->title().startsWith(QStringLiteral("STORE")));
+    CHECK(files.csv().count(QLatin1Char('\n')) == 17); // header, 8 PEs × 2 counters
+
+    // A run without PAPI values says so.
+    const auto tiny = loadRun(test::dataDir() / "runs" / "tiny");
+    CountersView none(&palette);
+    showAndWait(none, tiny);
+    CHECK(none.chart()->message().contains(QStringLiteral("no hardware-counter")));
 }

@@ -27,6 +27,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("user-stats");
     case ViewKind::Memory:
         return QStringLiteral("memory");
+    case ViewKind::Counters:
+        return QStringLiteral("counters");
     }
     return {};
 }
@@ -54,6 +56,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("User Stats");
     case ViewKind::Memory:
         return QObject::tr("Memory Usage");
+    case ViewKind::Counters:
+        return QObject::tr("Performance Counters");
     }
     return {};
 }

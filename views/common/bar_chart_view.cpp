@@ -207,4 +207,13 @@ bool BarChartView::applyFields(QString* error)
     return false;
 }
 
+QString logsOnlyMessage(const core::Trace& trace, const QString& what)
+{
+    return trace.logsOnDemand()
+        ? BarChartView::tr("This run was opened from its summary files (memory budget), and only "
+                           "its logs hold %1")
+              .arg(what)
+        : BarChartView::tr("This run has no logs, and only logs hold %1").arg(what);
+}
+
 } // namespace parallax::views

@@ -90,15 +90,6 @@ bool LineChartView::applyByOption(QComboBox* by, const QString& value, QString* 
     return true;
 }
 
-QString logsOnlyMessage(const core::Trace& trace, const QString& what)
-{
-    return trace.logsOnDemand()
-        ? LineChartView::tr("This run was opened from its summary files (memory budget): %1 is "
-                            "in the logs only")
-              .arg(what)
-        : LineChartView::tr("This run has no logs: %1 is in the logs only").arg(what);
-}
-
 bool LineChartView::rejectTooManyIntervals(core::TimeRange range)
 {
     const auto grid = core::analysis::gridForRange(range, intervalSize(), intervalBins());

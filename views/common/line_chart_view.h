@@ -47,8 +47,4 @@ private:
     QStackedWidget* m_stack = nullptr;
 };
 
-// Why a run shows no records that only its logs hold ("memory usage", "user stats"): it was
-// opened from its summaries (memory budget) or has no logs at all.
-QString logsOnlyMessage(const core::Trace& trace, const QString& what);
-
 } // namespace parallax::views

@@ -2,6 +2,7 @@
 
 #include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
+#include "views/counters/counters_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
 #include "views/memory/memory_view.h"
@@ -36,6 +37,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new UserStatsView(palette, parent);
     case ViewKind::Memory:
         return new MemoryView(palette, parent);
+    case ViewKind::Counters:
+        return new CountersView(palette, parent);
     }
     return nullptr;
 }
