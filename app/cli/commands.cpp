@@ -4,6 +4,7 @@
 #include "arg_parser.h"
 #include "cluster_commands.h"
 #include "command_support.h"
+#include "compare_commands.h"
 #include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "core/trace.h"
@@ -52,6 +53,8 @@ commands:
   memory RUN                 memory in use over time: min, mean, max over the PEs, or per PE
   counters RUN               hardware counters per entry method or PE: totals and rates
                              (PAPI values in the logs, or the old NAME.count files)
+  compare RUN_A RUN_B ...     entry methods of runs (or two ranges of one) side by side,
+                             matched by name; --profile: busy % on a common time axis
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -237,6 +240,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runMemory(rest, out, err);
     if (command == "counters")
         return runCounters(rest, out, err);
+    if (command == "compare")
+        return runCompare(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

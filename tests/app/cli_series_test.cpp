@@ -172,3 +172,63 @@ TEST_CASE("parallax-cli render draws the series views as PNG and SVG", "[cli][se
     CHECK_FALSE(fs::exists(dir.path() / "bad.png"));
 }
 #endif
+
+TEST_CASE(
+    "cli compare puts runs or ranges side by side and refuses other programs", "[cli][compare]")
+{
+    const auto feat = realLog("gen-feat-smp").string();
+    const auto self = runCliInProcess({ "compare", feat, feat });
+    INFO(self.err);
+    REQUIRE(self.exitCode == 0);
+    CHECK(self.err.empty());
+    const auto lines = self.outLines();
+    REQUIRE(lines.size() > 5);
+    CHECK(lines[0] == "entry,a_us,b_us,delta_us,ratio");
+    for (std::size_t k = 1; k < lines.size(); ++k) {
+        const auto fields = csvSplit(lines[k]);
+        REQUIRE(fields.size() == 5);
+        CHECK(fields[1] == fields[2]);
+        CHECK(fields[3] == "0");
+        CHECK(fields[4] == "1");
+    }
+
+    const auto ranges = runCliInProcess(
+        { "compare", seriesRun(), "--range-a", "1ms:3ms", "--range-b", "3ms:5ms" });
+    REQUIRE(ranges.exitCode == 0);
+    CHECK(ranges.outLines()
+        == std::vector<std::string> { "entry,a_us,b_us,delta_us,ratio",
+            "Main::Main(CkArgMsg* m),200,0,-200,0", "Worker::compute(int n),700,500,-200,0.714286",
+            "Worker::reduce(),100,0,-100,0" });
+    const auto profile = runCliInProcess({ "compare", seriesRun(), "--range-a", "1ms:3ms",
+        "--range-b", "3ms:5ms", "--profile", "--interval", "1ms" });
+    REQUIRE(profile.exitCode == 0);
+    CHECK(profile.outLines()
+        == std::vector<std::string> { "interval,offset_us,a_busy_pct,b_busy_pct,delta_pct",
+            "0,0,45,25,-20", "1,1000,5,0,-5" });
+    const auto aligned = runCliInProcess({ "compare", seriesRun(), seriesRun(), "--align",
+        "event:5", "--profile", "--interval", "500" });
+    REQUIRE(aligned.exitCode == 0);
+    CHECK(aligned.outLines()[1] == "0,0,50,50,0");
+
+    const auto three = runCliInProcess({ "compare", feat, seriesRun(), feat, "--force" });
+    REQUIRE(three.exitCode == 0);
+    CHECK(three.outLines()[0] == "entry,gen-feat-smp_us,series_us,gen-feat-smp#2_us");
+    const auto other = runCliInProcess({ "compare", seriesRun(), tinyRun() });
+    CHECK(other.exitCode == 1);
+    CHECK(other.out.empty());
+    CHECK(other.err.find("different programs") != std::string::npos);
+    CHECK(other.err.find("--force") != std::string::npos);
+    CHECK(runCliInProcess({ "compare", seriesRun(), tinyRun(), "--force" }).exitCode == 0);
+
+    requireUsageError({ "compare", seriesRun() }, "give a second RUN");
+    requireUsageError({ "compare", seriesRun(), "--align", "event:x" }, "--align");
+    requireUsageError({ "compare", seriesRun(), seriesRun(), "--align", "event:6" },
+        "user event 6 does not occur in the range of series");
+    requireUsageError({ "compare", seriesRun(), seriesRun(), seriesRun(), "--range-a", "1:2",
+                          "--range-b", "2:3" },
+        "two runs or two ranges");
+    requireUsageError({ "compare", seriesRun(), "--range-a", "3:1", "--range-b", "1:2" },
+        "ends before it begins");
+    const auto missing = runCliInProcess({ "compare", seriesRun(), "/nonexistent/run" });
+    CHECK(missing.exitCode == 1);
+}
