@@ -22,7 +22,7 @@ int usageError(std::ostream& err, const std::string& command, const std::string&
 
 int parseCommand(const std::string& command, const std::vector<std::string>& args,
     std::set<std::string> valueOptions, CommandLine& cl, std::ostream& out, std::ostream& err,
-    const char* help, std::set<std::string> flagOptions)
+    const char* help, std::set<std::string> flagOptions, bool severalRuns)
 {
     valueOptions.insert("threads");
     valueOptions.insert("cache-dir");
@@ -38,9 +38,10 @@ int parseCommand(const std::string& command, const std::vector<std::string>& arg
     const auto& pos = cl.parser.positionals();
     if (pos.empty())
         return usageError(err, command, "missing RUN (a run directory or .sts file)");
-    if (pos.size() > 1)
+    if (pos.size() > 1 && !severalRuns)
         return usageError(err, command, "unexpected argument '" + pos[1] + "'");
     cl.run = pos[0];
+    cl.runs = pos;
     std::int64_t threads = 0;
     if (const int rc = readIntOption(command, cl, "threads", 0, 256, threads, err); rc != kExitOk)
         return rc;

@@ -19,16 +19,17 @@ int usageError(std::ostream& err, const std::string& command, const std::string&
 
 struct CommandLine {
     ArgParser parser { {}, {} };
-    std::string run;
+    std::string run; // the (first) RUN
+    std::vector<std::string> runs; // every RUN (commands that take several)
     unsigned threads = 0;
     std::uint64_t memoryBudget = 0; // --memory-budget (0: no limit)
 };
 
-// Parses options, exactly one RUN and --help (prints `help`, returns -1). Returns 0 or the
-// usage exit code.
+// Parses options, exactly one RUN (or, with `severalRuns`, one or more) and --help (prints
+// `help`, returns -1). Returns 0 or the usage exit code.
 int parseCommand(const std::string& command, const std::vector<std::string>& args,
     std::set<std::string> valueOptions, CommandLine& cl, std::ostream& out, std::ostream& err,
-    const char* help, std::set<std::string> flagOptions = {});
+    const char* help, std::set<std::string> flagOptions = {}, bool severalRuns = false);
 
 core::TracePtr load(
     const CommandLine& cl, std::ostream& err, int& exitCode, double* seconds = nullptr);

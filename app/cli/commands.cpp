@@ -4,6 +4,7 @@
 #include "arg_parser.h"
 #include "cluster_commands.h"
 #include "command_support.h"
+#include "compare_commands.h"
 #include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "core/trace.h"
@@ -14,6 +15,7 @@
 #include "io/run_loader.h"
 #include "profile_commands.h"
 #include "reduce_commands.h"
+#include "series_commands.h"
 #include "timeline_commands.h"
 
 #include <algorithm>
@@ -61,6 +63,12 @@ commands:
   user-events RUN            user events (instants, brackets) per event id and PE
   log RUN --pe N             one PE's log decoded record by record (View Log Files)
   noise RUN                  executions far longer than usual, grouped into noise events
+  user-stats RUN             user statistics (STAT records) over time, per PE or as samples
+  memory RUN                 memory in use over time: min, mean, max over the PEs, or per PE
+  counters RUN               hardware counters per entry method or PE: totals and rates
+                             (PAPI values in the logs, or the old NAME.count files)
+  compare RUN_A RUN_B ...     entry methods of runs (or two ranges of one) side by side,
+                             matched by name; --profile: busy % on a common time axis
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -258,6 +266,14 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runLog(rest, out, err);
     if (command == "noise")
         return runNoise(rest, out, err);
+    if (command == "user-stats")
+        return runUserStats(rest, out, err);
+    if (command == "memory")
+        return runMemory(rest, out, err);
+    if (command == "counters")
+        return runCounters(rest, out, err);
+    if (command == "compare")
+        return runCompare(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

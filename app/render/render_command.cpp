@@ -3,10 +3,12 @@
 #include "app/cli/command_support.h"
 #include "app/cli/commands.h"
 #include "core/text_args.h"
+#include "io/counter_reader.h"
 #include "io/pe_log_listing.h"
 #include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
+#include "views/counters/counters_view.h"
 #include "views/log_view/log_view.h"
 
 #include <QApplication>
@@ -31,7 +33,8 @@ const char* const kHelp
       "the timeline and the table views, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
       "entry-profile, call-table, user-events, log, noise, comm-matrix, msg-size-evolution,\n"
-      "animation (an animated PNG of every frame).\n\n"
+      "animation (an animated PNG of every frame), user-stats, memory, counters (also of\n"
+      "NAME.count.sts files).\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -40,7 +43,9 @@ const char* const kHelp
       "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
       "  --by auto|pes|node|block[:N]|signature|cluster and --mode sum|set|key (overview and\n"
       "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
-      "  --k, --outliers (clusters); timeline takes --pes and --range;\n"
+      "  --k, --outliers (clusters), --stat, --aggregate, --by time|pe (user-stats), --by\n"
+      "  time|pe (memory), --counter NAME, --metric total|rate, --by entry|pe (counters);\n"
+      "  timeline takes --pes and --range;\n"
       "  comm-matrix: --metric messages|bytes, --by pe|pe-by-node|node, --external on|off;\n"
       "  msg-size-evolution: --event send|receive, --sizes log|linear, --size-bin B,\n"
       "  --interval, --bins, --entries; animation: --frames N, --interval T, --fps F\n"
@@ -82,16 +87,19 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return rest.empty() ? cli::kExitUsage : cli::kExitOk;
     }
     const auto kind = views::viewKindFromKey(QString::fromStdString(rest.front()));
-    if (!kind)
+    if (!kind) {
+        QStringList keys;
+        for (const auto k : views::kAllViewKinds)
+            keys << views::viewKey(k);
         return cli::usageError(err, "render",
-            "unknown view '" + rest.front()
-                + "' (overview, usage, time-profile, histogram, comm, extrema, timeline, clusters, "
-                  "comm-matrix, msg-size-evolution, animation)");
+            "unknown view '" + rest.front() + "' (" + keys.join(", ").toStdString() + ")");
+    }
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
-    const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers", "external",
-        "event", "sizes", "size-bin", "frames", "fps", "frame", "events", "records" };
+    const std::set<std::string> viewOptions
+        = { "interval", "bins", "metric", "bin-size", "min", "columns", "criterion", "count",
+              "clusters", "by", "mode", "k", "outliers", "stat", "aggregate", "counter", "external",
+              "event", "sizes", "size-bin", "frames", "fps", "frame", "events", "records" };
     std::set<std::string> options = viewOptions;
     options.insert(
         { "output", "width", "height", "range", "pes", "entries", "compat", "frames-dir" });
@@ -112,13 +120,27 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     core::analysis::AnalysisRequest request;
     if (const int rc = cli::parseAnalysisRequest("render", cl, request, err); rc != cli::kExitOk)
         return rc;
+    // The old counter tracemode's files are no run: the counters view shows their table alone.
+    std::optional<io::CounterRun> counterRun;
+    if (*kind == views::ViewKind::Counters && io::isCounterRunPath(cl.run)) {
+        auto read = io::readCounterRun(cl.run);
+        if (!read.ok) {
+            err << "parallax-cli render: " << read.error << "\n";
+            return cli::kExitFatal;
+        }
+        if (cl.parser.value("range"))
+            return cli::usageError(
+                err, "render", "--range does not apply: the .count files hold whole-run totals");
+        counterRun = std::move(read.run);
+    }
     int rc = cli::kExitOk;
-    const auto trace = cli::load(cl, err, rc);
-    if (!trace)
+    const auto trace = counterRun ? core::TracePtr() : cli::load(cl, err, rc);
+    if (!trace && !counterRun)
         return rc;
-    if (const int check = cli::checkRequestAgainstRun("render", *trace, request, err);
-        check != cli::kExitOk)
-        return check;
+    if (trace)
+        if (const int check = cli::checkRequestAgainstRun("render", *trace, request, err);
+            check != cli::kExitOk)
+            return check;
 
     const auto application = makeApplication();
     // Computations still running on the pool (e.g. after an option error) must end before the
@@ -140,14 +162,24 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     view->resize(static_cast<int>(width), static_cast<int>(height));
     view->setTrace(trace);
+    if (counterRun) {
+        std::vector<QString> names;
+        for (const auto& e : counterRun->metadata.entries)
+            names.push_back(QString::fromStdString(e.name));
+        palette.setEntryNames(std::move(names));
+        static_cast<views::CountersView*>(view.get())
+            ->setCounterTable(
+                std::make_shared<const core::analysis::CounterTable>(counterRun->table),
+                std::make_shared<const core::RunMetadata>(counterRun->metadata));
+    }
     // Without --range every view keeps its own default: the run's traced span.
     const bool defaultRange = request.range.begin == 0 && request.range.end == 0;
     core::TimeRange range = defaultRange ? core::TimeRange {} : request.range;
-    if (!defaultRange && range.end == core::kTimeMax)
+    if (!defaultRange && range.end == core::kTimeMax && trace)
         range.end = std::max(trace->endTime(), range.begin + 1);
     auto pes = request.pes;
     if (*kind == views::ViewKind::Timeline && pes.empty()) {
-        const auto valid = trace->validPes();
+        const auto valid = trace ? trace->validPes() : std::vector<core::PeId> {};
         pes.assign(valid.begin(),
             valid.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(valid.size(), 16)));
     }

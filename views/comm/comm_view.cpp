@@ -63,10 +63,7 @@ CommView::CommView(EntryPalette* palette, QWidget* parent)
     m_metric = m_options->addChoice(tr("&Metric"), labels);
     m_metric->setObjectName(QStringLiteral("metric"));
     m_options->offerCommThreads(); // relays are counted only when included
-    const auto fields = m_options->addIntervalFields(
-        tr("&Bins"), QStringLiteral("bins"), tr("Number of intervals"), 1000, kMaxIntervals);
-    m_interval = fields.interval;
-    m_bins = fields.count;
+    addIntervalFields(1000);
 
     m_chart->setObjectName(QStringLiteral("commChart"));
     m_chart->setHint(tr("Drag across the chart to zoom · right-click for more"));
@@ -92,11 +89,10 @@ void CommView::setMetric(CommMetric metric)
 bool CommView::applyOptions(const std::map<QString, QString>& options, QString* error)
 {
     for (const auto& [name, value] : options) {
-        if (name == QStringLiteral("interval")) {
-            m_interval->setText(value);
-        } else if (name == QStringLiteral("bins")) {
-            m_bins->setText(value);
-        } else if (name == QStringLiteral("metric")) {
+        if (applyIntervalOption(name, value)) {
+            continue;
+        }
+        if (name == QStringLiteral("metric")) {
             int index = -1;
             QString wanted = value;
             wanted.replace(QLatin1Char('-'), QLatin1Char('_'));
@@ -138,11 +134,8 @@ void CommView::recompute()
     }
     auto request = m_options->request();
     core::analysis::CommOptions options;
-    if (!m_interval->text().trimmed().isEmpty())
-        options.intervalSize
-            = OptionsBar::parseTimeField(m_interval->text().trimmed(), nullptr).value_or(0);
-    else
-        options.bins = countFieldValue(m_bins->text(), 0);
+    options.intervalSize = intervalSize();
+    options.bins = intervalBins();
     const auto grid
         = core::analysis::gridForRange(request.range, options.intervalSize, options.bins);
     if (grid.count > kMaxIntervals) {

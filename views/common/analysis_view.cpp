@@ -40,6 +40,13 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("log");
     case ViewKind::Noise:
         return QStringLiteral("noise");
+
+    case ViewKind::UserStats:
+        return QStringLiteral("user-stats");
+    case ViewKind::Memory:
+        return QStringLiteral("memory");
+    case ViewKind::Counters:
+        return QStringLiteral("counters");
     }
     return {};
 }
@@ -80,6 +87,13 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Log Files");
     case ViewKind::Noise:
         return QObject::tr("Noise Miner");
+
+    case ViewKind::UserStats:
+        return QObject::tr("User Stats");
+    case ViewKind::Memory:
+        return QObject::tr("Memory Usage");
+    case ViewKind::Counters:
+        return QObject::tr("Performance Counters");
     }
     return {};
 }

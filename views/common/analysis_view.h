@@ -34,6 +34,9 @@ enum class ViewKind {
     UserEvents,
     LogView,
     Noise,
+    UserStats,
+    Memory,
+    Counters,
 };
 
 // Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
@@ -54,10 +57,14 @@ inline constexpr ViewKind kAllViewKinds[] = {
     ViewKind::CommMatrix,
     ViewKind::MsgSizeEvolution,
     ViewKind::Animation,
+    ViewKind::UserStats,
+    ViewKind::Memory,
+    ViewKind::Counters,
 };
 
-// "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the
-// names of `parallax-cli render VIEW`), and the human title.
+// "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters",
+// "user-stats", "memory", "counters" (the names of `parallax-cli render VIEW`), and the human
+// title.
 QString viewKey(ViewKind kind);
 QString viewTitle(ViewKind kind);
 

@@ -5,10 +5,12 @@
 #include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
 #include "views/comm_matrix/comm_matrix_view.h"
+#include "views/counters/counters_view.h"
 #include "views/entry_profile/entry_profile_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
 #include "views/log_view/log_view.h"
+#include "views/memory/memory_view.h"
 #include "views/msg_size_evolution/msg_size_evolution_view.h"
 #include "views/noise/noise_view.h"
 #include "views/overview/overview_view.h"
@@ -16,6 +18,7 @@
 #include "views/timeline/timeline_view.h"
 #include "views/usage_profile/usage_profile_view.h"
 #include "views/user_events/user_events_view.h"
+#include "views/user_stats/user_stats_view.h"
 
 namespace parallax::views {
 
@@ -54,6 +57,12 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new LogView(palette, parent);
     case ViewKind::Noise:
         return new NoiseView(palette, parent);
+    case ViewKind::UserStats:
+        return new UserStatsView(palette, parent);
+    case ViewKind::Memory:
+        return new MemoryView(palette, parent);
+    case ViewKind::Counters:
+        return new CountersView(palette, parent);
     }
     return nullptr;
 }

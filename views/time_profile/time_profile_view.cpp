@@ -15,10 +15,7 @@ namespace parallax::views {
 TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
     : BarChartView(ViewKind::TimeProfile, palette, parent)
 {
-    const auto fields = m_options->addIntervalFields(
-        tr("&Bins"), QStringLiteral("bins"), tr("Number of intervals"), 1000, kMaxIntervals);
-    m_interval = fields.interval;
-    m_bins = fields.count;
+    addIntervalFields(1000);
 
     m_options->offerCommThreads();
     m_chart->setObjectName(QStringLiteral("timeProfileChart"));
@@ -31,13 +28,8 @@ TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
 bool TimeProfileView::applyOptions(const std::map<QString, QString>& options, QString* error)
 {
     for (const auto& [name, value] : options) {
-        if (name == QStringLiteral("interval")) {
-            m_interval->setText(value);
-        } else if (name == QStringLiteral("bins")) {
-            m_bins->setText(value);
-        } else {
+        if (!applyIntervalOption(name, value))
             return rejectOption(name, error);
-        }
     }
     return applyFields(error);
 }
@@ -58,11 +50,8 @@ void TimeProfileView::recompute()
     }
     auto request = m_options->request();
     core::analysis::TimeProfileOptions options;
-    if (!m_interval->text().trimmed().isEmpty())
-        options.intervalSize
-            = OptionsBar::parseTimeField(m_interval->text().trimmed(), nullptr).value_or(0);
-    else
-        options.bins = countFieldValue(m_bins->text(), 0);
+    options.intervalSize = intervalSize();
+    options.bins = intervalBins();
     const auto grid
         = core::analysis::gridForRange(request.range, options.intervalSize, options.bins);
     if (grid.count > kMaxIntervals) {
