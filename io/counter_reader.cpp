@@ -22,15 +22,10 @@ constexpr int kMaxEntries = 65536;
 constexpr int kMaxCounters = 256;
 constexpr std::uintmax_t kMaxFileBytes = 256U << 20U;
 
-bool endsWith(std::string_view s, std::string_view suffix)
-{
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // NAME of NAME.<pe>.count (empty when the name is not of that form).
 std::string baseOfCountFile(const std::string& file)
 {
-    if (!endsWith(file, kCountSuffix))
+    if (!file.ends_with(kCountSuffix))
         return {};
     const auto stem = file.substr(0, file.size() - kCountSuffix.size());
     const auto dot = stem.rfind('.');
@@ -59,9 +54,9 @@ Located locate(const std::string& path)
         bool plainSts = false;
         for (const auto& entry : fs::directory_iterator(p, ec)) {
             const auto file = entry.path().filename().string();
-            if (endsWith(file, kStsSuffix))
+            if (file.ends_with(kStsSuffix))
                 names.push_back(file.substr(0, file.size() - kStsSuffix.size()));
-            else if (endsWith(file, ".sts"))
+            else if (file.ends_with(".sts"))
                 plainSts = true;
         }
         std::sort(names.begin(), names.end());
@@ -81,7 +76,7 @@ Located locate(const std::string& path)
     } else {
         const auto file = p.filename().string();
         l.directory = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-        if (endsWith(file, kStsSuffix))
+        if (file.ends_with(kStsSuffix))
             l.name = file.substr(0, file.size() - kStsSuffix.size());
         else
             l.name = baseOfCountFile(file);
@@ -241,14 +236,14 @@ bool isCounterRunPath(const std::string& path)
     const fs::path p(path);
     if (!fs::is_directory(p, ec)) {
         const auto file = p.filename().string();
-        return endsWith(file, kStsSuffix) || !baseOfCountFile(file).empty();
+        return file.ends_with(kStsSuffix) || !baseOfCountFile(file).empty();
     }
     bool counterSts = false;
     for (const auto& entry : fs::directory_iterator(p, ec)) {
         const auto file = entry.path().filename().string();
-        if (endsWith(file, kStsSuffix))
+        if (file.ends_with(kStsSuffix))
             counterSts = true;
-        else if (endsWith(file, ".sts"))
+        else if (file.ends_with(".sts"))
             return false;
     }
     return counterSts;

@@ -7,7 +7,7 @@
 namespace parallax::core::analysis {
 
 namespace {
-constexpr std::int64_t kDefaultBins = 200;
+constexpr std::int64_t kMemoryDefaultBins = 200;
 } // namespace
 
 bool hasMemoryRecords(const Trace& trace)
@@ -45,7 +45,7 @@ std::optional<MemoryUsage> computeMemoryUsage(const Trace& trace, const Analysis
             result.withSamples.push_back(r.pes[k]);
     }
     const auto grid = gridForRange(r.range, options.intervalSize,
-        options.intervalSize > 0 ? 0 : (options.bins > 0 ? options.bins : kDefaultBins));
+        options.intervalSize > 0 ? 0 : (options.bins > 0 ? options.bins : kMemoryDefaultBins));
     result.overTime = binSamples(
         grid, r.pes, [&samples](std::size_t k) { return std::span<const TimedValue>(samples[k]); },
         SampleAggregate::Max, true);

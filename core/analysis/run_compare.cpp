@@ -15,7 +15,7 @@ namespace parallax::core::analysis {
 
 namespace {
 
-constexpr std::int64_t kDefaultBins = 200;
+constexpr std::int64_t kCompareDefaultBins = 200;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The program a run ran: the first word of its command line, without the directory.
@@ -186,7 +186,7 @@ std::optional<RunComparison> compareRuns(
         longest = std::max(longest, result.ranges[s].end - result.origins[s]);
     }
     const auto grid = gridForRange({ 0, longest }, options.intervalSize,
-        options.intervalSize > 0 ? 0 : (options.bins > 0 ? options.bins : kDefaultBins));
+        options.intervalSize > 0 ? 0 : (options.bins > 0 ? options.bins : kCompareDefaultBins));
     result.intervalSize = grid.size;
     const auto count = static_cast<std::size_t>(grid.count);
     result.busyPercent.assign(n, std::vector<double>(count, kNaN));

@@ -9,7 +9,7 @@ namespace parallax::core::analysis {
 
 namespace {
 
-constexpr std::int64_t kDefaultBins = 100;
+constexpr std::int64_t kStatDefaultBins = 100;
 
 bool wanted(const std::vector<std::int32_t>& stats, std::int32_t id)
 {
@@ -46,7 +46,7 @@ std::optional<UserStats> computeUserStats(const Trace& trace, const AnalysisRequ
         ids.insert(options.stats.begin(), options.stats.end());
     }
     const auto grid = gridForRange(r.range, options.intervalSize,
-        options.intervalSize > 0 ? 0 : (options.bins > 0 ? options.bins : kDefaultBins));
+        options.intervalSize > 0 ? 0 : (options.bins > 0 ? options.bins : kStatDefaultBins));
 
     std::vector<std::vector<TimedValue>> perPe(r.pes.size());
     std::size_t done = 0;

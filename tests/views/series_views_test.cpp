@@ -26,7 +26,7 @@
 using namespace parallax;
 using namespace parallax::views;
 
-namespace {
+namespace parallax_test_series_views_test {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -78,8 +78,6 @@ QPoint pointOf(const LineChart& chart, std::size_t series, std::size_t index)
     const auto& g = chart.geometry();
     return QPointF(g.xs[index], g.yOf(chart.data().series[series].values[index])).toPoint();
 }
-
-} // namespace
 
 TEST_CASE(
     "line geometry places values at interval centres and breaks lines at gaps", "[views][lines]")
@@ -402,3 +400,5 @@ TEST_CASE("the counters view draws a counter per entry or PE, totals or rates", 
     showAndWait(none, tiny);
     CHECK(none.chart()->message().contains(QStringLiteral("no hardware-counter")));
 }
+
+} // namespace parallax_test_series_views_test

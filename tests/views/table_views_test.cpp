@@ -43,7 +43,7 @@ using namespace parallax::views;
 using core::analysis::CellKind;
 using core::analysis::ResultTable;
 
-namespace {
+namespace parallax_test_table_views_test {
 
 core::TracePtr loadRun(const std::filesystem::path& path)
 {
@@ -90,8 +90,6 @@ void showAndWait(AnalysisView& view, const core::TracePtr& trace)
     view.setTrace(trace);
     test::waitUntil([&]() { return !view.busy(); }, 60'000);
 }
-
-} // namespace
 
 TEST_CASE("the result table model passes the item model tester and formats by kind", "[tables]")
 {
@@ -393,3 +391,5 @@ TEST_CASE("the noise view ranks noise events and lists their executions", "[tabl
     test::waitUntil([&]() { return !view.busy(); });
     CHECK(view.table()->model()->rowCount() == 0);
 }
+
+} // namespace parallax_test_table_views_test

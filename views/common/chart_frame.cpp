@@ -1,13 +1,9 @@
 #include "views/common/chart_frame.h"
 
 #include <QCoreApplication>
+#include <QFont>
 #include <QFontMetricsF>
 #include <QPainter>
-#include <QSaveFile>
-
-#ifdef PARALLAX_HAVE_SVG
-#include <QSvgGenerator>
-#endif
 
 #include <algorithm>
 #include <cmath>
@@ -151,47 +147,10 @@ void paintRangeDrag(QPainter& painter, QRect plot, int x0, int x1, core::TimeRan
     painter.drawText(box, Qt::AlignCenter, label);
 }
 
-bool svgExportAvailable()
-{
-#ifdef PARALLAX_HAVE_SVG
-    return true;
-#else
-    return false;
-#endif
-}
-
 bool writeChartSvg(const QString& path, QSize size, const QString& title,
     const std::function<void(QPainter&)>& paint, QString* error)
 {
-    auto fail = [error](const QString& why) {
-        if (error != nullptr)
-            *error = why;
-        return false;
-    };
-#ifdef PARALLAX_HAVE_SVG
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(file.errorString());
-    QSvgGenerator svg;
-    svg.setOutputDevice(&file);
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
-    svg.setTitle(title);
-    QPainter painter;
-    if (!painter.begin(&svg))
-        return fail(tr("cannot paint into %1").arg(path));
-    paint(painter);
-    painter.end();
-    if (!file.commit())
-        return fail(file.errorString());
-    return true;
-#else
-    (void)path;
-    (void)size;
-    (void)title;
-    (void)paint;
-    return fail(tr("this build has no SVG support (install qt6-svg-dev and rebuild)"));
-#endif
+    return writeSvgFile(path, size, title, {}, QFont(), paint, error);
 }
 
 } // namespace parallax::views

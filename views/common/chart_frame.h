@@ -55,11 +55,8 @@ void paintBusyVeil(QPainter& painter, QRect plot, const ChartStyle& style);
 void paintRangeDrag(QPainter& painter, QRect plot, int x0, int x1, core::TimeRange span,
     const QColor& highlight, const ChartStyle& style, int width);
 
-// Whether this build writes SVG (Qt Svg was found).
-bool svgExportAvailable();
-// Writes the picture `paint` draws at `size` as an SVG file (atomically: a temporary sibling,
-// then renamed). False with *error when the build has no SVG support or the file cannot be
-// written.
+// Writes the picture `paint` draws at `size` as an SVG file: writeSvgFile (chart_style.h) with
+// the application's font and no description.
 bool writeChartSvg(const QString& path, QSize size, const QString& title,
     const std::function<void(QPainter&)>& paint, QString* error);
 

@@ -18,7 +18,7 @@ namespace parallax::views {
 
 namespace {
 
-constexpr int kMinLegendWidth = 460;
+constexpr int kLineChartMinLegendWidth = 460;
 constexpr std::size_t kMaxTooltipLines = 12;
 
 QString swatch(const QColor& color)
@@ -97,7 +97,7 @@ LineChart::Frame LineChart::buildFrame(QSize size) const
         items.push_back({ m_data.series.size() + b, m_data.bands[b].name, m_data.bands[b].name, 0.0,
             -1, false, {} });
     double legendWidth = 0.0;
-    if (!items.empty() && size.width() >= kMinLegendWidth) {
+    if (!items.empty() && size.width() >= kLineChartMinLegendWidth) {
         const double upper = std::max(line * 8.0, std::min(line * 18.0, size.width() * 0.25));
         legendWidth = std::clamp(legendPreferredWidth(items, fm), line * 8.0, upper);
     }

@@ -1,5 +1,6 @@
 #include "views/common/line_chart_geometry.h"
 
+#include "views/common/pixel_math.h"
 #include "views/timeline/timeline_geometry.h"
 
 #include <algorithm>
@@ -10,11 +11,6 @@
 namespace parallax::views {
 
 namespace {
-
-int toInt(double v)
-{
-    return static_cast<int>(std::lround(std::clamp(v, -1e9, 1e9)));
-}
 
 bool finite(double v)
 {
@@ -204,7 +200,7 @@ LineChartGeometry buildLineChart(const LineChartData& data, QSize size, const Ba
     const double width = std::floor(static_cast<double>(size.width()) - left - right);
     if (width < 2.0 * line)
         return g;
-    g.plot = QRect(toInt(left), toInt(top), toInt(width), toInt(plotHeight));
+    g.plot = QRect(toPixel(left), toPixel(top), toPixel(width), toPixel(plotHeight));
     g.yMinimum = range.low;
     g.yMaximum = range.high;
     const double plotLeft = g.plot.left();
@@ -261,7 +257,7 @@ LineChartGeometry buildLineChart(const LineChartData& data, QSize size, const Ba
     g.xLabelTop = static_cast<double>(g.plot.top() + g.plot.height()) + layout.tickLength + 2.0;
     g.xTitleBaseline = g.xLabelTop + line + line / 2.0 + 2.0;
     if (data.zeroLine && range.low < 0.0 && range.high > 0.0)
-        g.zeroY = toInt(g.yOf(0.0));
+        g.zeroY = toPixel(g.yOf(0.0));
 
     // Lines, markers and bands. Steps go through both edges of each interval.
     const bool dense = static_cast<double>(n) > plotWidth;
