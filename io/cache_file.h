@@ -52,8 +52,9 @@ public:
         static_assert(kRaw<T>);
         bytes(&value, sizeof value);
     }
-    template <typename T> void vec(const std::vector<T>& v)
+    template <typename C> void vec(const C& v)
     {
+        using T = typename C::value_type;
         static_assert(kRaw<T>);
         put<std::uint64_t>(v.size());
         bytes(v.data(), v.size() * sizeof(T));
@@ -96,8 +97,9 @@ public:
         bytes(&value, sizeof value);
         return value;
     }
-    template <typename T> void vec(std::vector<T>& v)
+    template <typename C> void vec(C& v)
     {
+        using T = typename C::value_type;
         static_assert(std::is_trivially_copyable_v<T>);
         const auto n = count(sizeof(T));
         v.resize(n);

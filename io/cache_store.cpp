@@ -119,14 +119,15 @@ template <> constexpr std::size_t kItemBytes<core::PhaseEnd> = 12;
 template <> constexpr std::size_t kItemBytes<core::SummaryMark> = 12;
 template <> constexpr std::size_t kItemBytes<core::SummaryDetailCell> = 28;
 
-template <typename T> void putList(CacheWriter& w, const std::vector<T>& v)
+template <typename C> void putList(CacheWriter& w, const C& v)
 {
     w.put<std::uint64_t>(v.size());
     for (const auto& x : v)
         putItem(w, x);
 }
-template <typename T> void getList(CacheReader& r, std::vector<T>& v)
+template <typename C> void getList(CacheReader& r, C& v)
 {
+    using T = typename C::value_type;
     static_assert(kItemBytes<T> > 0);
     v.resize(r.count(kItemBytes<T>));
     for (auto& x : v)
