@@ -66,56 +66,53 @@ void validateMetadata(const core::RunMetadata& m)
     require(m.projrcEndTime >= 0 && m.projrcEndTime <= kMaxProjrcTime, "RC_GLOBAL_END_TIME");
 }
 
-void validateRun(const core::Trace& t, std::size_t peSections)
+void validateRunTables(const core::Trace& t, const IndexRows& rows)
 {
-    const auto processors = static_cast<std::size_t>(t.metadata.processors);
+    const auto processors = static_cast<std::uint64_t>(t.metadata.processors);
     const auto& f = t.files;
     require(f.logPaths.size() == processors && f.sumPaths.size() == processors
             && f.sumdPaths.size() == processors,
         "file tables");
-    require(peSections <= processors, "number of PE sections");
-    require(t.summaries.empty() || t.summaries.size() == processors, "summary table");
-    require(t.details.empty() || t.details.size() == processors, "detail table");
-    for (std::size_t p = 0; p < t.summaries.size(); ++p) {
-        if (!t.summaries[p])
-            continue;
-        const auto& s = *t.summaries[p];
-        require(s.pe == static_cast<core::PeId>(p), "summary PE");
-        require(std::isfinite(s.version) && s.version >= 0, "summary version");
-        require(s.numPes >= 0, "summary PE count");
-        require(s.intervalUs >= 1 && s.intervalUs <= kMaxIntervalUs, "summary interval");
-        for (const auto size : { s.utilization.size(), s.idlePercent.size() })
-            require(size <= static_cast<std::size_t>(kMaxSummaryValues), "summary bins");
-        for (const auto* v : { &s.entryTime, &s.entryCalls, &s.entryMaxTime }) {
-            require(v->size() <= kMaxTableSize, "summary entries");
-            for (const auto x : *v)
-                require(x >= 0, "summary entry value");
-        }
-        for (const auto& mark : s.marks)
-            require(mark.time >= 0, "summary mark");
+    require(rows.pes <= processors, "number of PE sections");
+    require(rows.summaries == 0 || rows.summaries == processors, "summary table");
+    require(rows.details == 0 || rows.details == processors, "detail table");
+}
+
+void validateSummary(const core::PeSummary& s, std::size_t p)
+{
+    require(s.pe == static_cast<core::PeId>(p), "summary PE");
+    require(std::isfinite(s.version) && s.version >= 0, "summary version");
+    require(s.numPes >= 0, "summary PE count");
+    require(s.intervalUs >= 1 && s.intervalUs <= kMaxIntervalUs, "summary interval");
+    for (const auto size : { s.utilization.size(), s.idlePercent.size() })
+        require(size <= static_cast<std::size_t>(kMaxSummaryValues), "summary bins");
+    for (const auto* v : { &s.entryTime, &s.entryCalls, &s.entryMaxTime }) {
+        require(v->size() <= kMaxTableSize, "summary entries");
+        for (const auto x : *v)
+            require(x >= 0, "summary entry value");
     }
-    for (std::size_t p = 0; p < t.details.size(); ++p) {
-        if (!t.details[p])
-            continue;
-        const auto& d = *t.details[p];
-        require(d.pe == static_cast<core::PeId>(p), "detail PE");
-        require(std::isfinite(d.version) && d.version >= 0, "detail version");
-        require(d.intervalUs >= 1 && d.intervalUs <= kMaxIntervalUs, "detail interval");
-        require(
-            d.intervalCount >= 0 && d.intervalCount <= kMaxSummaryValues, "detail interval count");
-        require(d.entryCount >= 0 && static_cast<std::size_t>(d.entryCount) <= kMaxTableSize,
-            "detail entry count");
-        std::int64_t next = 0; // cells are ascending, entry-major, non-overlapping
-        for (const auto& c : d.cells) {
-            require(c.entry < static_cast<std::uint32_t>(d.entryCount), "detail cell entry");
-            require(c.length >= 1 && c.interval < d.intervalCount
-                    && std::int64_t { c.interval } + c.length <= d.intervalCount,
-                "detail cell interval");
-            require(c.timeUs >= 0 && c.calls >= 0, "detail cell value");
-            const auto position = std::int64_t { c.entry } * d.intervalCount + c.interval;
-            require(position >= next, "detail cell order");
-            next = position + c.length;
-        }
+    for (const auto& mark : s.marks)
+        require(mark.time >= 0, "summary mark");
+}
+
+void validateDetail(const core::PeSummaryDetail& d, std::size_t p)
+{
+    require(d.pe == static_cast<core::PeId>(p), "detail PE");
+    require(std::isfinite(d.version) && d.version >= 0, "detail version");
+    require(d.intervalUs >= 1 && d.intervalUs <= kMaxIntervalUs, "detail interval");
+    require(d.intervalCount >= 0 && d.intervalCount <= kMaxSummaryValues, "detail interval count");
+    require(d.entryCount >= 0 && static_cast<std::size_t>(d.entryCount) <= kMaxTableSize,
+        "detail entry count");
+    std::int64_t next = 0; // cells are ascending, entry-major, non-overlapping
+    for (const auto& c : d.cells) {
+        require(c.entry < static_cast<std::uint32_t>(d.entryCount), "detail cell entry");
+        require(c.length >= 1 && c.interval < d.intervalCount
+                && std::int64_t { c.interval } + c.length <= d.intervalCount,
+            "detail cell interval");
+        require(c.timeUs >= 0 && c.calls >= 0, "detail cell value");
+        const auto position = std::int64_t { c.entry } * d.intervalCount + c.interval;
+        require(position >= next, "detail cell order");
+        next = position + c.length;
     }
 }
 
