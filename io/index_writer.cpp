@@ -187,18 +187,18 @@ void putColumns(CacheWriter& w, const core::PeTrace& p, std::uint64_t (&counts)[
 
 // ---- Files ----
 
-class Fd {
+class WriteFd {
 public:
-    explicit Fd(int fd)
+    explicit WriteFd(int fd)
         : m_fd(fd)
     { }
-    ~Fd()
+    ~WriteFd()
     {
         if (m_fd >= 0)
             ::close(m_fd);
     }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
+    WriteFd(const WriteFd&) = delete;
+    WriteFd& operator=(const WriteFd&) = delete;
     [[nodiscard]] int get() const { return m_fd; }
     int release() { return std::exchange(m_fd, -1); }
 
@@ -242,7 +242,7 @@ public:
 private:
     std::string m_final;
     std::string m_temp;
-    Fd m_fd;
+    WriteFd m_fd;
     bool m_committed = false;
 };
 

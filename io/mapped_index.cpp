@@ -33,7 +33,7 @@ using namespace index;
 constexpr std::uint64_t kMaxRows = std::uint64_t { 1 } << 24;
 constexpr std::uint64_t kMaxShards = std::uint64_t { 1 } << 20;
 
-void require(bool ok, const std::string& what)
+void expect(bool ok, const std::string& what)
 {
     if (!ok)
         throw CacheFormatError(what);
@@ -45,18 +45,18 @@ std::int64_t mtimeNsOf(const struct stat& st)
         + static_cast<std::int64_t>(st.st_mtim.tv_nsec);
 }
 
-class Fd {
+class ReadFd {
 public:
-    explicit Fd(int fd)
+    explicit ReadFd(int fd)
         : m_fd(fd)
     { }
-    ~Fd()
+    ~ReadFd()
     {
         if (m_fd >= 0)
             ::close(m_fd);
     }
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
+    ReadFd(const ReadFd&) = delete;
+    ReadFd& operator=(const ReadFd&) = delete;
     [[nodiscard]] int get() const { return m_fd; }
 
 private:
@@ -74,10 +74,10 @@ bool regularFileSize(const std::string& path, std::uint64_t& size)
         throw CacheFormatError(
             fs::path(path).filename().string() + " cannot be read (" + std::strerror(errno) + ")");
     }
-    Fd owner(fd);
+    ReadFd owner(fd);
     struct stat st { };
-    require(::fstat(fd, &st) == 0, fs::path(path).filename().string() + " cannot be read");
-    require(S_ISREG(st.st_mode), fs::path(path).filename().string() + " is not a regular file");
+    expect(::fstat(fd, &st) == 0, fs::path(path).filename().string() + " cannot be read");
+    expect(S_ISREG(st.st_mode), fs::path(path).filename().string() + " is not a regular file");
     size = static_cast<std::uint64_t>(st.st_size);
     return true;
 }
@@ -94,13 +94,13 @@ std::vector<char> readManifest(const std::string& path, bool& missing)
         throw CacheFormatError(
             std::string("the manifest cannot be read (") + std::strerror(errno) + ")");
     }
-    Fd owner(fd);
+    ReadFd owner(fd);
     struct stat st { };
-    require(::fstat(fd, &st) == 0, "the manifest cannot be read");
-    require(S_ISREG(st.st_mode), "the manifest is not a regular file");
+    expect(::fstat(fd, &st) == 0, "the manifest cannot be read");
+    expect(S_ISREG(st.st_mode), "the manifest is not a regular file");
     size = static_cast<std::uint64_t>(st.st_size);
-    require(size >= sizeof(ManifestHeader), "the manifest is truncated");
-    require(size < (std::uint64_t { 1 } << 32), "the manifest is impossibly large");
+    expect(size >= sizeof(ManifestHeader), "the manifest is truncated");
+    expect(size < (std::uint64_t { 1 } << 32), "the manifest is impossibly large");
     std::vector<char> bytes(static_cast<std::size_t>(size));
     std::size_t done = 0;
     while (done < bytes.size()) {
@@ -108,7 +108,7 @@ std::vector<char> readManifest(const std::string& path, bool& missing)
             = ::pread(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
         if (n < 0 && errno == EINTR)
             continue;
-        require(n > 0, "the manifest is shorter than it was a moment ago");
+        expect(n > 0, "the manifest is shorter than it was a moment ago");
         done += static_cast<std::size_t>(n);
     }
     return bytes;
@@ -117,15 +117,15 @@ std::vector<char> readManifest(const std::string& path, bool& missing)
 void checkHeaderCommon(const char* magic, const char (&expected)[8], std::uint32_t byteOrder,
     std::uint32_t version, std::uint64_t layout, const std::string& what)
 {
-    require(std::memcmp(magic, expected, 8) == 0, what + " is not a Parallax index (wrong magic)");
+    expect(std::memcmp(magic, expected, 8) == 0, what + " is not a Parallax index (wrong magic)");
     // Byte order, then the version (an index from an older Parallax usually has another layout
     // too, and "another version" is the reason a user can act on), then the layout.
-    require(
+    expect(
         byteOrder == kByteOrderMark, what + " was written on another kind of machine (byte order)");
-    require(version == kFormatVersion,
+    expect(version == kFormatVersion,
         what + " was written by another version (format " + std::to_string(version) + ", expected "
             + std::to_string(kFormatVersion) + ")");
-    require(
+    expect(
         layout == layoutFingerprint(), what + " was written on another kind of machine or build");
 }
 
@@ -248,17 +248,17 @@ void installColumns(const IndexData& data, const IndexData::Row& row, core::PeTr
     const auto offset = columnView<std::uint64_t>(data, row, kNoteTextOffset);
     const auto text = columnView<char>(data, row, kNoteText);
     const auto n = begin.size();
-    require(end.size() == n && id.size() == n
+    expect(end.size() == n && id.size() == n
             && (n == 0 ? offset.empty() && text.empty() : offset.size() == n + 1),
         "invalid field: note columns of different lengths");
     std::vector<core::Note> notes(n);
     for (std::size_t i = 0; i < n; ++i) {
-        require(offset[i] <= offset[i + 1] && offset[i + 1] <= text.size() && offset[0] == 0,
+        expect(offset[i] <= offset[i + 1] && offset[i + 1] <= text.size() && offset[0] == 0,
             "invalid field: note text offsets");
         notes[i] = { begin[i], end[i], id[i],
             std::string(text.data() + offset[i], text.data() + offset[i + 1]) };
     }
-    require(n == 0 || offset[n] == text.size(), "invalid field: note text offsets");
+    expect(n == 0 || offset[n] == text.size(), "invalid field: note text offsets");
     t.notes = std::move(notes);
 }
 
@@ -276,7 +276,7 @@ public:
             return; // a row past the PEs with a log
         try {
             const auto* block = d.shards[row.shard]->data() + rec.dataOffset;
-            require(CacheHash::of(block, static_cast<std::size_t>(rec.dataBytes)) == rec.dataHash,
+            expect(CacheHash::of(block, static_cast<std::size_t>(rec.dataBytes)) == rec.dataHash,
                 "checksum mismatch");
             installColumns(d, row, t);
             validatePe(t, p, d.metadata);
@@ -318,7 +318,7 @@ public:
                 getSummary(r, decoded);
                 r.finish();
                 validateSummary(decoded, p);
-                require(decoded.version == value->version && decoded.numPes == value->numPes
+                expect(decoded.version == value->version && decoded.numPes == value->numPes
                         && decoded.intervalUs == value->intervalUs,
                     "the summary does not match its directory entry");
                 value->utilization = std::move(decoded.utilization);
@@ -332,7 +332,7 @@ public:
                 getDetail(r, decoded);
                 r.finish();
                 validateDetail(decoded, p);
-                require(decoded.version == value->version && decoded.intervalUs == value->intervalUs
+                expect(decoded.version == value->version && decoded.intervalUs == value->intervalUs
                         && decoded.intervalCount == value->intervalCount
                         && decoded.entryCount == value->entryCount,
                     "the summary detail does not match its directory entry");
@@ -356,42 +356,42 @@ void checkRecord(const PeRecord& r, std::uint64_t row, const IndexRows& rows,
     const ShardHeader& header, std::uint64_t dataStart)
 {
     const auto where = "PE " + std::to_string(row) + " of the index: ";
-    require(
+    expect(
         r.pe >= 0 && static_cast<std::uint64_t>(r.pe) == row, where + "invalid field: PE number");
-    require(r.hasLog <= 1 && r.hasSummary <= 1 && r.hasDetail <= 1, where + "invalid flags");
-    require(r.beginComputation >= -1 && r.endComputation >= -1,
+    expect(r.hasLog <= 1 && r.hasSummary <= 1 && r.hasDetail <= 1, where + "invalid flags");
+    expect(r.beginComputation >= -1 && r.endComputation >= -1,
         where + "invalid field: BEGIN/END_COMPUTATION");
-    require(r.firstTime >= -1 && r.lastTime >= -1
+    expect(r.firstTime >= -1 && r.lastTime >= -1
             && (r.firstTime < 0 || r.lastTime < 0 || r.firstTime <= r.lastTime),
         where + "invalid field: first/last time");
     const auto fileBytes = header.fileBytes;
-    require(r.dataOffset % kAlign == 0 && r.dataOffset >= dataStart && r.dataOffset <= fileBytes
+    expect(r.dataOffset % kAlign == 0 && r.dataOffset >= dataStart && r.dataOffset <= fileBytes
             && r.dataBytes <= fileBytes - r.dataOffset,
         where + "truncated (its data ends past the end of the shard)");
     bool overflow = false;
     const auto expected = columnBlockBytes(r.counts, fileBytes, overflow);
-    require(!overflow && expected == r.dataBytes, where + "invalid field: column counts");
+    expect(!overflow && expected == r.dataBytes, where + "invalid field: column counts");
     if (row >= rows.pes)
-        require(r.hasLog == 0 && r.dataBytes == 0 && r.recordCount == 0,
+        expect(r.hasLog == 0 && r.dataBytes == 0 && r.recordCount == 0,
             where + "data past the last PE with a log");
     for (const auto& [present, offset, bytes, limit] :
         { std::tuple { r.hasSummary, r.summaryOffset, r.summaryBytes, rows.summaries },
             std::tuple { r.hasDetail, r.detailOffset, r.detailBytes, rows.details } }) {
         if (present != 0) {
-            require(row < limit, where + "a summary past the summary table");
-            require(offset >= dataStart && offset <= fileBytes && bytes <= fileBytes - offset,
+            expect(row < limit, where + "a summary past the summary table");
+            expect(offset >= dataStart && offset <= fileBytes && bytes <= fileBytes - offset,
                 where + "truncated (its summary ends past the end of the shard)");
         } else {
-            require(offset == 0 && bytes == 0, where + "a summary that is not there");
+            expect(offset == 0 && bytes == 0, where + "a summary that is not there");
         }
     }
     if (r.hasSummary != 0)
-        require(r.summaryIntervalUs >= 1 && r.summaryNumPes >= 0
+        expect(r.summaryIntervalUs >= 1 && r.summaryNumPes >= 0
                 && std::isfinite(std::bit_cast<double>(r.summaryVersionBits))
                 && std::bit_cast<double>(r.summaryVersionBits) >= 0,
             where + "invalid field: summary interval");
     if (r.hasDetail != 0)
-        require(r.detailIntervalUs >= 1 && r.detailIntervalCount >= 0 && r.detailEntryCount >= 0
+        expect(r.detailIntervalUs >= 1 && r.detailIntervalCount >= 0 && r.detailEntryCount >= 0
                 && std::isfinite(std::bit_cast<double>(r.detailVersionBits))
                 && std::bit_cast<double>(r.detailVersionBits) >= 0,
             where + "invalid field: detail interval");
@@ -404,10 +404,10 @@ std::shared_ptr<const MappedShard> mapShard(
     std::uint64_t size = 0;
     if (!regularFileSize(path, size))
         throw CacheFormatError("the manifest names " + name + ", which is missing");
-    require(size == expectedBytes,
+    expect(size == expectedBytes,
         name + " is truncated or was replaced (" + std::to_string(size)
             + " bytes, the manifest says " + std::to_string(expectedBytes) + ")");
-    require(size >= sizeof(ShardHeader), name + " is truncated");
+    expect(size >= sizeof(ShardHeader), name + " is truncated");
     auto shard = std::make_shared<MappedShard>();
     shard->name = name;
     try {
@@ -415,8 +415,7 @@ std::shared_ptr<const MappedShard> mapShard(
     } catch (const std::exception& e) {
         throw CacheFormatError(name + " cannot be mapped (" + e.what() + ")");
     }
-    require(
-        shard->file.is_open() && shard->size() == expectedBytes, name + " changed while opened");
+    expect(shard->file.is_open() && shard->size() == expectedBytes, name + " changed while opened");
     return shard;
 }
 
@@ -472,17 +471,17 @@ IndexOpen openIndex(const std::string& directory, const core::RunFiles& located,
         std::memcpy(&header, manifest.data(), sizeof header);
         checkHeaderCommon(header.magic, kManifestMagic, header.byteOrder, header.version,
             header.layout, "the manifest");
-        require(header.headerHash == CacheHash::of(&header, kManifestHeaderHashAt),
+        expect(header.headerHash == CacheHash::of(&header, kManifestHeaderHashAt),
             "checksum mismatch in the manifest header");
-        require(header.sectionCount == kManifestSections, "impossible section count");
-        require(manifest.size() >= sizeof header + sizeof(Section) * kManifestSections,
+        expect(header.sectionCount == kManifestSections, "impossible section count");
+        expect(manifest.size() >= sizeof header + sizeof(Section) * kManifestSections,
             "the manifest is truncated");
         Section table[kManifestSections];
         std::memcpy(table, manifest.data() + sizeof header, sizeof table);
-        require(header.tableHash == CacheHash::of(table, sizeof table),
+        expect(header.tableHash == CacheHash::of(table, sizeof table),
             "checksum mismatch in the manifest's section table");
         for (const auto& s : table)
-            require(s.offset <= manifest.size() && s.size <= manifest.size() - s.offset,
+            expect(s.offset <= manifest.size() && s.size <= manifest.size() - s.offset,
                 "truncated (a section ends past the end of the manifest)");
         auto reader = [&](ManifestSection k) {
             return std::make_unique<CacheReader>(manifest.data() + table[k].offset,
@@ -505,7 +504,7 @@ IndexOpen openIndex(const std::string& directory, const core::RunFiles& located,
                 result.why = "written for other load options";
                 return result;
             }
-            require(!entries.empty(), "an empty run key");
+            expect(!entries.empty(), "an empty run key");
             const auto sts = fs::path(located.stsPath).filename().string();
             if (entries.front().path != sts) {
                 result.outcome = IndexOutcome::Stale;
@@ -515,7 +514,7 @@ IndexOpen openIndex(const std::string& directory, const core::RunFiles& located,
             }
             const fs::path base(located.directory);
             for (const auto& e : entries) {
-                require(
+                expect(
                     !e.path.empty() && fs::path(e.path).is_relative(), "invalid field: a key path");
                 struct stat st { };
                 const auto path = (base / e.path).lexically_normal();
@@ -537,7 +536,7 @@ IndexOpen openIndex(const std::string& directory, const core::RunFiles& located,
             r->finish();
         }
         validateRunTables(*trace, rows);
-        require(rows.total() <= kMaxRows, "an impossible number of PEs");
+        expect(rows.total() <= kMaxRows, "an impossible number of PEs");
         // The same run opened through another spelling of its path: name its files as a fresh
         // load would.
         auto& files = trace->files;
@@ -564,7 +563,7 @@ IndexOpen openIndex(const std::string& directory, const core::RunFiles& located,
             auto r = reader(kShardSection);
             const auto buildId = r->get<std::uint64_t>();
             const auto count = r->count(40);
-            require(count >= 1 && count <= kMaxShards
+            expect(count >= 1 && count <= kMaxShards
                     && count <= std::max<std::uint64_t>(rows.total(), 1),
                 "impossible shard count");
             std::uint64_t next = 0;
@@ -575,28 +574,28 @@ IndexOpen openIndex(const std::string& directory, const core::RunFiles& located,
                 const auto peCount = r->get<std::uint64_t>();
                 const auto fileBytes = r->get<std::uint64_t>();
                 const auto headerHash = r->get<std::uint64_t>();
-                require(!name.empty() && name.find('/') == std::string::npos && name != "."
+                expect(!name.empty() && name.find('/') == std::string::npos && name != "."
                         && name != ".." && name.ends_with(".pxshard"),
                     "invalid field: a shard name");
-                require(firstPe == next && peCount <= rows.total() - next,
+                expect(firstPe == next && peCount <= rows.total() - next,
                     "the shards do not cover the PEs in order");
                 next += peCount;
                 auto shard = mapShard(directory, name, fileBytes);
                 ShardHeader h {};
                 std::memcpy(&h, shard->data(), sizeof h);
                 checkHeaderCommon(h.magic, kShardMagic, h.byteOrder, h.version, h.layout, name);
-                require(h.headerHash == CacheHash::of(&h, kShardHeaderHashAt),
+                expect(h.headerHash == CacheHash::of(&h, kShardHeaderHashAt),
                     "checksum mismatch in the header of " + name);
-                require(h.headerHash == headerHash && h.buildId == buildId && h.shardIndex == k
+                expect(h.headerHash == headerHash && h.buildId == buildId && h.shardIndex == k
                         && h.shardCount == count && h.firstPe == firstPe && h.peCount == peCount
                         && h.fileBytes == fileBytes,
                     name + " belongs to another index than its manifest");
                 const auto directoryBytes = peCount * sizeof(PeRecord);
-                require(directoryBytes / sizeof(PeRecord) == peCount
+                expect(directoryBytes / sizeof(PeRecord) == peCount
                         && directoryBytes <= fileBytes - sizeof h,
                     name + " is truncated (its PE directory)");
                 const auto* records = reinterpret_cast<const PeRecord*>(shard->data() + sizeof h);
-                require(CacheHash::of(records, static_cast<std::size_t>(directoryBytes))
+                expect(CacheHash::of(records, static_cast<std::size_t>(directoryBytes))
                         == h.directoryHash,
                     "checksum mismatch in the PE directory of " + name);
                 const auto dataStart = sizeof h + directoryBytes;
@@ -607,7 +606,7 @@ IndexOpen openIndex(const std::string& directory, const core::RunFiles& located,
                 }
                 data->shards.push_back(std::move(shard));
             }
-            require(next == rows.total(), "the shards do not cover every PE");
+            expect(next == rows.total(), "the shards do not cover every PE");
             r->finish();
         }
 

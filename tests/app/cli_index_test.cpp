@@ -114,8 +114,8 @@ TEST_CASE("every CSV of the generated real runs is the same from the mapped inde
         requireSameThroughIndex(realLog(name));
 }
 
-TEST_CASE(
-    "--index opens a run through the given index only, and says why it cannot", "[cli][index]")
+TEST_CASE("parallax-cli --index opens a run through the given index only, and says why it cannot",
+    "[cli][index]")
 {
     TempDir dir;
     const auto cacheDir = dir / "cache";
