@@ -1,6 +1,7 @@
 #include "index_build.h"
 
 #include "cache_hash.h"
+#include "file_info.h"
 #include "run_parallel.h"
 #include "summary_reader.h"
 
@@ -16,14 +17,6 @@ namespace parallax::io {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::uint64_t fileBytes(const std::string& path)
-{
-    struct stat st { };
-    if (path.empty() || ::stat(path.c_str(), &st) != 0)
-        return 0;
-    return static_cast<std::uint64_t>(st.st_size);
-}
 
 // One PE's share of a slice, parsed on a worker and written in PE order.
 struct ParsedPe {
@@ -42,24 +35,23 @@ void parsePe(const core::Trace& found, const LoadOptions& options, const IndexRo
     const auto pe = static_cast<core::PeId>(p);
     out.trace.pe = pe;
     if (p < rows.pes && !files.logPaths[p].empty()) {
-        out.bytes += fileBytes(files.logPaths[p]);
+        out.bytes += fileSizeOrZero(files.logPaths[p]);
         try {
             readPeLog(files.logPaths[p], pe, found.metadata, out.trace, out.logReport);
         } catch (const std::exception& e) {
             // Out of memory or a bug: leave this PE out, keep the rest of the run (as loadRun).
-            out.logReport.add(core::Issue::FileError,
-                fs::path(files.logPaths[p]).filename().string(), 0,
+            out.logReport.add(core::Issue::FileError, fileNameOf(files.logPaths[p]), 0,
                 std::string("could not be read: ") + e.what());
             out.trace = core::PeTrace {};
             out.trace.pe = pe;
         }
     }
     if (p < rows.summaries && !files.sumPaths[p].empty()) {
-        out.bytes += fileBytes(files.sumPaths[p]);
+        out.bytes += fileSizeOrZero(files.sumPaths[p]);
         out.summary = readSummary(files.sumPaths[p], pe, out.summaryReport);
     }
     if (p < rows.details && !files.sumdPaths[p].empty()) {
-        out.bytes += fileBytes(files.sumdPaths[p]);
+        out.bytes += fileSizeOrZero(files.sumdPaths[p]);
         out.detail = readSummaryDetail(files.sumdPaths[p], pe, out.summaryReport);
     }
     (void)options;
@@ -138,9 +130,9 @@ std::vector<std::uint64_t> rowBytes(const core::Trace& found, const LoadOptions&
     const auto& files = found.files;
     for (std::size_t p = 0; p < bytes.size(); ++p) {
         if (p < rows.pes)
-            bytes[p] += fileBytes(files.logPaths[p]);
+            bytes[p] += fileSizeOrZero(files.logPaths[p]);
         if (p < rows.summaries)
-            bytes[p] += fileBytes(files.sumPaths[p]) + fileBytes(files.sumdPaths[p]);
+            bytes[p] += fileSizeOrZero(files.sumPaths[p]) + fileSizeOrZero(files.sumdPaths[p]);
     }
     return bytes;
 }
@@ -183,7 +175,7 @@ std::uint64_t sliceBuildId(const core::Trace& found, const LoadOptions& options,
               indexOptionFlags(options.readLogs, options.readSummaries), rows.pes, rows.summaries,
               rows.details, shardCount };
     CacheHash h;
-    const auto name = fs::path(found.files.stsPath).filename().string();
+    const auto name = fileNameOf(found.files.stsPath);
     h.update(name.data(), name.size());
     h.update(facts, sizeof facts);
     return h.digest();

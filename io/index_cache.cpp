@@ -1,6 +1,7 @@
 #include "index_cache.h"
 
 #include "cache_hash.h"
+#include "file_info.h"
 #include "index_format.h"
 #include "index_writer.h"
 #include "mapped_index.h"
@@ -82,7 +83,7 @@ std::string writeCache(const std::string& indexDir, const core::Trace& trace,
     for (const auto& e : key) {
         if (e.mtimeNs > loadStartNs - kRacyNs) {
             tooRecent = true;
-            return fs::path(e.path).filename().string() + " changed less than 2 s before the load";
+            return fileNameOf(e.path) + " changed less than 2 s before the load";
         }
     }
     // An index cache of an older Parallax was one file of this name.

@@ -4,6 +4,7 @@
 #include "cache_hash.h"
 #include "cache_store.h"
 #include "cache_validation.h"
+#include "file_info.h"
 #include "index_format.h"
 
 #include <boost/iostreams/device/mapped_file.hpp>
@@ -71,13 +72,12 @@ bool regularFileSize(const std::string& path, std::uint64_t& size)
     if (fd < 0) {
         if (errno == ENOENT)
             return false;
-        throw CacheFormatError(
-            fs::path(path).filename().string() + " cannot be read (" + std::strerror(errno) + ")");
+        throw CacheFormatError(fileNameOf(path) + " cannot be read (" + std::strerror(errno) + ")");
     }
     ReadFd owner(fd);
     struct stat st { };
-    expect(::fstat(fd, &st) == 0, fs::path(path).filename().string() + " cannot be read");
-    expect(S_ISREG(st.st_mode), fs::path(path).filename().string() + " is not a regular file");
+    expect(::fstat(fd, &st) == 0, fileNameOf(path) + " cannot be read");
+    expect(S_ISREG(st.st_mode), fileNameOf(path) + " is not a regular file");
     size = static_cast<std::uint64_t>(st.st_size);
     return true;
 }
@@ -444,7 +444,7 @@ std::vector<IndexKeyEntry> indexKeyOf(const core::RunFiles& files, std::string& 
     for (const auto& p : paths) {
         struct stat st { };
         if (::stat(p.c_str(), &st) != 0) {
-            error = fs::path(p).filename().string() + " disappeared during the load";
+            error = fileNameOf(p) + " disappeared during the load";
             return {};
         }
         auto relative = fs::path(p).lexically_relative(base).string();
@@ -505,7 +505,7 @@ IndexOpen openIndex(const std::string& directory, const core::RunFiles& located,
                 return result;
             }
             expect(!entries.empty(), "an empty run key");
-            const auto sts = fs::path(located.stsPath).filename().string();
+            const auto sts = fileNameOf(located.stsPath);
             if (entries.front().path != sts) {
                 result.outcome = IndexOutcome::Stale;
                 result.why

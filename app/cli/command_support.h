@@ -41,6 +41,20 @@ int parseAnalysisRequest(const std::string& command, const CommandLine& cl,
 int checkRequestAgainstRun(const std::string& command, const core::Trace& trace,
     const core::analysis::AnalysisRequest& request, std::ostream& err);
 
+// The help lines of the options every analysis command takes (--range, --pes, --entries,
+// --compat, --include-comm-threads, --threads).
+extern const char* const kAnalysisOptionsHelp;
+
+// An analysis command's common start: parses `args` (those options plus `options`), loads the
+// run and fills `request`. Returns -1 to go on, else the exit code to return (0 after --help).
+int prepareAnalysis(const std::string& command, const std::vector<std::string>& args,
+    std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
+    core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err);
+
+// --interval T or --bins N (not both) into `size`/`bins`; false with `rc` set on bad input.
+bool parseIntervalOptions(const std::string& command, const CommandLine& cl, core::TimeUs& size,
+    std::int64_t& bins, std::ostream& err, int& rc);
+
 // A whole-number option `--name N` with min <= N <= max: leaves `value` alone when the option is
 // absent; returns 0, or the usage exit code after printing "--name needs a number from A to B".
 int readIntOption(const std::string& command, const CommandLine& cl, const std::string& name,

@@ -10,7 +10,7 @@ using namespace parallax;
 using namespace parallax::core;
 using namespace parallax::core::analysis;
 
-namespace {
+namespace parallax_test_group_overview_test {
 
 // Four PEs traced over [0, 100): each runs entry 0 over [0, busy) and idles the rest.
 // Busy: PE 0 40, PE 1 80, PE 2 20, PE 3 70 µs.
@@ -33,8 +33,6 @@ OverviewOptions oneColumn()
     o.columns = 1;
     return o;
 }
-
-} // namespace
 
 TEST_CASE("group overview: mean, extremes with their PEs, and the dominant summed activity",
     "[analysis][groups]")
@@ -108,3 +106,5 @@ TEST_CASE("group overview: three members fill first, busiest and least busy, no 
     CHECK(o->keyPe[K::Fastest] == 3);
     CHECK(o->keyBusyUs[K::Rest] == Approx(0.0)); // nobody left
 }
+
+} // namespace parallax_test_group_overview_test
