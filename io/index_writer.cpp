@@ -20,6 +20,71 @@ namespace parallax::io {
 
 namespace fs = std::filesystem;
 
+// The shard writer's state holds these, so they cannot live in an anonymous namespace (a unity
+// build would see a type with internal linkage inside one with external linkage).
+namespace index_files {
+
+class WriteFd {
+public:
+    explicit WriteFd(int fd)
+        : m_fd(fd)
+    { }
+    ~WriteFd()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    WriteFd(const WriteFd&) = delete;
+    WriteFd& operator=(const WriteFd&) = delete;
+    [[nodiscard]] int get() const { return m_fd; }
+    int release() { return std::exchange(m_fd, -1); }
+
+private:
+    int m_fd;
+};
+
+std::string errnoText()
+{
+    return std::strerror(errno);
+}
+
+// A temporary file next to `finalPath`, renamed over it by commit().
+class AtomicFile {
+public:
+    explicit AtomicFile(std::string finalPath)
+        : m_final(std::move(finalPath))
+        , m_temp((fs::path(m_final).parent_path() / ".tmp-XXXXXX").string())
+        , m_fd(::mkstemp(m_temp.data()))
+    {
+        if (m_fd.get() < 0)
+            throw std::runtime_error("cannot create a file in "
+                + fs::path(m_final).parent_path().string() + " (" + errnoText() + ")");
+        ::fchmod(m_fd.get(), 0644);
+    }
+    ~AtomicFile()
+    {
+        if (!m_committed)
+            ::unlink(m_temp.c_str());
+    }
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+    [[nodiscard]] int fd() const { return m_fd.get(); }
+    void commit()
+    {
+        if (::close(m_fd.release()) != 0 || ::rename(m_temp.c_str(), m_final.c_str()) != 0)
+            throw std::runtime_error("cannot write " + m_final + " (" + errnoText() + ")");
+        m_committed = true;
+    }
+
+private:
+    std::string m_final;
+    std::string m_temp;
+    WriteFd m_fd;
+    bool m_committed = false;
+};
+
+} // namespace index_files
+
 namespace {
 
 using namespace index;
@@ -185,67 +250,6 @@ void putColumns(CacheWriter& w, const core::PeTrace& p, std::uint64_t (&counts)[
     c.raw(kNoteText, text);
 }
 
-// ---- Files ----
-
-class WriteFd {
-public:
-    explicit WriteFd(int fd)
-        : m_fd(fd)
-    { }
-    ~WriteFd()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    WriteFd(const WriteFd&) = delete;
-    WriteFd& operator=(const WriteFd&) = delete;
-    [[nodiscard]] int get() const { return m_fd; }
-    int release() { return std::exchange(m_fd, -1); }
-
-private:
-    int m_fd;
-};
-
-std::string errnoText()
-{
-    return std::strerror(errno);
-}
-
-// A temporary file next to `finalPath`, renamed over it by commit().
-class AtomicFile {
-public:
-    explicit AtomicFile(std::string finalPath)
-        : m_final(std::move(finalPath))
-        , m_temp((fs::path(m_final).parent_path() / ".tmp-XXXXXX").string())
-        , m_fd(::mkstemp(m_temp.data()))
-    {
-        if (m_fd.get() < 0)
-            throw std::runtime_error("cannot create a file in "
-                + fs::path(m_final).parent_path().string() + " (" + errnoText() + ")");
-        ::fchmod(m_fd.get(), 0644);
-    }
-    ~AtomicFile()
-    {
-        if (!m_committed)
-            ::unlink(m_temp.c_str());
-    }
-    AtomicFile(const AtomicFile&) = delete;
-    AtomicFile& operator=(const AtomicFile&) = delete;
-    [[nodiscard]] int fd() const { return m_fd.get(); }
-    void commit()
-    {
-        if (::close(m_fd.release()) != 0 || ::rename(m_temp.c_str(), m_final.c_str()) != 0)
-            throw std::runtime_error("cannot write " + m_final + " (" + errnoText() + ")");
-        m_committed = true;
-    }
-
-private:
-    std::string m_final;
-    std::string m_temp;
-    WriteFd m_fd;
-    bool m_committed = false;
-};
-
 void putKey(CacheWriter& w, std::uint8_t optionFlags, const std::vector<IndexKeyEntry>& key)
 {
     w.put(optionFlags);
@@ -280,7 +284,7 @@ std::string shardFileName(std::size_t index, std::size_t count)
 }
 
 struct ShardWriter::State {
-    AtomicFile file;
+    index_files::AtomicFile file;
     CacheWriter w;
     ShardHeader header {};
     std::vector<PeRecord> directory;
@@ -395,7 +399,7 @@ void writeManifest(const std::string& directory, const core::Trace& run, const I
     std::uint8_t optionFlags, const std::vector<IndexKeyEntry>& key, std::uint64_t buildId,
     const std::vector<ShardInfo>& shards)
 {
-    AtomicFile file((fs::path(directory) / kManifestName).string());
+    index_files::AtomicFile file((fs::path(directory) / kManifestName).string());
     CacheWriter w(file.fd());
     ManifestHeader header {};
     Section table[kManifestSections] {};
