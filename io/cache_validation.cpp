@@ -16,20 +16,33 @@ constexpr std::size_t kMaxTableSize = 65536;
 constexpr std::size_t kMaxPapiEvents = 1025;
 constexpr core::TimeUs kMaxIntervalUs = 1'000'000'000'000'000;
 
-void require(bool ok, const char* what)
+[[noreturn, gnu::cold, gnu::noinline]] void invalidField(const char* what)
 {
-    if (!ok)
-        throw CacheFormatError(std::string("invalid field: ") + what);
+    throw CacheFormatError(std::string("invalid field: ") + what);
+}
+
+// Inline with the throw out of line: the checks run over every element of a mapped PE when it
+// is first read, so they must cost a compare each.
+inline void require(bool ok, const char* what)
+{
+    if (!ok) [[unlikely]]
+        invalidField(what);
 }
 
 // Intervals as the builder leaves them: 0 <= begin <= end, sorted, non-overlapping.
 template <typename Columns> void requireIntervals(const Columns& c, const char* what)
 {
     require(c.begin.size() == c.end.size(), what);
-    for (std::size_t i = 0; i < c.begin.size(); ++i) {
-        require(c.begin[i] >= 0 && c.begin[i] <= c.end[i], what);
-        require(i == 0 || c.end[i - 1] <= c.begin[i], what);
+    const auto n = c.begin.size();
+    const auto* begin = c.begin.data();
+    const auto* end = c.end.data();
+    bool ok = true;
+    core::TimeUs previousEnd = 0; // begin >= 0 makes the first comparison hold
+    for (std::size_t i = 0; i < n; ++i) {
+        ok &= begin[i] >= previousEnd && begin[i] <= end[i];
+        previousEnd = end[i];
     }
+    require(ok, what);
 }
 
 } // namespace
@@ -129,10 +142,15 @@ void validatePe(const core::PeTrace& p, std::size_t index, const core::RunMetada
             e.object.size(), e.cpuBegin.size(), e.cpuDuration.size(), e.flags.size() })
         require(size == n, "execution columns of different lengths");
     requireIntervals(e, "execution times");
+    // Each loop gathers its verdict without branching (so that it vectorises) and fails after.
+    bool ok = true;
+    const auto objects = p.objects.size();
     for (const auto o : e.object)
-        require(o < p.objects.size(), "execution object");
+        ok &= o < objects;
+    require(ok, "execution object");
     for (const auto& o : p.objects)
-        require(o.length <= 6, "object id length");
+        ok &= o.length <= 6;
+    require(ok, "object id length");
     const auto papiCount = meta.version >= 6.6 ? meta.papiEvents.size() : 0;
     require(papiCount == 0 ? e.papi.empty() : e.papi.size() == n * 2 * papiCount, "PAPI column");
 
@@ -147,13 +165,23 @@ void validatePe(const core::PeTrace& p, std::size_t index, const core::RunMetada
         { s.entry.size(), s.kind.size(), s.messageType.size(), s.msgBytes.size(), s.eventId.size(),
             s.destinationCount.size(), s.sendDuration.size(), s.execution.size() })
         require(size == m, "send columns of different lengths");
+    core::TimeUs previous = 0;
     for (std::size_t i = 0; i < m; ++i) {
-        require(s.time[i] >= 0 && (i == 0 || s.time[i - 1] <= s.time[i]), "send times");
-        require(s.kind[i] <= core::SendKind::Multicast, "send kind");
-        require(s.destinationCount[i] >= 0, "send destination count");
-        const auto x = s.execution[i];
-        require(x == core::kNoExecution || (x & ~core::kSendAfterExecution) < n, "send execution");
+        ok &= s.time[i] >= previous;
+        previous = s.time[i];
     }
+    require(ok, "send times");
+    for (std::size_t i = 0; i < m; ++i)
+        ok &= s.kind[i] <= core::SendKind::Multicast;
+    require(ok, "send kind");
+    for (std::size_t i = 0; i < m; ++i)
+        ok &= s.destinationCount[i] >= 0;
+    require(ok, "send destination count");
+    for (std::size_t i = 0; i < m; ++i) {
+        const auto x = s.execution[i];
+        ok &= x == core::kNoExecution || (x & ~core::kSendAfterExecution) < n;
+    }
+    require(ok, "send execution");
     require(s.multicastOffset.empty() ? s.multicastSend.empty()
                                       : s.multicastOffset.size() == s.multicastSend.size() + 1,
         "multicast columns of different lengths");

@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <mutex>
 #include <set>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <tuple>
 #include <unistd.h>
@@ -262,6 +263,22 @@ void installColumns(const IndexData& data, const IndexData::Row& row, core::PeTr
     t.notes = std::move(notes);
 }
 
+// Maps a PE's block into the page tables in one call before it is read through (Linux 5.14+):
+// cheaper than a page fault every few pages. Anywhere else, or when refused, the faults do it.
+void prefault(const char* data, std::size_t size)
+{
+#if defined(MADV_POPULATE_READ)
+    static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto begin = reinterpret_cast<std::uintptr_t>(data) & ~(page - 1);
+    const auto end = reinterpret_cast<std::uintptr_t>(data) + size;
+    if (size > 0)
+        ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_READ);
+#else
+    (void)data;
+    (void)size;
+#endif
+}
+
 class PeLoader final : public core::RowLoader<core::PeTrace> {
 public:
     explicit PeLoader(std::shared_ptr<const IndexData> data)
@@ -276,6 +293,7 @@ public:
             return; // a row past the PEs with a log
         try {
             const auto* block = d.shards[row.shard]->data() + rec.dataOffset;
+            prefault(block, static_cast<std::size_t>(rec.dataBytes));
             expect(CacheHash::of(block, static_cast<std::size_t>(rec.dataBytes)) == rec.dataHash,
                 "checksum mismatch");
             installColumns(d, row, t);
