@@ -63,6 +63,11 @@ public:
     // For a run opened from a mapped index: what storeBytes() of the same run read from its logs
     // is (recorded when the index was written, so that it is known without touching a column).
     std::uint64_t mappedStoreBytes = 0;
+    // For a run opened from a mapped index: each entry method's execution time summed over every
+    // PE's log (what analysis::rankEntriesByTime sums to colour the entries), recorded when the
+    // index was written so that the app's palette does not read every PE on open. Empty
+    // otherwise, or when no execution named an entry of the symbol table.
+    std::vector<TimeUs> entryTimeTotals;
     // `report` plus the late issues found so far.
     [[nodiscard]] ImportReport fullReport() const;
     // Set when the logs were left unread because their store (estimated at this many bytes)

@@ -288,6 +288,8 @@ void putRun(CacheWriter& w, const core::Trace& t, const IndexRows& rows)
     w.put(rows.summaries);
     w.put(rows.details);
     w.put(rows.storeBytes);
+    w.put(rows.timedExecutions);
+    w.vec(rows.timedExecutions > 0 ? rows.entryTimes : std::vector<core::TimeUs> {});
 }
 
 IndexRows getRun(CacheReader& r, core::Trace& t)
@@ -301,6 +303,8 @@ IndexRows getRun(CacheReader& r, core::Trace& t)
     rows.summaries = r.get<std::uint64_t>();
     rows.details = r.get<std::uint64_t>();
     rows.storeBytes = r.get<std::uint64_t>();
+    rows.timedExecutions = r.get<std::uint64_t>();
+    r.vec(rows.entryTimes);
     if (std::max({ rows.pes, rows.summaries, rows.details }) > kMaxPeSections)
         throw CacheFormatError("an impossible number of PEs");
     return rows;

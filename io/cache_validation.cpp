@@ -87,6 +87,13 @@ void validateRunTables(const core::Trace& t, const IndexRows& rows)
     require(rows.pes <= processors, "number of PE sections");
     require(rows.summaries == 0 || rows.summaries == processors, "summary table");
     require(rows.details == 0 || rows.details == processors, "detail table");
+    require(rows.entryTimes.empty() == (rows.timedExecutions == 0)
+            && (rows.entryTimes.empty() || rows.entryTimes.size() == t.metadata.entries.size()),
+        "entry time totals");
+    bool ok = true;
+    for (const auto x : rows.entryTimes)
+        ok &= x >= 0;
+    require(ok, "entry time totals");
 }
 
 void validateSummary(const core::PeSummary& s, std::size_t p)

@@ -206,7 +206,8 @@ SliceResult indexSlice(const core::Trace& found, const LoadOptions& options, con
             result.logReport.merge(x.logReport);
             result.summaryReport.merge(x.summaryReport);
             if (p < rows.pes) {
-                result.storeBytes += x.trace.memoryBytes();
+                result.totals.storeBytes += x.trace.memoryBytes();
+                result.totals.addEntryTimes(x.trace, found.metadata.entryCount());
                 result.events += x.trace.recordCount;
             }
             result.bytesRead += x.bytes;
@@ -214,6 +215,17 @@ SliceResult indexSlice(const core::Trace& found, const LoadOptions& options, con
     }
     result.shard = shard.finish();
     return result;
+}
+
+void addSliceTotals(IndexRows& rows, const SliceResult& slice)
+{
+    const auto& t = slice.totals;
+    rows.storeBytes += t.storeBytes;
+    rows.timedExecutions += t.timedExecutions;
+    if (rows.entryTimes.size() < t.entryTimes.size())
+        rows.entryTimes.resize(t.entryTimes.size(), 0);
+    for (std::size_t e = 0; e < t.entryTimes.size(); ++e)
+        rows.entryTimes[e] += t.entryTimes[e];
 }
 
 void mergeSliceReports(core::Trace& found, const std::vector<core::ImportReport>& logReports,

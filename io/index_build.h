@@ -36,7 +36,7 @@ struct SliceResult {
     ShardInfo shard;
     core::ImportReport logReport; // the slice's logs, merged in PE order
     core::ImportReport summaryReport; // its .sum and .sumd files, merged in PE order
-    std::uint64_t storeBytes = 0; // PeTrace::memoryBytes() summed over the slice
+    IndexRows totals; // storeBytes, entryTimes and timedExecutions of the slice
     std::uint64_t events = 0;
     std::uint64_t bytesRead = 0; // on-disk bytes of the files read
 };
@@ -47,6 +47,9 @@ struct SliceResult {
 SliceResult indexSlice(const core::Trace& found, const LoadOptions& options, const IndexRows& rows,
     const std::string& directory, std::uint64_t buildId, std::size_t shardIndex,
     std::size_t shardCount, std::uint64_t firstPe, std::uint64_t peCount);
+
+// Adds a slice's totals (store bytes, entry times) to the run's rows.
+void addSliceTotals(IndexRows& rows, const SliceResult& slice);
 
 // The import report of the whole run as loadRun has it: the found run's own (symbol table, files),
 // the slices' log reports in order, their summary reports in order, then the PEs lacking a file.

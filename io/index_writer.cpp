@@ -268,9 +268,26 @@ std::uint64_t IndexRows::total() const
     return std::max({ pes, summaries, details });
 }
 
+void IndexRows::addEntryTimes(const core::PeTrace& pe, std::size_t entries)
+{
+    entryTimes.resize(entries, 0);
+    const auto& ex = pe.executions;
+    for (std::size_t k = 0; k < ex.size(); ++k) {
+        const auto entry = static_cast<std::size_t>(ex.entry[k]);
+        if (entry < entries) {
+            entryTimes[entry] += std::max<core::TimeUs>(0, ex.end[k] - ex.begin[k]);
+            ++timedExecutions;
+        }
+    }
+}
+
 IndexRows indexRowsOf(const core::Trace& trace)
 {
-    return { trace.pes.size(), trace.summaries.size(), trace.details.size(), trace.storeBytes() };
+    IndexRows rows { trace.pes.size(), trace.summaries.size(), trace.details.size(),
+        trace.storeBytes(), {}, 0 };
+    for (const auto& pe : trace.pes)
+        rows.addEntryTimes(pe, trace.metadata.entryCount());
+    return rows;
 }
 
 std::uint8_t indexOptionFlags(bool readLogs, bool readSummaries)

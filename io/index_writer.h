@@ -40,7 +40,13 @@ struct IndexRows {
     std::uint64_t summaries = 0;
     std::uint64_t details = 0;
     std::uint64_t storeBytes = 0;
+    // Trace::entryTimeTotals: per entry of the symbol table, the summed execution times, and how
+    // many executions named a known entry (none: the totals are not recorded).
+    std::vector<core::TimeUs> entryTimes;
+    std::uint64_t timedExecutions = 0;
     [[nodiscard]] std::uint64_t total() const;
+    // Adds one PE's executions to entryTimes (sized to `entries` first).
+    void addEntryTimes(const core::PeTrace& pe, std::size_t entries);
 };
 IndexRows indexRowsOf(const core::Trace& trace);
 

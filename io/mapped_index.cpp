@@ -664,6 +664,7 @@ IndexOpen openIndex(const std::string& directory, const core::RunFiles& located,
             }
         }
         trace->mappedStoreBytes = rows.storeBytes;
+        trace->entryTimeTotals = std::move(rows.entryTimes);
         trace->lateIssues = data->late;
         trace->pes.setLazy(std::move(pes), std::make_shared<PeLoader>(data));
         trace->summaries.setLazy(

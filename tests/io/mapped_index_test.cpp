@@ -2,6 +2,7 @@
 // through --index (io::loadRunFromIndex): the same store and import report as a plain load for
 // any number of slices, and every bad index refused with one clear reason.
 
+#include "core/analysis/entry_ranking.h"
 #include "io/index_build.h"
 #include "io/index_cache.h"
 #include "io/index_format.h"
@@ -46,7 +47,7 @@ void buildIndex(const fs::path& run, const fs::path& out, std::size_t slices, un
         logs.push_back(std::move(slice.logReport));
         sums.push_back(std::move(slice.summaryReport));
         shards.push_back(slice.shard);
-        rows.storeBytes += slice.storeBytes;
+        io::addSliceTotals(rows, slice);
     }
     io::mergeSliceReports(t, logs, sums);
     io::writeManifest(
@@ -86,6 +87,11 @@ void requireSameStore(const core::Trace& fresh, const core::Trace& t)
             REQUIRE(t.details[p]->cells.size() == fresh.details[p]->cells.size());
     }
     REQUIRE(t.storeBytes() == fresh.storeBytes());
+    // The entry palette's ranking, recorded in the index, as the logs give it.
+    const auto ranked = core::analysis::rankEntriesByTime(t);
+    const auto expected = core::analysis::rankEntriesByTime(fresh);
+    REQUIRE(ranked.order == expected.order);
+    REQUIRE(ranked.time == expected.time);
     REQUIRE(t.eventCount() == fresh.eventCount());
     REQUIRE(t.beginTime() == fresh.beginTime());
     REQUIRE(t.endTime() == fresh.endTime());
@@ -212,7 +218,10 @@ TEST_CASE("opening through --index refuses an index that is missing, damaged, st
         auto bytes = readFile(manifest);
         forge::store<std::uint32_t>(bytes, 8, 2);
         writeFile(manifest, bytes);
-        requireRefused(a.run, "written by another version (format 2, expected 3)");
+        std::string why = "written by another version (format 2, expected ";
+        why += std::to_string(io::index::kFormatVersion);
+        why += ")";
+        requireRefused(a.run, why);
     }
     SECTION("a truncated shard")
     {

@@ -130,7 +130,7 @@ struct RankResult {
     std::string error; // empty on success
     io::SliceResult slice;
     double seconds = 0;
-    double cpuSeconds = 0; // user + system time of the rank's process
+    double cpuSeconds = 0; // user + system time the rank's process spent on its slice
 };
 
 double processCpuSeconds()
@@ -155,7 +155,11 @@ std::string pack(const RankResult& r)
     put(out, r.slice.shard.headerHash);
     put(out, io::encodeReport(r.slice.logReport));
     put(out, io::encodeReport(r.slice.summaryReport));
-    put(out, r.slice.storeBytes);
+    put(out, r.slice.totals.storeBytes);
+    put(out, r.slice.totals.timedExecutions);
+    put(out, static_cast<std::uint64_t>(r.slice.totals.entryTimes.size()));
+    for (const auto t : r.slice.totals.entryTimes)
+        put(out, static_cast<std::uint64_t>(t));
     put(out, r.slice.events);
     put(out, r.slice.bytesRead);
     put(out, static_cast<std::uint64_t>(r.seconds * 1e6));
@@ -175,7 +179,13 @@ RankResult unpack(const std::string& in)
     r.slice.shard.headerHash = takeU64(in, at);
     const auto logReport = takeString(in, at);
     const auto summaryReport = takeString(in, at);
-    r.slice.storeBytes = takeU64(in, at);
+    r.slice.totals.storeBytes = takeU64(in, at);
+    r.slice.totals.timedExecutions = takeU64(in, at);
+    const auto entries = takeU64(in, at);
+    if (entries > (in.size() - std::min(at, in.size())) / 8)
+        throw std::runtime_error("a damaged entry time table");
+    for (std::uint64_t e = 0; e < entries; ++e)
+        r.slice.totals.entryTimes.push_back(static_cast<core::TimeUs>(takeU64(in, at)));
     r.slice.events = takeU64(in, at);
     r.slice.bytesRead = takeU64(in, at);
     r.seconds = static_cast<double>(takeU64(in, at)) / 1e6;
@@ -326,6 +336,7 @@ int run(const Job& job, const std::vector<std::string>& args)
     // 3. Each rank indexes its slice into its shard.
     RankResult result;
     const auto sliceStart = std::chrono::steady_clock::now();
+    const double cpuStart = processCpuSeconds();
     const auto shards = static_cast<std::size_t>(job.size);
     const auto buildId = io::sliceBuildId(run, options, rows, shards);
     const auto r = static_cast<std::size_t>(job.rank);
@@ -337,7 +348,7 @@ int run(const Job& job, const std::vector<std::string>& args)
             + ") could not write its shard: " + e.what();
     }
     result.seconds = secondsSince(sliceStart);
-    result.cpuSeconds = processCpuSeconds();
+    result.cpuSeconds = processCpuSeconds() - cpuStart;
     const auto results = gatherStrings(pack(result), job);
 
     // 4. Rank 0 writes the manifest when every rank succeeded and the run did not change.
@@ -374,11 +385,13 @@ int run(const Job& job, const std::vector<std::string>& args)
             std::uint64_t events = 0;
             std::uint64_t bytes = 0;
             rows.storeBytes = 0;
+            rows.entryTimes.clear();
+            rows.timedExecutions = 0;
             for (auto& x : all) {
                 logReports.push_back(std::move(x.slice.logReport));
                 summaryReports.push_back(std::move(x.slice.summaryReport));
                 infos.push_back(x.slice.shard);
-                rows.storeBytes += x.slice.storeBytes;
+                io::addSliceTotals(rows, x.slice);
                 events += x.slice.events;
                 bytes += x.slice.bytesRead;
             }
@@ -386,7 +399,7 @@ int run(const Job& job, const std::vector<std::string>& args)
             io::writeManifest(outDir, *found.trace, rows,
                 io::indexOptionFlags(options.readLogs, options.readSummaries), keyAfter, buildId,
                 infos);
-            std::printf("parallax-index: %s -> %s: %llu PEs, %llu events, %s read in %.2f s on %d "
+            std::printf("parallax-index: %s -> %s: %llu PEs, %llu events, %s read in %.3f s on %d "
                         "ranks x %u threads; %llu warnings\n",
                 o.run.c_str(), outDir.c_str(), static_cast<unsigned long long>(rows.total()),
                 static_cast<unsigned long long>(events), formatBytes(bytes).c_str(),
@@ -395,12 +408,17 @@ int run(const Job& job, const std::vector<std::string>& args)
                     found.trace->report.total(core::Severity::Warning)));
             for (std::size_t k = 0; k < all.size(); ++k) {
                 const auto& x = all[k];
-                std::printf("  rank %zu: PEs %llu-%llu, %s in %.2f s (%.1f MB/s)\n", k,
-                    static_cast<unsigned long long>(x.slice.shard.firstPe),
+                std::printf("  rank %zu: PEs %llu-%llu, %s, %llu events in %.2f s (%.1f MB/s; "
+                            "CPU %.2f s, %.0f ns/event)\n",
+                    k, static_cast<unsigned long long>(x.slice.shard.firstPe),
                     static_cast<unsigned long long>(
                         x.slice.shard.firstPe + x.slice.shard.peCount - 1),
-                    formatBytes(x.slice.bytesRead).c_str(), x.seconds,
-                    x.seconds > 0 ? static_cast<double>(x.slice.bytesRead) / 1e6 / x.seconds : 0.0);
+                    formatBytes(x.slice.bytesRead).c_str(),
+                    static_cast<unsigned long long>(x.slice.events), x.seconds,
+                    x.seconds > 0 ? static_cast<double>(x.slice.bytesRead) / 1e6 / x.seconds : 0.0,
+                    x.cpuSeconds,
+                    x.slice.events > 0 ? x.cpuSeconds * 1e9 / static_cast<double>(x.slice.events)
+                                       : 0.0);
             }
         } catch (const std::exception& e) {
             printFailures(errors);
