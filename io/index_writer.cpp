@@ -83,6 +83,31 @@ private:
     bool m_committed = false;
 };
 
+// An unnamed scratch file in `directory` (unlinked at once: it vanishes with its descriptor).
+class ScratchFile {
+public:
+    explicit ScratchFile(const std::string& directory)
+    {
+        std::string path = (fs::path(directory) / ".tmp-XXXXXX").string();
+        m_fd = ::mkstemp(path.data());
+        if (m_fd < 0)
+            throw std::runtime_error(
+                "cannot create a file in " + directory + " (" + errnoText() + ")");
+        ::unlink(path.c_str());
+    }
+    ~ScratchFile()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    ScratchFile(const ScratchFile&) = delete;
+    ScratchFile& operator=(const ScratchFile&) = delete;
+    [[nodiscard]] int fd() const { return m_fd; }
+
+private:
+    int m_fd = -1;
+};
+
 } // namespace index_files
 
 namespace {
@@ -300,9 +325,16 @@ std::string shardFileName(std::size_t index, std::size_t count)
     return "shard-" + std::to_string(index) + "-of-" + std::to_string(count) + ".pxshard";
 }
 
+// The PEs' columns go straight into the shard; their .sum and .sumd blobs into two scratch
+// files appended at the end, so that all the summaries of a shard lie together (reading every
+// PE's .sum, as the app's summary graph does, then touches a few MB, not every PE's pages).
 struct ShardWriter::State {
     index_files::AtomicFile file;
     CacheWriter w;
+    index_files::ScratchFile sumFile;
+    CacheWriter sums;
+    index_files::ScratchFile detailFile;
+    CacheWriter details;
     ShardHeader header {};
     std::vector<PeRecord> directory;
     std::size_t next = 0;
@@ -311,8 +343,35 @@ struct ShardWriter::State {
     State(const std::string& dir, std::string shardName)
         : file((fs::path(dir) / shardName).string())
         , w(file.fd())
+        , sumFile(dir)
+        , sums(sumFile.fd())
+        , detailFile(dir)
+        , details(detailFile.fd())
         , name(std::move(shardName))
     { }
+
+    // Appends what `from` wrote to its scratch file `fd`; returns where it begins in the shard.
+    std::uint64_t append(CacheWriter& from, int fd)
+    {
+        from.flush();
+        w.pad(kAlign);
+        const auto base = w.position();
+        std::vector<char> buffer(1U << 20);
+        for (std::uint64_t at = 0; at < from.position();) {
+            const auto n = ::pread(fd, buffer.data(),
+                static_cast<std::size_t>(
+                    std::min<std::uint64_t>(buffer.size(), from.position() - at)),
+                static_cast<off_t>(at));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                throw std::runtime_error(
+                    "cannot read back a scratch file (" + index_files::errnoText() + ")");
+            w.bytes(buffer.data(), static_cast<std::size_t>(n));
+            at += static_cast<std::uint64_t>(n);
+        }
+        return base;
+    }
 };
 
 ShardWriter::ShardWriter(const std::string& directory, std::uint64_t buildId,
@@ -374,9 +433,9 @@ void ShardWriter::add(
         r.summaryVersionBits = std::bit_cast<std::uint64_t>(summary->version);
         r.summaryIntervalUs = summary->intervalUs;
         r.summaryNumPes = summary->numPes;
-        s.w.beginSection();
-        putSummary(s.w, *summary);
-        const auto section = s.w.endSection();
+        s.sums.beginSection();
+        putSummary(s.sums, *summary);
+        const auto section = s.sums.endSection();
         r.summaryOffset = section.offset;
         r.summaryBytes = section.size;
         r.summaryHash = section.hash;
@@ -387,9 +446,9 @@ void ShardWriter::add(
         r.detailIntervalUs = detail->intervalUs;
         r.detailIntervalCount = detail->intervalCount;
         r.detailEntryCount = detail->entryCount;
-        s.w.beginSection();
-        putDetail(s.w, *detail);
-        const auto section = s.w.endSection();
+        s.details.beginSection();
+        putDetail(s.details, *detail);
+        const auto section = s.details.endSection();
         r.detailOffset = section.offset;
         r.detailBytes = section.size;
         r.detailHash = section.hash;
@@ -401,6 +460,14 @@ ShardInfo ShardWriter::finish()
     auto& s = *m_state;
     if (s.next != s.directory.size())
         throw std::logic_error("a shard written with PEs missing");
+    const auto sumBase = s.append(s.sums, s.sumFile.fd());
+    const auto detailBase = s.append(s.details, s.detailFile.fd());
+    for (auto& r : s.directory) {
+        if (r.hasSummary != 0)
+            r.summaryOffset += sumBase;
+        if (r.hasDetail != 0)
+            r.detailOffset += detailBase;
+    }
     s.w.flush();
     auto& h = s.header;
     h.fileBytes = s.w.position();
