@@ -4,6 +4,7 @@
 #include "cache_hash.h"
 #include "cache_store.h"
 #include "index_format.h"
+#include "unique_fd.h"
 
 #include <algorithm>
 #include <bit>
@@ -23,25 +24,6 @@ namespace fs = std::filesystem;
 // The shard writer's state holds these, so they cannot live in an anonymous namespace (a unity
 // build would see a type with internal linkage inside one with external linkage).
 namespace index_files {
-
-class WriteFd {
-public:
-    explicit WriteFd(int fd)
-        : m_fd(fd)
-    { }
-    ~WriteFd()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    WriteFd(const WriteFd&) = delete;
-    WriteFd& operator=(const WriteFd&) = delete;
-    [[nodiscard]] int get() const { return m_fd; }
-    int release() { return std::exchange(m_fd, -1); }
-
-private:
-    int m_fd;
-};
 
 std::string errnoText()
 {
@@ -79,7 +61,7 @@ public:
 private:
     std::string m_final;
     std::string m_temp;
-    WriteFd m_fd;
+    UniqueFd m_fd;
     bool m_committed = false;
 };
 
@@ -87,25 +69,22 @@ private:
 class ScratchFile {
 public:
     explicit ScratchFile(const std::string& directory)
+        : m_fd(create(directory))
+    { }
+    [[nodiscard]] int fd() const { return m_fd.get(); }
+
+private:
+    static int create(const std::string& directory)
     {
         std::string path = (fs::path(directory) / ".tmp-XXXXXX").string();
-        m_fd = ::mkstemp(path.data());
-        if (m_fd < 0)
+        const int fd = ::mkstemp(path.data());
+        if (fd < 0)
             throw std::runtime_error(
                 "cannot create a file in " + directory + " (" + errnoText() + ")");
         ::unlink(path.c_str());
+        return fd;
     }
-    ~ScratchFile()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    ScratchFile(const ScratchFile&) = delete;
-    ScratchFile& operator=(const ScratchFile&) = delete;
-    [[nodiscard]] int fd() const { return m_fd; }
-
-private:
-    int m_fd = -1;
+    UniqueFd m_fd;
 };
 
 } // namespace index_files

@@ -6,6 +6,7 @@
 #include "cache_validation.h"
 #include "file_info.h"
 #include "index_format.h"
+#include "unique_fd.h"
 
 #include <boost/iostreams/device/mapped_file.hpp>
 
@@ -47,24 +48,6 @@ std::int64_t mtimeNsOf(const struct stat& st)
         + static_cast<std::int64_t>(st.st_mtim.tv_nsec);
 }
 
-class ReadFd {
-public:
-    explicit ReadFd(int fd)
-        : m_fd(fd)
-    { }
-    ~ReadFd()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    ReadFd(const ReadFd&) = delete;
-    ReadFd& operator=(const ReadFd&) = delete;
-    [[nodiscard]] int get() const { return m_fd; }
-
-private:
-    int m_fd;
-};
-
 // The size of the regular file `path`. O_NONBLOCK: a FIFO (or device) in its place must not
 // block the open; only a regular file is accepted. Returns false when it does not exist.
 bool regularFileSize(const std::string& path, std::uint64_t& size)
@@ -75,7 +58,7 @@ bool regularFileSize(const std::string& path, std::uint64_t& size)
             return false;
         throw CacheFormatError(fileNameOf(path) + " cannot be read (" + std::strerror(errno) + ")");
     }
-    ReadFd owner(fd);
+    UniqueFd owner(fd);
     struct stat st { };
     expect(::fstat(fd, &st) == 0, fileNameOf(path) + " cannot be read");
     expect(S_ISREG(st.st_mode), fileNameOf(path) + " is not a regular file");
@@ -95,7 +78,7 @@ std::vector<char> readManifest(const std::string& path, bool& missing)
         throw CacheFormatError(
             std::string("the manifest cannot be read (") + std::strerror(errno) + ")");
     }
-    ReadFd owner(fd);
+    UniqueFd owner(fd);
     struct stat st { };
     expect(::fstat(fd, &st) == 0, "the manifest cannot be read");
     expect(S_ISREG(st.st_mode), "the manifest is not a regular file");
