@@ -71,12 +71,21 @@ double best(const std::vector<double>& v)
     return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
 }
 
-double timed(int repeat, const std::function<void()>& fn)
+// Median wall time and median CPU time (all threads) of `repeat` runs.
+struct Timing {
+    double wall = 0;
+    double cpu = 0;
+};
+Timing timedWithCpu(int repeat, const std::function<void()>& fn)
 {
-    std::vector<double> runs;
-    for (int i = 0; i < repeat; ++i)
-        runs.push_back(seconds(fn));
-    return median(runs);
+    std::vector<double> walls;
+    std::vector<double> cpus;
+    for (int i = 0; i < repeat; ++i) {
+        const double cpuBefore = cpuSeconds();
+        walls.push_back(seconds(fn));
+        cpus.push_back(cpuSeconds() - cpuBefore);
+    }
+    return { median(walls), median(cpus) };
 }
 
 double mb(std::uint64_t bytes)
@@ -321,12 +330,12 @@ void measureAnalyses(const Options& o, const core::Trace& inMemory, const Mapped
                 (void)computeExtrema(t, r, { ExtremaCriterion::Clustering, 0, 0 });
             } },
     };
-    std::printf(
-        "Analyses, whole run, all PEs (median of %d; \"first\" = the first one after a fresh "
-        "open of the index,\nwhich checks every PE it reads)\n",
+    std::printf("Analyses, whole run, all PEs (median of %d; \"1st\" = the first one after a fresh "
+                "open of the index,\nwhich checks every PE it reads; CPU = user + system time of "
+                "the process, which other load on the machine inflates less than the wall time)\n",
         o.repeat);
-    std::printf("%-36s %10s %10s %10s %8s %8s\n", "", "in memory", "mapped", "1st mapped", "ratio",
-        "1st/mem");
+    std::printf("%-36s %10s %10s %10s %7s %7s   %s\n", "", "in memory", "mapped", "1st mapped",
+        "ratio", "1st/mem", "CPU: in memory / mapped / 1st (ratio)");
     for (const bool java : { false, true }) {
         std::printf("%s\n", java ? "--compat java" : "default");
         for (const auto& c : cases) {
@@ -334,18 +343,21 @@ void measureAnalyses(const Options& o, const core::Trace& inMemory, const Mapped
             request.threads = o.analysisThreads;
             if (java)
                 request.mode = Mode::JavaCompat;
-            const double memory = timed(o.repeat, [&]() { c.run(inMemory, request); });
+            const auto memory = timedWithCpu(o.repeat, [&]() { c.run(inMemory, request); });
             if (index == nullptr) {
-                std::printf("  %-34s %8.3f s\n", c.name, memory);
+                std::printf("  %-34s %8.3f s\n", c.name, memory.wall);
                 continue;
             }
             const auto mapped = index->open(o.run);
             if (!mapped)
                 return;
-            const double first = seconds([&]() { c.run(*mapped, request); });
-            const double steady = timed(o.repeat, [&]() { c.run(*mapped, request); });
-            std::printf("  %-34s %8.3f s %8.3f s %8.3f s %8.2f %8.2f\n", c.name, memory, steady,
-                first, steady / memory, first / memory);
+            const auto first = timedWithCpu(1, [&]() { c.run(*mapped, request); });
+            const auto steady = timedWithCpu(o.repeat, [&]() { c.run(*mapped, request); });
+            std::printf(
+                "  %-34s %8.3f s %8.3f s %8.3f s %7.2f %7.2f   %.3f / %.3f / %.3f s (%.2f)\n",
+                c.name, memory.wall, steady.wall, first.wall, steady.wall / memory.wall,
+                first.wall / memory.wall, memory.cpu, steady.cpu, first.cpu,
+                steady.cpu / memory.cpu);
         }
     }
 }
