@@ -26,6 +26,7 @@ int parseCommand(const std::string& command, const std::vector<std::string>& arg
 {
     valueOptions.insert("threads");
     valueOptions.insert("cache-dir");
+    valueOptions.insert("index");
     valueOptions.insert("memory-budget");
     flagOptions.insert({ "help", "no-cache" });
     cl.parser = ArgParser(std::move(valueOptions), std::move(flagOptions));
@@ -63,10 +64,15 @@ core::TracePtr load(const CommandLine& cl, std::ostream& err, int& exitCode, dou
     options.threads = cl.threads;
     options.memoryBudget = cl.memoryBudget;
     const auto start = std::chrono::steady_clock::now();
-    io::CacheOptions cache;
-    cache.enabled = !cl.parser.flag("no-cache");
-    cache.directory = cl.parser.value("cache-dir").value_or("");
-    auto result = io::loadRunCached(cl.run, options, cache);
+    io::LoadResult result;
+    if (const auto index = cl.parser.value("index")) {
+        result = io::loadRunFromIndex(cl.run, *index, options);
+    } else {
+        io::CacheOptions cache;
+        cache.enabled = !cl.parser.flag("no-cache");
+        cache.directory = cl.parser.value("cache-dir").value_or("");
+        result = io::loadRunCached(cl.run, options, cache);
+    }
     if (!result.cacheNote.empty())
         err << "parallax-cli: note: " << result.cacheNote << "\n";
     if (result.trace && result.trace->logsOnDemand())
@@ -81,6 +87,11 @@ core::TracePtr load(const CommandLine& cl, std::ostream& err, int& exitCode, dou
         exitCode = kExitFatal;
         return nullptr;
     }
+    // A PE of a mapped index whose data fails its check when first read is left out: say so.
+    if (result.trace->lateIssues)
+        result.trace->lateIssues->setOnIssue([&err](const core::IssueExample& e) {
+            err << "parallax-cli: note: " << e.file << ": " << e.message << "\n";
+        });
     exitCode = kExitOk;
     return result.trace;
 }

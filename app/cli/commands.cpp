@@ -76,6 +76,8 @@ common options:
   --no-cache                 parse the logs even when the index cache is up to date
   --cache-dir DIR            index cache directory (default: $PARALLAX_CACHE_DIR, else
                              $XDG_CACHE_HOME/parallax, else ~/.cache/parallax)
+  --index DIR                open RUN through this index only (e.g. parallax-index's output);
+                             fails when it is missing, damaged, stale or of another run
   --memory-budget SIZE       when the logs' store would need more (e.g. 4G), open the run
                              from its summary files instead (default: no limit)
   --help                     help for a command

@@ -124,6 +124,10 @@ int main(int argc, char* argv[])
     QCommandLineOption readyOption(QStringLiteral("exit-when-ready"),
         QStringLiteral("Exit once RUN is open and painted (for timing the start-up)."));
     readyOption.setFlags(QCommandLineOption::HiddenFromHelp);
+    QCommandLineOption indexOption(QStringLiteral("index"),
+        QStringLiteral("Open RUN through this index only (e.g. written by parallax-index)."),
+        QStringLiteral("DIR"));
+    parser.addOption(indexOption);
     parser.addOption(readyOption);
     parser.addOption(screenshotOption);
     parser.addOption(sizeOption);
@@ -197,7 +201,12 @@ int main(int argc, char* argv[])
             });
         });
     }
+    if (parser.isSet(indexOption) && run.isEmpty()) {
+        std::fprintf(stderr, "parallax: --index needs a run\n");
+        return 64;
+    }
     if (!run.isEmpty())
-        QTimer::singleShot(0, &window, [&] { window.openRun(run); });
+        QTimer::singleShot(
+            0, &window, [&] { window.openRunWithIndex(run, parser.value(indexOption)); });
     return app.exec();
 }

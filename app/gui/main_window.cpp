@@ -382,6 +382,11 @@ void MainWindow::recentRunsChanged()
 
 void MainWindow::openRun(const QString& path)
 {
+    openRunWithIndex(path, {});
+}
+
+void MainWindow::openRunWithIndex(const QString& path, const QString& indexDirectory)
+{
     if (path.isEmpty())
         return;
     if (m_job) {
@@ -392,6 +397,7 @@ void MainWindow::openRun(const QString& path)
         m_errorBox->close();
 
     m_job = new RunLoadJob(QDir::cleanPath(path), this);
+    m_job->setIndexDirectory(indexDirectory);
     m_jobName = runName(path);
     connect(m_job, &RunLoadJob::progressChanged, this, &MainWindow::onLoadProgress);
     connect(m_job, &RunLoadJob::loaded, this, &MainWindow::onLoaded);

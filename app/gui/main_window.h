@@ -60,6 +60,8 @@ public:
 public slots:
     // Starts loading `path` (a run directory, NAME.sts or NAME.sum.sts) in the background.
     void openRun(const QString& path);
+    // The same through the index in `indexDirectory` only (parallax RUN --index DIR).
+    void openRunWithIndex(const QString& path, const QString& indexDirectory);
     void closeRun();
     void cancelLoad();
     void showImportReport();

@@ -51,8 +51,8 @@ TimeUs javaEndTime(const Trace& trace)
     for (const auto& d : trace.details)
         if (d)
             end = std::max(end, d->totalTime());
-    for (const auto& p : trace.pes)
-        if (p.hasLog)
+    for (std::size_t i = 0; i < trace.pes.size(); ++i) // scalar fields: no check of the PE
+        if (const auto& p = trace.pes.peek(i); p.hasLog)
             end = std::max(end, p.lastTime);
     return end;
 }

@@ -15,7 +15,8 @@ TimeRange tracedRunSpan(const Trace& trace)
     TimeUs begin = -1;
     TimeUs end = -1;
     for (std::size_t p = 0; p < trace.pes.size(); ++p) {
-        const auto& pe = trace.pes[p];
+        // Scalar fields only: peek, so that a mapped index does not check every PE for this.
+        const auto& pe = trace.pes.peek(p);
         if (!pe.hasLog || pe.firstTime < 0 || metadata.isCommThread(static_cast<PeId>(p)))
             continue;
         const TimeUs b = pe.beginComputation >= 0 ? pe.beginComputation : pe.firstTime;
