@@ -1,5 +1,7 @@
 #include "byte_source.h"
 
+#include "file_info.h"
+
 #include <zlib.h>
 #if defined(PARALLAX_HAVE_LIBDEFLATE)
 #include <libdeflate.h>
@@ -16,14 +18,6 @@
 namespace parallax::io {
 
 namespace {
-
-std::uint64_t sizeOf(const std::string& path)
-{
-    struct stat st { };
-    if (::stat(path.c_str(), &st) != 0)
-        return 0;
-    return static_cast<std::uint64_t>(st.st_size);
-}
 
 class PlainSource final : public ByteSource {
 public:
@@ -266,7 +260,7 @@ std::unique_ptr<ByteSource> ByteSource::open(
     unsigned char magic[2] = { 0, 0 };
     const auto got = std::fread(magic, 1, 2, file);
     const bool gzip = got == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-    const auto size = sizeOf(path);
+    const auto size = fileSizeOrZero(path);
     if (!gzip) {
         std::rewind(file);
         std::setvbuf(file, nullptr, _IOFBF, 1U << 16);

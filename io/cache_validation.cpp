@@ -1,6 +1,7 @@
 #include "cache_validation.h"
 
 #include "cache_file.h"
+#include "reader_limits.h"
 
 #include <cmath>
 #include <initializer_list>
@@ -10,12 +11,9 @@ namespace parallax::io {
 
 namespace {
 
-// The limits the readers apply (sts_reader.cpp, summary_reader.cpp).
-constexpr std::int64_t kMaxProcessors = std::int64_t { 1 } << 24;
+// The limits the readers apply (reader_limits.h, sts_reader.cpp, summary_reader.cpp).
 constexpr std::size_t kMaxTableSize = 65536;
 constexpr std::size_t kMaxPapiEvents = 1025;
-constexpr std::int64_t kMaxSummaryValues = std::int64_t { 1 } << 22;
-constexpr core::TimeUs kMaxProjrcTime = core::TimeUs { 1 } << 50;
 constexpr core::TimeUs kMaxIntervalUs = 1'000'000'000'000'000;
 
 void require(bool ok, const char* what)

@@ -4,6 +4,7 @@
 #include "cache_hash.h"
 #include "cache_store.h"
 #include "cache_validation.h"
+#include "file_info.h"
 #include "reduction_manifest.h"
 #include "run_discovery.h"
 #include "run_parallel.h"
@@ -108,11 +109,6 @@ std::vector<std::string> keyPaths(const core::RunFiles& files)
     dirs.erase("");
     paths.insert(paths.end(), dirs.begin(), dirs.end());
     return paths;
-}
-
-std::string fileNameOf(const std::string& path)
-{
-    return fs::path(path).filename().string();
 }
 
 // ---- Files ----

@@ -1,5 +1,7 @@
 #include "reduced_run_writer.h"
 
+#include "file_info.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -16,13 +18,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kCopyChunk = std::size_t { 4 } << 20U;
-
-std::uint64_t sizeOf(const std::string& path)
-{
-    std::error_code ec;
-    const auto size = fs::file_size(path, ec);
-    return ec ? 0 : static_cast<std::uint64_t>(size);
-}
 
 // Absolute, symlinks resolved where the path exists, without a trailing separator.
 fs::path normalized(const fs::path& path)
@@ -138,7 +133,7 @@ ReducedRunPlan planReducedRun(
     if (!files.projrcPath.empty())
         tables.insert(files.projrcPath);
     auto add = [&](const std::string& path, bool isLog) {
-        RunFileCopy copy { path, relativeTo(path, files.directory), sizeOf(path), isLog };
+        RunFileCopy copy { path, relativeTo(path, files.directory), fileSizeOrZero(path), isLog };
         plan.copiedBytes += copy.bytes;
         plan.files.push_back(std::move(copy));
     };
@@ -158,7 +153,7 @@ ReducedRunPlan planReducedRun(
             || (pe < files.sumdPaths.size() && !files.sumdPaths[pe].empty());
         plan.pesWithSummary += summary ? 1U : 0U;
         if (!files.logPaths[pe].empty()) {
-            plan.peLogBytes[pe] = sizeOf(files.logPaths[pe]);
+            plan.peLogBytes[pe] = fileSizeOrZero(files.logPaths[pe]);
             plan.logBytesTotal += plan.peLogBytes[pe];
             plan.runBytes += plan.peLogBytes[pe];
         }
@@ -266,7 +261,7 @@ ReducedRunWriteResult writeReducedRun(const core::RunFiles& files, const Reduced
                 result.cancelled = cancelled;
                 return fail(cancelled ? "cancelled" : error);
             }
-            if (sizeOf(target.string()) != file.bytes)
+            if (fileSizeOrZero(target.string()) != file.bytes)
                 return fail(file.source + " changed while it was copied");
         }
         for (const auto& [name, content] : reportFiles) {

@@ -1,5 +1,7 @@
 #include "run_discovery.h"
 
+#include "file_info.h"
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -226,17 +228,12 @@ core::PeId collectFiles(core::RunFiles& files, core::PeId processors, core::Impo
         }
         slot = c.path.string();
     }
-    auto sizeOf = [](const std::string& path) -> std::uint64_t {
-        std::error_code ec;
-        const auto size = fs::file_size(path, ec);
-        return ec ? 0 : static_cast<std::uint64_t>(size);
-    };
     for (const auto& path : files.logPaths)
         if (!path.empty())
-            files.logBytes += sizeOf(path);
+            files.logBytes += fileSizeOrZero(path);
     for (const auto& path : files.sumPaths)
         if (!path.empty())
-            files.sumBytes += sizeOf(path);
+            files.sumBytes += fileSizeOrZero(path);
     return processors;
 }
 

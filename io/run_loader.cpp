@@ -2,6 +2,7 @@
 
 #include "byte_source.h"
 #include "core/pe_trace_builder.h"
+#include "file_info.h"
 #include "line_reader.h"
 #include "log_line_parser.h"
 #include "pe_detail_cache.h"
@@ -22,11 +23,6 @@
 namespace parallax::io {
 
 namespace {
-
-std::string fileNameOf(const std::string& path)
-{
-    return std::filesystem::path(path).filename().string();
-}
 
 bool looksBinary(std::string_view line)
 {

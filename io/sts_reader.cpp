@@ -3,6 +3,7 @@
 #include "byte_source.h"
 #include "field_cursor.h"
 #include "line_reader.h"
+#include "reader_limits.h"
 
 #include <algorithm>
 #include <climits>
@@ -16,7 +17,6 @@ namespace {
 
 constexpr double kNewestVersion = 11.0;
 constexpr std::int64_t kMaxTableId = 65535; // entry, chare and message ids are unsigned shorts
-constexpr std::int64_t kMaxProcessors = std::int64_t { 1 } << 24;
 
 std::vector<std::string_view> tokenize(std::string_view line)
 {

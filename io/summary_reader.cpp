@@ -2,7 +2,9 @@
 
 #include "byte_source.h"
 #include "field_cursor.h"
+#include "file_info.h"
 #include "line_reader.h"
+#include "reader_limits.h"
 
 #include <algorithm>
 #include <charconv>
@@ -16,21 +18,15 @@ namespace parallax::io {
 
 namespace {
 
-// No per-PE series may grow beyond this many values, whatever a header claims.
+// No per-PE series may grow beyond kMaxSummaryValues values, whatever a header claims.
 // Charm++ keeps at most +bincount bins (default 60000) and shrinks them when full; 2^22 bins
 // is far beyond any real run yet only 8 MiB of int16. Sparse .sumd cells and marks likewise.
-constexpr std::int64_t kMaxValues = std::int64_t { 1 } << 22;
+constexpr std::int64_t kMaxValues = kMaxSummaryValues;
 // All phase lines of one .sum together (they are not shown by any view).
 constexpr std::int64_t kMaxPhaseValues = std::int64_t { 1 } << 20;
 
-// A .projrc end time past this (2^50 µs, 35 years) is a damaged file, not a run: honouring it
-// would make every time grid overflow or hold billions of intervals.
-constexpr core::TimeUs kMaxProjrcTime = core::TimeUs { 1 } << 50;
-
-std::string fileNameOf(const std::string& path)
-{
-    return std::filesystem::path(path).filename().string();
-}
+// A .projrc end time past kMaxProjrcTime (35 years) is a damaged file, not a run: honouring
+// it would make every time grid overflow or hold billions of intervals.
 
 // Header fields are `key:value` tokens; `/`, `:` separate like spaces (Java's tokenizer).
 struct Header {

@@ -7,6 +7,7 @@ packages=(
   g++ cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools libgl-dev qt6-svg-dev
   zlib1g-dev libdeflate-dev libboost-iostreams-dev catch2
+  libopen-trace-format2-dev otf2-tools
 )
 
 missing=()

@@ -16,9 +16,11 @@ flags="-O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno
 # instrumentation gives false -Wmaybe-uninitialized reports inside libstdc++ (std::regex), so
 # warnings stay warnings.
 # -g1: line tables for the sanitizers' reports, without the full debug info that made the
-# build (and its links) slow. The benchmarks are left out here (figures, not checks).
+# build (and its links) slow. The benchmarks are left out here (figures, not checks). Unity
+# batches (as in tools/build.sh) halve the compile time.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPARALLAX_WERROR=OFF \
   -DPARALLAX_BUILD_BENCHMARKS=OFF \
+  -DCMAKE_UNITY_BUILD="${PARALLAX_UNITY:-ON}" -DCMAKE_UNITY_BUILD_BATCH_SIZE=16 \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" \
   -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
   -DCMAKE_SHARED_LINKER_FLAGS="-fsanitize=address,undefined" \

@@ -16,65 +16,6 @@
 
 namespace parallax::cli {
 
-namespace {
-
-const char* const kCommonHelp
-    = "  --range B:E        time window, e.g. 10ms:25ms (units ns, us, ms, s; plain = us);\n"
-      "                     default: the traced span, from the first BEGIN_COMPUTATION to the\n"
-      "                     run's end (.projrc), not stretched by comm-thread tails\n"
-      "  --pes LIST         PEs, e.g. 0-3,5,7-15:2 (default: every PE with data)\n"
-      "  --entries LIST     entry method ids (default: all)\n"
-      "  --compat java      the reference tool's rules (see docs/differences.md)\n"
-      "  --include-comm-threads\n"
-      "                     count SMP comm threads in averages, sums over PEs, Extrema's\n"
-      "                     ranking and message counts (default: kept apart)\n"
-      "  --threads N        worker threads (default: all cores)\n";
-
-// Loads the run and fills the request; returns -1 to go on, else the exit code.
-int prepare(const std::string& command, const std::vector<std::string>& args,
-    std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
-    core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err)
-{
-    options.insert({ "range", "pes", "entries", "compat" });
-    if (const int rc = parseCommand(command, args, std::move(options), cl, out, err, help.c_str(),
-            { "include-comm-threads" });
-        rc != kExitOk)
-        return rc < 0 ? kExitOk : rc;
-    if (const int rc = parseAnalysisRequest(command, cl, request, err); rc != kExitOk)
-        return rc;
-    int rc = kExitOk;
-    trace = load(cl, err, rc);
-    if (!trace)
-        return rc;
-    if (const int check = checkRequestAgainstRun(command, *trace, request, err); check != kExitOk)
-        return check;
-    return -1;
-}
-
-bool parseIntervalOptions(const std::string& command, const CommandLine& cl, core::TimeUs& size,
-    std::int64_t& bins, std::ostream& err, int& rc)
-{
-    std::string error;
-    if (const auto v = cl.parser.value("interval")) {
-        const auto t = core::parseTime(*v, &error);
-        if (!t || *t <= 0) {
-            rc = usageError(
-                err, command, "--interval: " + (t ? std::string("must be positive") : error));
-            return false;
-        }
-        size = *t;
-    }
-    if ((rc = readIntOption(command, cl, "bins", 1, 10'000'000, bins, err)) != kExitOk)
-        return false;
-    if (size > 0 && bins > 0) {
-        rc = usageError(err, command, "give --interval or --bins, not both");
-        return false;
-    }
-    return true;
-}
-
-} // namespace
-
 int runUsage(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     const std::string help
@@ -83,11 +24,13 @@ int runUsage(const std::vector<std::string>& args, std::ostream& out, std::ostre
                       "pack and unpack, as CSV pe,activity,percent (pe 'avg' = the average over\n"
                       "the selected worker PEs, comm threads apart); one row per non-zero "
                       "cell.\n\noptions:\n")
-        + kCommonHelp;
+        + kAnalysisOptionsHelp;
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepare("usage", args, {}, help, cl, trace, request, out, err); rc >= 0)
+    if (const int rc
+        = prepareAnalysisCommand("usage", args, {}, help, cl, trace, request, out, err);
+        rc >= 0)
         return rc;
     const auto usage = core::analysis::computeUsageProfile(*trace, request);
     if (!usage)
@@ -107,12 +50,12 @@ int runTimeProfile(const std::vector<std::string>& args, std::ostream& out, std:
                       "options:\n"
                       "  --interval T       interval size, e.g. 1ms\n"
                       "  --bins N           number of intervals (default 1000)\n")
-        + kCommonHelp;
+        + kAnalysisOptionsHelp;
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc
-        = prepare("time-profile", args, { "interval", "bins" }, help, cl, trace, request, out, err);
+    if (const int rc = prepareAnalysisCommand(
+            "time-profile", args, { "interval", "bins" }, help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
     core::analysis::TimeProfileOptions options;
@@ -137,11 +80,12 @@ int runOverview(const std::vector<std::string>& args, std::ostream& out, std::os
               "cells with neither utilization nor idle are left out.\n\n"
               "options:\n"
               "  --columns N        number of time columns (default 1000; Java: 7000 rule)\n")
-        + kCommonHelp;
+        + kAnalysisOptionsHelp;
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepare("overview", args, { "columns" }, help, cl, trace, request, out, err);
+    if (const int rc = prepareAnalysisCommand(
+            "overview", args, { "columns" }, help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
     core::analysis::OverviewOptions options;
@@ -195,12 +139,12 @@ int runHistogram(const std::vector<std::string>& args, std::ostream& out, std::o
               "activity idle, never with --entries);\n"
               "msg-size: messages by size in bytes (default 200 x 100 B); idle: PEs by idle %\n"
               "over the range (default 100 x 1 %).\n\noptions:\n")
-        + kCommonHelp;
+        + kAnalysisOptionsHelp;
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepare("histogram", args, { "metric", "bins", "bin-size", "min", "idle" },
-            help, cl, trace, request, out, err);
+    if (const int rc = prepareAnalysisCommand("histogram", args,
+            { "metric", "bins", "bin-size", "min", "idle" }, help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
     core::analysis::HistogramOptions options;
@@ -252,12 +196,12 @@ int runComm(const std::vector<std::string>& args, std::ostream& out, std::ostrea
               "options:\n"
               "  --interval T       interval size, e.g. 1ms\n"
               "  --bins N           number of intervals (default 1000)\n")
-        + kCommonHelp;
+        + kAnalysisOptionsHelp;
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc
-        = prepare("comm", args, { "interval", "bins" }, help, cl, trace, request, out, err);
+    if (const int rc = prepareAnalysisCommand(
+            "comm", args, { "interval", "bins" }, help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
     core::analysis::CommOptions options;
@@ -286,12 +230,12 @@ int runExtrema(const std::vector<std::string>& args, std::ostream& out, std::ost
               "  --count N          number of extreme PEs (default: 10 % of the PEs, at most 20 "
               "above 256)\n"
               "  --clusters K       clusters for clustering (default: sqrt of the PE count)\n")
-        + kCommonHelp;
+        + kAnalysisOptionsHelp;
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepare("extrema", args, { "criterion", "count", "clusters" }, help, cl,
-            trace, request, out, err);
+    if (const int rc = prepareAnalysisCommand("extrema", args, { "criterion", "count", "clusters" },
+            help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
     core::analysis::ExtremaOptions options;

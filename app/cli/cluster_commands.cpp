@@ -14,7 +14,7 @@ namespace parallax::cli {
 
 namespace {
 
-const char* const kHelp
+const char* const kClustersHelp
     = "usage: parallax-cli clusters RUN [--k N|auto] [--sweep A:B] [--outliers N] [options]\n\n"
       "Equivalence classes of PEs: k-means over each PE's time per entry method in the range\n"
       "(no normalisation; seeds spread on the bounding-box diagonal, so the result is\n"
@@ -60,7 +60,7 @@ int runClusters(const std::vector<std::string>& args, std::ostream& out, std::os
     CommandLine cl;
     if (const int rc
         = parseCommand(command, args, { "k", "sweep", "outliers", "range", "pes", "entries" }, cl,
-            out, err, kHelp, { "include-comm-threads" });
+            out, err, kClustersHelp, { "include-comm-threads" });
         rc != kExitOk)
         return rc < 0 ? kExitOk : rc;
     core::analysis::AnalysisRequest request;

@@ -154,4 +154,61 @@ int readIntOption(const std::string& command, const CommandLine& cl, const std::
     return kExitOk;
 }
 
+const char* const kAnalysisOptionsHelp
+    = "  --range B:E        time window, e.g. 10ms:25ms (units ns, us, ms, s; plain = us);\n"
+      "                     default: the traced span, from the first BEGIN_COMPUTATION to the\n"
+      "                     run's end (.projrc), not stretched by comm-thread tails\n"
+      "  --pes LIST         PEs, e.g. 0-3,5,7-15:2 (default: every PE with data)\n"
+      "  --entries LIST     entry method ids (default: all)\n"
+      "  --compat java      the reference tool's rules (see docs/differences.md)\n"
+      "  --include-comm-threads\n"
+      "                     count SMP comm threads in averages, sums over PEs, Extrema's\n"
+      "                     ranking and message counts (default: kept apart)\n"
+      "  --threads N        worker threads (default: all cores)\n";
+
+int prepareAnalysisCommand(const std::string& command, const std::vector<std::string>& args,
+    std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
+    core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err,
+    std::set<std::string> flags)
+{
+    options.insert({ "range", "pes", "entries", "compat" });
+    flags.insert("include-comm-threads");
+    if (const int rc = parseCommand(
+            command, args, std::move(options), cl, out, err, help.c_str(), std::move(flags));
+        rc != kExitOk)
+        return rc < 0 ? kExitOk : rc;
+    if (const int rc = parseAnalysisRequest(command, cl, request, err); rc != kExitOk)
+        return rc;
+    int rc = kExitOk;
+    trace = load(cl, err, rc);
+    if (!trace)
+        return rc;
+    if (const int check = checkRequestAgainstRun(command, *trace, request, err); check != kExitOk)
+        return check;
+    return -1;
+}
+
+bool parseIntervalOptions(const std::string& command, const CommandLine& cl, core::TimeUs& size,
+    std::int64_t& bins, std::ostream& err, int& rc, const std::string& countOption,
+    std::int64_t maxCount)
+{
+    std::string error;
+    if (const auto v = cl.parser.value("interval")) {
+        const auto t = core::parseTime(*v, &error);
+        if (!t || *t <= 0) {
+            rc = usageError(
+                err, command, "--interval: " + (t ? std::string("must be positive") : error));
+            return false;
+        }
+        size = *t;
+    }
+    if ((rc = readIntOption(command, cl, countOption, 1, maxCount, bins, err)) != kExitOk)
+        return false;
+    if (size > 0 && bins > 0) {
+        rc = usageError(err, command, "give --interval or --" + countOption + ", not both");
+        return false;
+    }
+    return true;
+}
+
 } // namespace parallax::cli

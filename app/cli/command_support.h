@@ -46,4 +46,22 @@ int checkRequestAgainstRun(const std::string& command, const core::Trace& trace,
 int readIntOption(const std::string& command, const CommandLine& cl, const std::string& name,
     std::int64_t min, std::int64_t max, std::int64_t& value, std::ostream& err);
 
+// The help lines of the options every analysis command takes (--range, --pes, --entries,
+// --compat, --include-comm-threads, --threads).
+extern const char* const kAnalysisOptionsHelp;
+
+// An analysis command's start: parses its options (`options` and `flags` plus the shared ones
+// above) and the request, loads the run and checks the request against it. Returns -1 to go on,
+// else the exit code (0 after --help).
+int prepareAnalysisCommand(const std::string& command, const std::vector<std::string>& args,
+    std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
+    core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err,
+    std::set<std::string> flags = {});
+
+// --interval T and --bins N (or the count option `countOption`, 1..maxCount; not both) into
+// `size` and `bins`; false with `rc` set after printing the usage error.
+bool parseIntervalOptions(const std::string& command, const CommandLine& cl, core::TimeUs& size,
+    std::int64_t& bins, std::ostream& err, int& rc, const std::string& countOption = "bins",
+    std::int64_t maxCount = 10'000'000);
+
 } // namespace parallax::cli

@@ -7,7 +7,9 @@
 #include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "core/trace.h"
+#include "export_commands.h"
 #include "group_commands.h"
+#include "heatmap_commands.h"
 #include "io/run_loader.h"
 #include "reduce_commands.h"
 #include "timeline_commands.h"
@@ -40,6 +42,9 @@ commands:
   overview RUN               per PE and time column: utilization, idle, dominant activity
   histogram RUN              executions by duration, messages by size, PEs by idle %
   comm RUN                   messages and bytes sent/received per interval
+  comm-matrix RUN            messages and bytes per pair of PEs (or nodes), or per PE
+  msg-size-evolution RUN     messages per time interval and size bin (a histogram over time)
+  animation RUN              every PE's utilization per frame (render animation: an APNG)
   extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
   clusters RUN [--k N|auto]  equivalence classes of PEs by k-means (exemplars, outliers)
   groups RUN --by node|block:N|signature
@@ -47,6 +52,8 @@ commands:
   reduce RUN --keep 5% -o OUT
                              write a reduced run (logs of a few PEs, summaries of all) with
                              its quality report
+  export RUN --format otf2|perfetto -o OUT
+                             write the run as an OTF2 archive or a Perfetto JSON trace
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -200,6 +207,12 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runHistogram(rest, out, err);
     if (command == "comm")
         return runComm(rest, out, err);
+    if (command == "comm-matrix")
+        return runCommMatrix(rest, out, err);
+    if (command == "msg-size-evolution")
+        return runMsgSizeEvolution(rest, out, err);
+    if (command == "animation")
+        return runAnimation(rest, out, err);
     if (const auto it = extraCommands().find(command); it != extraCommands().end())
         return it->second(rest, out, err);
     if (command == "render") {
@@ -226,6 +239,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runGroups(rest, out, err);
     if (command == "reduce")
         return runReduce(rest, out, err);
+    if (command == "export")
+        return runExport(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

@@ -14,7 +14,7 @@ namespace parallax::cli {
 
 namespace {
 
-const char* const kHelp = R"(usage: parallax-cli reduce RUN --keep 5%|N -o OUT [options]
+const char* const kReduceHelp = R"(usage: parallax-cli reduce RUN --keep 5%|N -o OUT [options]
 
 Writes a reduced run into the directory OUT: the symbol tables (.sts, .sum.sts, .projrc), the
 .sum and .sumd files of every PE and the logs of the kept PEs only, all copied byte for byte,
@@ -98,7 +98,7 @@ int runReduce(const std::vector<std::string>& args, std::ostream& out, std::ostr
     CommandLine cl;
     if (const int rc = parseCommand("reduce", rest,
             { "keep", "output", "select", "k", "seed", "range", "bins", "control-draws" }, cl, out,
-            err, kHelp, { "force", "allow-no-summaries" });
+            err, kReduceHelp, { "force", "allow-no-summaries" });
         rc != kExitOk)
         return rc < 0 ? kExitOk : rc;
 

@@ -2,11 +2,13 @@
 
 #include "empty_state_widget.h"
 #include "export_dialog.h"
+#include "export_run_dialog.h"
 #include "memory_budget.h"
 #include "pe_lists_dialog.h"
 #include "reduce_dialog.h"
 #include "run_load_job.h"
 #include "view_workspace.h"
+#include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/import_report/import_report_widget.h"
 #include "views/summary/run_summary_widget.h"
@@ -190,7 +192,9 @@ void MainWindow::createActions()
     int number = 1;
     for (const auto kind : views::kAllViewKinds) {
         auto* action = new QAction(views::viewTitle(kind), this);
-        action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + number++)));
+        if (number <= 9) // Ctrl+1..9; the views after the ninth have none
+            action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + number)));
+        ++number;
         connect(action, &QAction::triggered, this, [this, kind]() { m_workspace->openView(kind); });
         m_viewActions.push_back(action);
     }
@@ -229,6 +233,7 @@ void MainWindow::createMenus()
     file->addAction(m_exportChartAction);
     file->addAction(m_exportDataAction);
     file->addAction(m_reduceAction);
+    addExportRunMenu(file, this);
     file->addSeparator();
     file->addAction(m_closeAction);
     file->addAction(m_cancelAction);
@@ -545,15 +550,22 @@ void MainWindow::exportChart()
         + QLatin1Char('-') + views::viewKey(view->kind()) + QStringLiteral(".png"));
     const QString png = tr("PNG images (*.png)");
     const QString svg = tr("SVG vector images (*.svg)");
+    const QString apng = tr("Animated PNG, every frame (*.png)");
     QString filter = png;
-    const auto path = QFileDialog::getSaveFileName(this, tr("Export Chart"), suggested,
-        view->canExportSvg() ? png + QStringLiteral(";;") + svg : png, &filter);
+    QString filters = view->canExportSvg() ? png + QStringLiteral(";;") + svg : png;
+    if (view->frameCount() > 0)
+        filters += QStringLiteral(";;") + apng;
+    const auto path
+        = QFileDialog::getSaveFileName(this, tr("Export Chart"), suggested, filters, &filter);
     if (path.isEmpty())
         return;
     QString error;
     bool saved = false;
     if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive) || filter == svg) {
         saved = view->exportSvg(path, sizeDialog.size(), &error);
+    } else if (filter == apng) {
+        saved
+            = views::writeAnimatedPng(*view, path, sizeDialog.size(), view->frameDelayMs(), &error);
     } else {
         const auto image = view->renderChart(sizeDialog.size());
         saved = !image.isNull() && image.save(path, "PNG");

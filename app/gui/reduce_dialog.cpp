@@ -25,20 +25,9 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
-#include <mutex>
 
 namespace parallax::app {
-
-struct ReduceDialog::Shared {
-    std::atomic<bool> cancelRequested { false };
-    std::mutex mutex;
-    ReduceDialog* receiver = nullptr; // guarded by mutex; null once the dialog let go
-    double fraction = 0; // guarded by mutex
-    std::string stage; // guarded by mutex
-    bool progressPending = false; // guarded by mutex: a delivery is queued
-};
 
 ReduceDialog::ReduceDialog(core::TracePtr trace, QWidget* parent)
     : QDialog(parent)
@@ -125,13 +114,8 @@ ReduceDialog::ReduceDialog(core::TracePtr trace, QWidget* parent)
 
 ReduceDialog::~ReduceDialog()
 {
-    if (!m_shared)
-        return;
-    m_shared->cancelRequested = true;
-    // After this the worker posts nothing more; what it posted before is removed with this
-    // object's pending events by ~QObject.
-    std::lock_guard lock(m_shared->mutex);
-    m_shared->receiver = nullptr;
+    if (m_channel)
+        m_channel->detach();
 }
 
 void ReduceDialog::selectionChanged()
@@ -199,53 +183,38 @@ void ReduceDialog::startWriting()
         return;
     }
 
-    if (m_shared) {
-        std::lock_guard lock(m_shared->mutex);
-        m_shared->receiver = nullptr;
-    }
-    m_shared = std::make_shared<Shared>();
-    m_shared->receiver = this;
+    if (m_channel)
+        m_channel->detach();
+    m_channel = std::make_shared<Channel>(this, [this] { deliverProgress(); });
     m_report->hide();
     m_open->hide();
     m_progress->setValue(0);
     m_status->setText(tr("Starting…"));
     setRunning(true);
-    auto shared = m_shared;
+    auto channel = m_channel;
     auto trace = m_trace;
-    QThreadPool::globalInstance()->start([shared, trace, settings] {
+    QThreadPool::globalInstance()->start([channel, trace, settings, this] {
         io::ReductionProgress progress;
-        progress.cancelled = [shared] {
-            return shared->cancelRequested.load();
+        progress.cancelled = [channel] {
+            return channel->cancelRequested();
         };
-        progress.report = [shared](double fraction, const std::string& stage) {
-            std::lock_guard lock(shared->mutex);
-            shared->fraction = fraction;
-            shared->stage = stage;
-            if (!shared->receiver || shared->progressPending)
-                return;
-            shared->progressPending = true;
-            auto* receiver = shared->receiver;
-            QMetaObject::invokeMethod(
-                receiver, [receiver] { receiver->deliverProgress(); }, Qt::QueuedConnection);
+        progress.report = [channel](double fraction, const std::string& stage) {
+            channel->report({ fraction, stage });
         };
         const auto outcome = io::reduceRun(*trace, settings, progress);
         const bool ok = outcome.ok();
         const auto message = QString::fromStdString(ok ? std::string() : outcome.error);
         const auto reportPath = QDir(QFile::decodeName(settings.outDir.c_str()))
                                     .filePath(QString::fromLatin1(io::kReductionMarkdownName));
-        std::lock_guard lock(shared->mutex);
-        if (auto* receiver = shared->receiver)
-            QMetaObject::invokeMethod(
-                receiver,
-                [receiver, ok, message, reportPath] { receiver->finish(ok, message, reportPath); },
-                Qt::QueuedConnection);
+        // Runs on the GUI thread, and only while the dialog is alive (WorkerChannel).
+        channel->post([this, ok, message, reportPath] { finish(ok, message, reportPath); });
     });
 }
 
 void ReduceDialog::cancelWriting()
 {
-    if (m_shared && m_running) {
-        m_shared->cancelRequested = true;
+    if (m_channel && m_running) {
+        m_channel->cancel();
         m_status->setText(tr("Cancelling…"));
     }
 }
@@ -262,18 +231,11 @@ void ReduceDialog::reject()
 
 void ReduceDialog::deliverProgress()
 {
-    double fraction = 0;
-    std::string stage;
-    {
-        std::lock_guard lock(m_shared->mutex);
-        fraction = m_shared->fraction;
-        stage = m_shared->stage;
-        m_shared->progressPending = false;
-    }
+    const auto [fraction, stage] = m_channel->takeProgress();
     if (!m_running)
         return;
     m_progress->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000));
-    if (!m_shared->cancelRequested)
+    if (!m_channel->cancelRequested())
         m_status->setText(QString::fromStdString(stage));
 }
 

@@ -1,11 +1,14 @@
 #pragma once
 
 #include "core/trace.h"
+#include "worker_channel.h"
 
 #include <QDialog>
 #include <QString>
 
 #include <memory>
+#include <string>
+#include <utility>
 
 class QCheckBox;
 class QComboBox;
@@ -22,8 +25,8 @@ namespace parallax::app {
 // File → Write Reduced Run…: the choices of `parallax-cli reduce` (keep a share or a number of
 // PEs, selection by clusters or at random, k, seed, output folder, replace a non-empty folder),
 // then io::reduceRun on a QThreadPool worker with progress and Cancel, then the REDUCTION.md
-// quality report shown in the dialog. The worker never touches the dialog: it posts queued
-// calls through a shared state that the destructor unhooks (and cancels), as RunLoadJob does.
+// quality report shown in the dialog. The worker reports through a WorkerChannel, never to the
+// dialog directly.
 class ReduceDialog : public QDialog {
     Q_OBJECT
 public:
@@ -61,7 +64,7 @@ protected:
     void reject() override;
 
 private:
-    struct Shared;
+    using Channel = WorkerChannel<std::pair<double, std::string>>; // fraction done, stage
 
     void browse();
     void selectionChanged();
@@ -70,7 +73,7 @@ private:
     void setRunning(bool running);
 
     core::TracePtr m_trace;
-    std::shared_ptr<Shared> m_shared;
+    std::shared_ptr<Channel> m_channel;
     bool m_running = false;
     QString m_written;
 

@@ -3,6 +3,7 @@
 #include "app/cli/command_support.h"
 #include "app/cli/commands.h"
 #include "core/text_args.h"
+#include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
 
@@ -26,7 +27,8 @@ const char* const kHelp
     = "usage: parallax-cli render VIEW RUN -o OUT.png [--width W] [--height H] [options]\n\n"
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
       "the timeline, as SVG when OUT ends in .svg).\n"
-      "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters.\n\n"
+      "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
+      "comm-matrix, msg-size-evolution, animation (an animated PNG of every frame).\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -35,7 +37,12 @@ const char* const kHelp
       "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
       "  --by auto|pes|node|block[:N]|signature|cluster and --mode sum|set|key (overview and\n"
       "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
-      "  --k, --outliers (clusters); timeline takes --pes and --range\n";
+      "  --k, --outliers (clusters); timeline takes --pes and --range;\n"
+      "  comm-matrix: --metric messages|bytes, --by pe|pe-by-node|node, --external on|off;\n"
+      "  msg-size-evolution: --event send|receive, --sizes log|linear, --size-bin B,\n"
+      "  --interval, --bins, --entries; animation: --frames N, --interval T, --fps F\n"
+      "  (1, 2, 5, 10, 20, 30), --frame N (the one drawn into an SVG), --frames-dir DIR\n"
+      "  (also every frame as DIR/frame-0001.png, ...)\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -73,13 +80,16 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     if (!kind)
         return cli::usageError(err, "render",
             "unknown view '" + rest.front()
-                + "' (overview, usage, time-profile, histogram, comm, extrema, timeline)");
+                + "' (overview, usage, time-profile, histogram, comm, extrema, timeline, clusters, "
+                  "comm-matrix, msg-size-evolution, animation)");
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
     const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers" };
+        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers", "external",
+        "event", "sizes", "size-bin", "frames", "fps", "frame" };
     std::set<std::string> options = viewOptions;
-    options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
+    options.insert(
+        { "output", "width", "height", "range", "pes", "entries", "compat", "frames-dir" });
     cli::CommandLine cl;
     if (const int rc = cli::parseCommand("render", rest, options, cl, out, err, kHelp);
         rc != cli::kExitOk)
@@ -140,7 +150,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (const auto v = cl.parser.value(name))
             given[QString::fromStdString(name)] = QString::fromStdString(*v);
     // The histogram counts only the chosen entry methods (and then no idle periods).
-    if (*kind == views::ViewKind::Histogram)
+    if (*kind == views::ViewKind::Histogram || *kind == views::ViewKind::MsgSizeEvolution)
         if (const auto v = cl.parser.value("entries"))
             given[QStringLiteral("entries")] = QString::fromStdString(*v);
     QString error;
@@ -166,6 +176,23 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         }
         return cli::kExitOk;
     }
+    // A view that plays over time: every frame, as an animated PNG (and numbered PNGs).
+    if (view->frameCount() > 0) {
+        QString why;
+        if (const auto dir = cl.parser.value("frames-dir");
+            dir && !views::writeFrameSequence(*view, QString::fromStdString(*dir), size, &why)) {
+            err << "parallax-cli render: " << why.toStdString() << "\n";
+            return cli::kExitFatal;
+        }
+        if (!views::writeAnimatedPng(*view, outputPath, size, view->frameDelayMs(), &why)) {
+            err << "parallax-cli render: could not write " << *output << ": " << why.toStdString()
+                << "\n";
+            return cli::kExitFatal;
+        }
+        return cli::kExitOk;
+    }
+    if (cl.parser.value("frames-dir"))
+        return cli::usageError(err, "render", "--frames-dir goes with the animation view");
     const QImage image = view->renderChart(size);
     if (image.isNull() || !image.save(outputPath, "PNG")) {
         err << "parallax-cli render: could not write " << *output

@@ -15,7 +15,7 @@ using namespace parallax;
 using namespace parallax::core;
 using namespace parallax::core::analysis;
 
-namespace {
+namespace parallax_test_group_overview_test {
 
 // Four PEs traced over [0, 100): each runs entry 0 over [0, busy) and idles the rest.
 // Busy: PE 0 40, PE 1 80, PE 2 20, PE 3 70 µs.
@@ -38,8 +38,6 @@ OverviewOptions oneColumn()
     o.columns = 1;
     return o;
 }
-
-} // namespace
 
 TEST_CASE("group overview: mean, extremes with their PEs, and the dominant summed activity",
     "[analysis][groups]")
@@ -217,3 +215,5 @@ TEST_CASE("extrema over groups: a group's score is its members' mean, ranked as 
     CHECK(most.extremes[0].group == 1);
     CHECK(most.extremes[0].members == std::vector<PeId> { 2, 3 });
 }
+
+} // namespace parallax_test_group_overview_test

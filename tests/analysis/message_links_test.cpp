@@ -15,7 +15,7 @@ using namespace parallax;
 using namespace parallax::core;
 using namespace parallax::core::analysis;
 
-namespace {
+namespace parallax_test_message_links_test {
 
 LogRecord record(
     RecordType type, TimeUs t, EntryId entry = kNoEntry, std::int32_t event = 0, PeId pe = kNoPe)
@@ -75,8 +75,6 @@ TracePtr makeRun()
             record(RecordType::EndProcessing, 160, 0), record(RecordType::EndComputation, 200) });
     return trace;
 }
-
-} // namespace
 
 TEST_CASE(
     "message links on a hand-checked run: linked, stale, missing, no sender", "[analysis][links]")
@@ -186,3 +184,5 @@ TEST_CASE("message links on a real SMP run: through the comm thread, and forward
     }
     CHECK(checked == 50);
 }
+
+} // namespace parallax_test_message_links_test

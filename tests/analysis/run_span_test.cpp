@@ -21,7 +21,7 @@ using namespace parallax;
 using namespace parallax::core;
 using namespace parallax::core::analysis;
 
-namespace {
+namespace parallax_test_run_span_test {
 
 LogRecord record(RecordType type, TimeUs t, EntryId entry = kNoEntry)
 {
@@ -95,8 +95,6 @@ TracePtr loadReal(const char* name)
     REQUIRE(result.trace);
     return result.trace;
 }
-
-} // namespace
 
 TEST_CASE("the traced span runs from the first BEGIN_COMPUTATION of a worker to the workers' end",
     "[analysis]")
@@ -242,3 +240,5 @@ TEST_CASE("on real SMP runs the traced span ignores the comm-thread tail", "[ana
     CHECK(avg.commThreadsApart
         == static_cast<std::size_t>(feat->metadata.processors - feat->metadata.workerPes()));
 }
+
+} // namespace parallax_test_run_span_test

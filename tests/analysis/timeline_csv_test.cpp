@@ -10,7 +10,7 @@ using namespace parallax;
 using namespace parallax::core;
 using namespace parallax::core::analysis;
 
-namespace {
+namespace parallax_test_timeline_csv_test {
 
 LogRecord record(RecordType type, TimeUs t, EntryId entry = kNoEntry)
 {
@@ -50,8 +50,6 @@ TracePtr makeRun()
     return trace;
 }
 
-} // namespace
-
 TEST_CASE(
     "timeline CSV: every interval of the PEs in the window, entry names quoted", "[analysis][csv]")
 {
@@ -71,3 +69,5 @@ TEST_CASE(
     CHECK(timelineCsv(Trace {}, {}, {})
         == "pe,begin_us,end_us,kind,entry,entry_name,source_pe,msg_bytes\n");
 }
+
+} // namespace parallax_test_timeline_csv_test

@@ -13,7 +13,7 @@ using parallax::test::realLog;
 using parallax::test::runCliInProcess;
 using parallax::test::splitLines;
 
-namespace {
+namespace parallax_test_cli_groups_test {
 
 const char* const kHeader
     = "group,first_pe,last_pe,members,mode,role,pe,activity,activity_name,value_us,percent";
@@ -46,8 +46,6 @@ std::vector<Row> rows(const std::string& csv)
     }
     return out;
 }
-
-} // namespace
 
 TEST_CASE("cli groups by node in SUM mode: a row per node and per node's comm threads")
 {
@@ -231,3 +229,5 @@ TEST_CASE("cli groups --help explains the columns and the percent")
     const auto all = runCliInProcess({ "--help" });
     CHECK(all.out.find("groups RUN --by") != std::string::npos);
 }
+
+} // namespace parallax_test_cli_groups_test

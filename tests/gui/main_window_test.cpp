@@ -4,6 +4,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/memory_budget.h"
 #include "app/gui/view_workspace.h"
+#include "gui/main_window_test_support.h"
 #include "gui/scoped_env.h"
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
@@ -45,22 +46,13 @@ namespace {
 
 const std::filesystem::path kSamples = PARALLAX_SAMPLE_DIR;
 
-// Opens a run and waits for the load to end; returns how it ended.
-LoadOutcome openAndWait(MainWindow& window, const std::filesystem::path& run)
-{
-    QSignalSpy finished(&window, &MainWindow::loadFinished);
-    window.openRun(QString::fromStdString(run.string()));
-    REQUIRE(finished.wait(60'000));
-    return finished.takeFirst().at(0).value<LoadOutcome>();
-}
-
 } // namespace
 
 TEST_CASE("opening a sample run shows its summary with the right numbers", "[gui]")
 {
     MainWindow window(false);
     window.show();
-    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
     REQUIRE(window.trace());
     CHECK(window.trace()->metadata.processors == 12);
     CHECK(window.runSummary()
@@ -74,15 +66,15 @@ TEST_CASE(
 {
     MainWindow window(false);
     window.show();
-    REQUIRE(openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
     const auto before = window.trace();
     const auto notARun = parallax::test::sharedDir() / "real-logs" / "golden-java";
-    REQUIRE(openAndWait(window, notARun) == LoadOutcome::Failed);
+    REQUIRE(test::openAndWait(window, notARun) == LoadOutcome::Failed);
     REQUIRE(window.errorBox() != nullptr);
     CHECK(window.errorBox()->text().contains(QStringLiteral("golden-java")));
     CHECK(window.trace() == before); // the open run stays
     window.errorBox()->close();
-    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
     CHECK(window.trace() != before);
 }
 
@@ -125,7 +117,7 @@ TEST_CASE(
     "the options bar shows bad input next to the fields and keeps the last good values", "[gui]")
 {
     MainWindow window(false);
-    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
     views::OptionsBar bar;
     bar.setTrace(window.trace());
     bar.show();
@@ -165,7 +157,7 @@ TEST_CASE("Extrema -> click the most extreme PE's bar -> the Timeline shows that
     MainWindow window(false);
     window.resize(1400, 900);
     window.show();
-    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
     auto* view = window.workspace()->openView(views::ViewKind::Extrema);
     REQUIRE(view != nullptr);
     auto* extrema = qobject_cast<views::ExtremaView*>(view);
@@ -193,7 +185,7 @@ TEST_CASE("every view renders a real chart and its data for a sample run", "[gui
     MainWindow window(false);
     window.resize(1400, 900);
     window.show();
-    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
     for (const auto kind : views::kAllViewKinds) {
         INFO(views::viewKey(kind).toStdString());
         auto* view = window.workspace()->openView(kind);
@@ -215,7 +207,7 @@ TEST_CASE("every view renders a real chart and its data for a sample run", "[gui
 TEST_CASE("a view destroyed while it computes neither crashes nor delivers its result", "[gui]")
 {
     MainWindow window(false);
-    REQUIRE(openAndWait(window, parallax::test::sharedDir() / "real-logs" / "gen-leanmd-smp")
+    REQUIRE(test::openAndWait(window, parallax::test::sharedDir() / "real-logs" / "gen-leanmd-smp")
         == LoadOutcome::Loaded);
     views::EntryPalette palette;
     for (const auto kind : views::kAllViewKinds) {
@@ -363,8 +355,8 @@ TEST_CASE(
     MainWindow window(false);
     window.resize(1400, 900);
     window.show();
-    REQUIRE(
-        openAndWait(window, parallax::test::brokenCase("absurd-numbers")) == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, parallax::test::brokenCase("absurd-numbers"))
+        == LoadOutcome::Loaded);
     // The report opens by itself (it has warnings) and names the file and the line.
     REQUIRE(window.importReportDock() != nullptr);
     CHECK(window.importReportDock()->isVisible());
@@ -391,7 +383,7 @@ TEST_CASE("cancelling a load keeps the open run and the window usable", "[gui]")
 {
     MainWindow window(false);
     window.show();
-    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
     const auto before = window.trace();
     QSignalSpy finished(&window, &MainWindow::loadFinished);
     window.openRun(QString::fromStdString(
@@ -405,7 +397,7 @@ TEST_CASE("cancelling a load keeps the open run and the window usable", "[gui]")
     QTest::qWait(300); // the cancelled worker winds down; nothing of it may arrive
     CHECK(window.trace() == before);
     CHECK(finished.isEmpty());
-    REQUIRE(openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
     CHECK(window.trace()->files.baseName == "grainsize");
 }
 
@@ -418,7 +410,7 @@ TEST_CASE("over the memory budget: the summary says so, Extrema finds the PEs, t
     window.show();
     {
         const test::ScopedEnv budget("PARALLAX_MEMORY_BUDGET", "64K");
-        REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+        REQUIRE(test::openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
     }
     REQUIRE(window.trace()->logsOnDemand());
     CHECK(window.runSummary()->isFieldVisible(QStringLiteral("notice")));
@@ -449,11 +441,11 @@ TEST_CASE("the window's first open writes the index cache and the next open says
     const test::ScopedEnv cacheDir("PARALLAX_CACHE_DIR", cache.path().toStdString());
     MainWindow window(false);
     window.show();
-    REQUIRE(openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
     // The window drops the load job at once; the cache is written after that, on the worker.
     QThreadPool::globalInstance()->waitForDone();
     CHECK(QDir(cache.path()).entryList({ QStringLiteral("*.pxindex") }).size() == 1);
-    REQUIRE(openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, kSamples / "grainsize") == LoadOutcome::Loaded);
     CHECK(window.statusBar()->currentMessage().contains(QStringLiteral("from the index cache")));
 }
 
@@ -499,7 +491,7 @@ TEST_CASE("export dialogs start in the last export folder, never in the run's di
 
     // An open run (its directory is the most recent run) does not make exports start there.
     MainWindow window(false);
-    REQUIRE(openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
     const QString runDir
         = QDir(QString::fromStdString((kSamples / "imbalance").string())).absolutePath();
     CHECK(QDir(app::exportStartDirectory()).absolutePath() != runDir);

@@ -4,6 +4,7 @@
 
 #include "app/gui/main_window.h"
 #include "app/gui/reduce_dialog.h"
+#include "gui/main_window_test_support.h"
 #include "support/test_support.h"
 
 #include <QComboBox>
@@ -30,29 +31,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-LoadOutcome openAndWait(MainWindow& window, const fs::path& run)
-{
-    QSignalSpy finished(&window, &MainWindow::loadFinished);
-    window.openRun(QString::fromStdString(run.string()));
-    REQUIRE(finished.wait(60'000));
-    return finished.takeFirst().at(0).value<LoadOutcome>();
-}
-
-QAction* fileMenuAction(MainWindow& window, const QString& text)
-{
-    for (QAction* top : window.menuBar()->actions())
-        if (top->menu() != nullptr && top->text() == QStringLiteral("&File"))
-            for (QAction* action : top->menu()->actions())
-                if (action->text() == text)
-                    return action;
-    return nullptr;
-}
-
 // Opens the sample run and the dialog through File → Write Reduced Run….
 ReduceDialog* openDialog(MainWindow& window, const fs::path& run)
 {
-    REQUIRE(openAndWait(window, run) == LoadOutcome::Loaded);
-    auto* action = fileMenuAction(window, QStringLiteral("Write &Reduced Run…"));
+    REQUIRE(test::openAndWait(window, run) == LoadOutcome::Loaded);
+    auto* action = test::fileMenuAction(window, QStringLiteral("Write &Reduced Run…"));
     REQUIRE(action != nullptr);
     REQUIRE(action->isEnabled());
     action->trigger();

@@ -18,7 +18,7 @@ using namespace parallax;
 using namespace parallax::test;
 using core::Issue;
 
-namespace {
+namespace parallax_test_run_loader_test {
 
 void requireSameTrace(const core::Trace& a, const core::Trace& b)
 {
@@ -56,8 +56,6 @@ struct Recorder {
         reports.push_back(p);
     }
 };
-
-} // namespace
 
 TEST_CASE("log and log.gz of the same run give identical stores")
 {
@@ -248,3 +246,5 @@ TEST_CASE("reading without logs keeps the metadata and the summaries only")
     CHECK(trace->metadata.entries.size() == 215);
     CHECK(trace->validPes() == std::vector<core::PeId> { 0, 1, 2, 3, 4, 5 });
 }
+
+} // namespace parallax_test_run_loader_test

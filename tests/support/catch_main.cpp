@@ -1,3 +1,7 @@
-// Catch2's main(), compiled once and linked into every test executable.
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// main() of the test executables that need no QApplication.
+#include "support/catch_session.h"
+
+int main(int argc, char** argv)
+{
+    return parallax::test::runCatchSession(argc, argv);
+}

@@ -6,6 +6,7 @@
 #include "support/io_support.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
+#include "support/view_test_support.h"
 #include "views/comm/comm_view.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
@@ -35,41 +36,6 @@ using namespace parallax;
 using namespace parallax::views;
 
 namespace {
-
-const std::filesystem::path kSamples = PARALLAX_SAMPLE_DIR;
-
-// Each run is loaded once per test executable.
-core::TracePtr sampleRun(const std::string& name)
-{
-    static std::map<std::string, core::TracePtr> cache;
-    auto& trace = cache[name];
-    if (!trace) {
-        auto loaded = io::loadRun((kSamples / name).string());
-        INFO(loaded.error);
-        REQUIRE(loaded.trace);
-        trace = loaded.trace;
-    }
-    return trace;
-}
-
-struct Palette {
-    explicit Palette(const core::TracePtr& trace) { palette.setRun(trace.get()); }
-    EntryPalette palette;
-};
-
-// Waits until the view has no computation running (the result is then on screen).
-void waitForResult(AnalysisView& view)
-{
-    test::waitUntil([&]() { return !view.busy(); }, 60'000);
-}
-
-void showAndWait(AnalysisView& view, const core::TracePtr& trace)
-{
-    view.resize(1200, 700);
-    view.setTrace(trace);
-    view.setSelection({ 0, trace->endTime() }, {});
-    waitForResult(view);
-}
 
 std::size_t distinctColours(const QImage& image)
 {
@@ -114,10 +80,10 @@ void drag(QWidget* widget, QPoint from, QPoint to)
 TEST_CASE("the usage profile shows avg and one bar per PE and opens a PE's timeline on click",
     "[views][usage]")
 {
-    const auto trace = sampleRun("imbalance");
-    Palette p(trace);
+    const auto trace = test::sampleTrace("imbalance");
+    test::RunPalette p(trace);
     UsageProfileView view(&p.palette);
-    showAndWait(view, trace);
+    test::showAndWait(view, trace);
     checkRendersChart(view, view.chart());
     const auto& data = view.chart()->data();
     REQUIRE(data.categories.size() == 13);
@@ -156,10 +122,10 @@ TEST_CASE("the usage profile shows avg and one bar per PE and opens a PE's timel
 TEST_CASE("the time profile stacks % of processor time per interval and zooms on a drag",
     "[views][time-profile]")
 {
-    const auto trace = sampleRun("imbalance");
-    Palette p(trace);
+    const auto trace = test::sampleTrace("imbalance");
+    test::RunPalette p(trace);
     TimeProfileView view(&p.palette);
-    showAndWait(view, trace);
+    test::showAndWait(view, trace);
     checkRendersChart(view, view.chart());
     const auto& data = view.chart()->data();
     CHECK(data.axis == BarAxis::Time);
@@ -171,7 +137,7 @@ TEST_CASE("the time profile stacks % of processor time per interval and zooms on
     // Options: a 1 ms interval gives 135 intervals over the 134.6 ms run.
     QString error;
     REQUIRE(view.applyOptions({ { QStringLiteral("interval"), QStringLiteral("1ms") } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK(view.profile()->grid.size == 1000);
     CHECK(view.profile()->grid.count == 135);
 
@@ -188,20 +154,20 @@ TEST_CASE("the time profile stacks % of processor time per interval and zooms on
     const auto end = static_cast<double>(trace->endTime());
     CHECK(static_cast<double>(selected->begin) == Approx(end / 4.0).epsilon(0.05));
     CHECK(static_cast<double>(selected->end) == Approx(end / 2.0).epsilon(0.05));
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK(view.optionsBar()->range().begin == selected->begin);
     CHECK(view.profile()->grid.origin == selected->begin);
     REQUIRE(view.zoomOut());
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK(view.optionsBar()->range().begin == 0);
 }
 
 TEST_CASE("the context menu opens the shown range in the other views", "[views][time-profile]")
 {
-    const auto trace = sampleRun("imbalance");
-    Palette p(trace);
+    const auto trace = test::sampleTrace("imbalance");
+    test::RunPalette p(trace);
     TimeProfileView view(&p.palette);
-    showAndWait(view, trace);
+    test::showAndWait(view, trace);
     std::vector<std::pair<ViewKind, core::TimeRange>> opened;
     QObject::connect(&view, &AnalysisView::openRangeRequested,
         [&](ViewKind kind, core::TimeRange range, std::vector<core::PeId>) {
@@ -217,7 +183,8 @@ TEST_CASE("the context menu opens the shown range in the other views", "[views][
     QStringList titles;
     for (QAction* action : open->actions())
         titles << action->text();
-    CHECK(titles.size() == 7); // every other view, Clusters included
+    CHECK(
+        titles.size() == static_cast<qsizetype>(std::size(kAllViewKinds)) - 1); // every other view
     CHECK_FALSE(titles.contains(viewTitle(ViewKind::TimeProfile))); // not itself
     for (QAction* action : open->actions())
         if (action->text() == viewTitle(ViewKind::Histogram))
@@ -230,10 +197,10 @@ TEST_CASE("the context menu opens the shown range in the other views", "[views][
 
 TEST_CASE("a bad option is rejected with a visible message and the chart stays", "[views]")
 {
-    const auto trace = sampleRun("imbalance");
-    Palette p(trace);
+    const auto trace = test::sampleTrace("imbalance");
+    test::RunPalette p(trace);
     TimeProfileView view(&p.palette);
-    showAndWait(view, trace);
+    test::showAndWait(view, trace);
     view.show();
     REQUIRE(QTest::qWaitForWindowExposed(&view));
     const auto before = view.profile()->grid;
@@ -274,17 +241,17 @@ TEST_CASE("a bad option is rejected with a visible message and the chart stays",
 TEST_CASE(
     "the histogram shows the second grain-size hump and an overflow bin", "[views][histogram]")
 {
-    const auto trace = sampleRun("grainsize");
-    Palette p(trace);
+    const auto trace = test::sampleTrace("grainsize");
+    test::RunPalette p(trace);
     HistogramView view(&p.palette);
-    showAndWait(view, trace);
+    test::showAndWait(view, trace);
     QString error;
     // S-GRAIN: 99 bins of 0.1 ms from 0.1 ms.
     REQUIRE(view.applyOptions({ { QStringLiteral("bins"), QStringLiteral("99") },
                                   { QStringLiteral("bin-size"), QStringLiteral("0.1ms") },
                                   { QStringLiteral("min"), QStringLiteral("0.1ms") } },
         &error));
-    waitForResult(view);
+    test::waitForResult(view);
     checkRendersChart(view, view.chart());
     const auto& h = *view.histogram();
     REQUIRE(h.bins == 99);
@@ -323,13 +290,13 @@ TEST_CASE(
     view.binSizeField()->clear();
     view.minimumField()->clear();
     REQUIRE(view.applyOptions({}, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK(view.histogram()->binSize < 100.0);
     CHECK(view.histogram()->binLow(view.histogram()->bins) >= 1000.0);
 
     REQUIRE(
         view.applyOptions({ { QStringLiteral("metric"), QStringLiteral("msg-size") } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK(view.histogram()->metric == core::analysis::HistogramMetric::MessageSize);
     CHECK(view.chart()->data().unit == BarUnit::Messages);
     CHECK_FALSE(view.accumulatedToggle()->isEnabled());
@@ -340,10 +307,10 @@ TEST_CASE(
 TEST_CASE("communication over time labels its unit and switches metrics without recomputing",
     "[views][comm]")
 {
-    const auto trace = sampleRun("heavy-sender");
-    Palette p(trace);
+    const auto trace = test::sampleTrace("heavy-sender");
+    test::RunPalette p(trace);
     CommView view(&p.palette);
-    showAndWait(view, trace);
+    test::showAndWait(view, trace);
     checkRendersChart(view, view.chart());
     CHECK(view.chart()->title() == QStringLiteral("Messages sent"));
     CHECK(view.chart()->data().yTitle.startsWith(QStringLiteral("messages per interval (")));
@@ -369,7 +336,7 @@ TEST_CASE("communication over time labels its unit and switches metrics without 
     REQUIRE(view.applyOptions({ { QStringLiteral("metric"), QStringLiteral("ext_node_msgs_recv") },
                                   { QStringLiteral("interval"), QStringLiteral("1ms") } },
         &error));
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK(view.chart()->title() == QStringLiteral("Messages received from other nodes"));
     CHECK(view.chart()->data().yTitle == QStringLiteral("messages per interval (1 ms)"));
 }
@@ -378,8 +345,8 @@ TEST_CASE("extrema by least idle time shows PEs 9 and 3, the most extreme rightm
           "opens its timeline",
     "[views][extrema]")
 {
-    const auto trace = sampleRun("imbalance");
-    Palette p(trace);
+    const auto trace = test::sampleTrace("imbalance");
+    test::RunPalette p(trace);
     ExtremaView view(&p.palette);
     view.resize(1200, 700);
     view.setTrace(trace);
@@ -387,7 +354,7 @@ TEST_CASE("extrema by least idle time shows PEs 9 and 3, the most extreme rightm
     REQUIRE(view.applyOptions({ { QStringLiteral("criterion"), QStringLiteral("least-idle") },
                                   { QStringLiteral("count"), QStringLiteral("2") } },
         &error));
-    waitForResult(view);
+    test::waitForResult(view);
     checkRendersChart(view, view.chart());
     REQUIRE(view.extremePes() == std::vector<core::PeId> { 3, 9 }); // most extreme first
     const auto& data = view.chart()->data();
@@ -500,15 +467,15 @@ TEST_CASE("extrema by node: groups ranked by their PEs' mean score, a group's ba
 
 TEST_CASE("extrema by messages sent ranks the heavy sender first", "[views][extrema]")
 {
-    const auto trace = sampleRun("heavy-sender");
-    Palette p(trace);
+    const auto trace = test::sampleTrace("heavy-sender");
+    test::RunPalette p(trace);
     ExtremaView view(&p.palette);
     view.resize(1200, 700);
     view.setTrace(trace);
     QString error;
     REQUIRE(view.applyOptions(
         { { QStringLiteral("criterion"), QStringLiteral("msgs-sent") } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     REQUIRE_FALSE(view.extremePes().empty());
     CHECK(view.extremePes().front() == 5);
     CHECK(view.chart()->data().categories.back().label == QStringLiteral("PE 5"));
@@ -537,10 +504,10 @@ TEST_CASE("views without a run say so and render an empty chart", "[views]")
 
 TEST_CASE("a new colour for an entry repaints the charts with it", "[views]")
 {
-    const auto trace = sampleRun("imbalance");
-    Palette p(trace);
+    const auto trace = test::sampleTrace("imbalance");
+    test::RunPalette p(trace);
     UsageProfileView view(&p.palette);
-    showAndWait(view, trace);
+    test::showAndWait(view, trace);
     const auto& series = view.chart()->data().series;
     REQUIRE_FALSE(series.empty());
     REQUIRE(series[0].entry >= 0);
@@ -559,7 +526,7 @@ TEST_CASE("every bar view renders the real LeanMD run", "[views][real]")
     auto loaded = io::loadRun(test::realLog("gen-leanmd-smp").string());
     REQUIRE(loaded.trace);
     const auto trace = loaded.trace;
-    Palette p(trace);
+    test::RunPalette p(trace);
     std::vector<std::unique_ptr<AnalysisView>> views;
     views.push_back(std::make_unique<UsageProfileView>(&p.palette));
     views.push_back(std::make_unique<TimeProfileView>(&p.palette));
@@ -568,7 +535,7 @@ TEST_CASE("every bar view renders the real LeanMD run", "[views][real]")
     views.push_back(std::make_unique<ExtremaView>(&p.palette));
     for (auto& view : views) {
         INFO(viewKey(view->kind()).toStdString());
-        showAndWait(*view, trace);
+        test::showAndWait(*view, trace);
         const QImage image = view->renderChart(QSize(1400, 800));
         CHECK(distinctColours(image) > 5);
         CHECK(view->csv().count(QLatin1Char('\n')) > 2);

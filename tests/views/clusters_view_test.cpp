@@ -5,6 +5,7 @@
 
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
+#include "support/view_test_support.h"
 #include "views/clusters/cluster_rows.h"
 #include "views/clusters/clusters_view.h"
 #include "views/common/entry_palette.h"
@@ -23,24 +24,6 @@ using namespace parallax;
 using namespace parallax::views;
 
 namespace {
-
-core::TracePtr imbalanceRun()
-{
-    static core::TracePtr trace;
-    if (!trace) {
-        auto loaded
-            = io::loadRun((std::filesystem::path(PARALLAX_SAMPLE_DIR) / "imbalance").string());
-        INFO(loaded.error);
-        REQUIRE(loaded.trace);
-        trace = loaded.trace;
-    }
-    return trace;
-}
-
-void waitForResult(AnalysisView& view)
-{
-    test::waitUntil([&]() { return !view.busy(); }, 60'000);
-}
 
 // The table row of the cluster holding `pe`.
 int rowOfPe(const ClustersView& view, core::PeId pe)
@@ -62,13 +45,13 @@ TEST_CASE("the clusters view sets the overloaded PEs apart and a click opens the
           "timeline",
     "[views][clusters]")
 {
-    const auto trace = imbalanceRun();
+    const auto trace = test::sampleTrace("imbalance");
     EntryPalette palette;
     palette.setRun(trace.get());
     ClustersView view(&palette);
     view.resize(1200, 800);
     view.setTrace(trace);
-    waitForResult(view);
+    test::waitForResult(view);
     REQUIRE(view.clustering());
     const auto& c = *view.clustering();
     CHECK(c.nonEmpty == 2);
@@ -134,18 +117,18 @@ TEST_CASE("the clusters view sets the overloaded PEs apart and a click opens the
 TEST_CASE(
     "the clusters view takes k from its spin box and outliers from its field", "[views][clusters]")
 {
-    const auto trace = imbalanceRun();
+    const auto trace = test::sampleTrace("imbalance");
     EntryPalette palette;
     palette.setRun(trace.get());
     ClustersView view(&palette);
     view.resize(1200, 800);
     view.setTrace(trace);
-    waitForResult(view);
+    test::waitForResult(view);
     QString error;
     REQUIRE(view.applyOptions({ { QStringLiteral("k"), QStringLiteral("3") },
                                   { QStringLiteral("outliers"), QStringLiteral("2") } },
         &error));
-    waitForResult(view);
+    test::waitForResult(view);
     REQUIRE(view.clustering());
     CHECK(view.clustering()->k == 3);
     CHECK(view.kChoice()->value() == 3);
@@ -163,21 +146,21 @@ TEST_CASE(
     CHECK(error.contains(QStringLiteral("--k")));
     CHECK_FALSE(view.applyOptions({ { QStringLiteral("bins"), QStringLiteral("3") } }, &error));
     REQUIRE(view.applyOptions({ { QStringLiteral("k"), QStringLiteral("auto") } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK(view.kChoice()->value() == 0);
     CHECK(view.clustering()->k == 2);
 }
 
 TEST_CASE("the clusters view says why one PE cannot be clustered", "[views][clusters]")
 {
-    const auto trace = imbalanceRun();
+    const auto trace = test::sampleTrace("imbalance");
     EntryPalette palette;
     palette.setRun(trace.get());
     ClustersView view(&palette);
     view.resize(1200, 800);
     view.setTrace(trace);
     view.setSelection({}, { 3 });
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK_FALSE(view.clustering());
     CHECK_FALSE(view.chart()->hasData());
     CHECK(view.clusterTable()->rowCount() == 0);

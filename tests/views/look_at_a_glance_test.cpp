@@ -6,6 +6,7 @@
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
+#include "support/view_test_support.h"
 #include "views/common/entry_palette.h"
 #include "views/common/stacked_bar_chart.h"
 #include "views/extrema/extrema_view.h"
@@ -32,23 +33,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-core::TracePtr load(const fs::path& path)
-{
-    auto loaded = io::loadRun(path.string());
-    INFO(loaded.error);
-    REQUIRE(loaded.trace);
-    return loaded.trace;
-}
-
-core::TracePtr realRun(const std::string& name)
-{
-    static std::map<std::string, core::TracePtr> cache;
-    auto& trace = cache[name];
-    if (!trace)
-        trace = load(test::realLog(name));
-    return trace;
-}
-
 // gen-feat-smp without its logs: the .sts, .sum.sts, .sum and .sumd files, linked into a
 // temporary directory (the golden-java "sumonly" dataset is made the same way).
 core::TracePtr summaryOnlyRun()
@@ -63,28 +47,10 @@ core::TracePtr summaryOnlyRun()
             continue;
         fs::create_symlink(file.path(), dir / name);
     }
-    trace = load(dir.path());
+    trace = test::loadRunOnce(dir.path());
     REQUIRE_FALSE(trace->hasLogs());
     REQUIRE(trace->hasSummaries());
     return trace;
-}
-
-struct Palette {
-    explicit Palette(const core::TracePtr& trace) { palette.setRun(trace.get()); }
-    EntryPalette palette;
-};
-
-void waitForResult(AnalysisView& view)
-{
-    test::waitUntil([&]() { return !view.busy(); }, 60'000);
-}
-
-void showAndWait(AnalysisView& view, const core::TracePtr& trace)
-{
-    view.resize(1200, 700);
-    view.setTrace(trace);
-    view.setSelection({ 0, trace->endTime() }, {});
-    waitForResult(view);
 }
 
 bool hasSeries(const StackedBarData& data, int activity)
@@ -99,8 +65,8 @@ bool hasSeries(const StackedBarData& data, int activity)
 
 TEST_CASE("the heaviest entry methods get the first, most distinct colours", "[views][palette]")
 {
-    const auto trace = realRun("gen-leanmd-smp");
-    Palette p(trace);
+    const auto trace = test::realTrace("gen-leanmd-smp");
+    test::RunPalette p(trace);
     const auto ranking = core::analysis::rankEntriesByTime(*trace);
     REQUIRE(ranking.order.size() >= 2);
     CHECK(p.palette.entryColor(ranking.order[0]) == EntryPalette::rankColor(0));
@@ -124,14 +90,14 @@ TEST_CASE("the heaviest entry methods get the first, most distinct colours", "[v
 
 TEST_CASE("Extrema draws the ranked value above every bar", "[views][extrema]")
 {
-    const auto trace = realRun("gen-leanmd-smp");
-    Palette p(trace);
+    const auto trace = test::realTrace("gen-leanmd-smp");
+    test::RunPalette p(trace);
     ExtremaView view(&p.palette);
-    showAndWait(view, trace);
+    test::showAndWait(view, trace);
     QString error;
     REQUIRE(view.applyOptions(
         { { QStringLiteral("criterion"), QStringLiteral("msgs-sent") } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     const auto& data = view.chart()->data();
     REQUIRE(view.chart()->hasData());
     REQUIRE(data.valueLabels.size() == data.categories.size());
@@ -149,23 +115,23 @@ TEST_CASE("the execution-time histogram leaves idle out unless asked, and never 
           "entries",
     "[views][histogram]")
 {
-    const auto trace = realRun("gen-leanmd-smp");
-    Palette p(trace);
+    const auto trace = test::realTrace("gen-leanmd-smp");
+    test::RunPalette p(trace);
     HistogramView view(&p.palette);
-    showAndWait(view, trace);
+    test::showAndWait(view, trace);
     REQUIRE(view.histogram());
     const int idle = view.histogram()->columns.idle();
     CHECK_FALSE(view.idleToggle()->isChecked());
     CHECK_FALSE(hasSeries(view.chart()->data(), idle));
 
     view.idleToggle()->setChecked(true);
-    waitForResult(view);
+    test::waitForResult(view);
     CHECK(hasSeries(view.chart()->data(), idle));
 
     // Two chosen entry methods: only they are counted, idle never comes along.
     const auto ranking = core::analysis::rankEntriesByTime(*trace);
     view.setEntries({ ranking.order[0], ranking.order[1] });
-    waitForResult(view);
+    test::waitForResult(view);
     const auto& data = view.chart()->data();
     CHECK_FALSE(hasSeries(data, idle));
     CHECK_FALSE(view.idleToggle()->isEnabled());
@@ -178,7 +144,7 @@ TEST_CASE("the execution-time histogram leaves idle out unless asked, and never 
     QString error;
     REQUIRE(view.applyOptions(
         { { QStringLiteral("entries"), QString::number(ranking.order[0]) } }, &error));
-    waitForResult(view);
+    test::waitForResult(view);
     REQUIRE(view.chart()->data().series.size() == 1);
     CHECK(view.chart()->data().series[0].activity == ranking.order[0]);
     CHECK_FALSE(
@@ -189,8 +155,8 @@ TEST_CASE("the execution-time histogram leaves idle out unless asked, and never 
 TEST_CASE("the entry chooser filters by name and checks all or none of what it shows",
     "[views][histogram]")
 {
-    const auto trace = realRun("gen-leanmd-smp");
-    Palette p(trace);
+    const auto trace = test::realTrace("gen-leanmd-smp");
+    test::RunPalette p(trace);
     const auto ranking = core::analysis::rankEntriesByTime(*trace);
     EntryChooser chooser(trace->metadata, ranking.order, {}, &p.palette);
     REQUIRE(chooser.list()->count() == static_cast<int>(trace->metadata.entryCount()));
@@ -216,10 +182,10 @@ TEST_CASE("automatic histogram bins reach the longest execution", "[views][histo
 {
     for (const char* name : { "gen-leanmd-smp", "gen-feat-smp" }) {
         INFO(name);
-        const auto trace = realRun(name);
-        Palette p(trace);
+        const auto trace = test::realTrace(name);
+        test::RunPalette p(trace);
         HistogramView view(&p.palette);
-        showAndWait(view, trace);
+        test::showAndWait(view, trace);
         REQUIRE(view.histogram());
         const auto& h = *view.histogram();
         double longest = 0;
@@ -238,35 +204,35 @@ TEST_CASE("automatic histogram bins reach the longest execution", "[views][histo
 TEST_CASE("views that need event logs say that the run has summaries only", "[views][summary]")
 {
     const auto trace = summaryOnlyRun();
-    Palette p(trace);
+    test::RunPalette p(trace);
     HistogramView histogram(&p.palette);
-    showAndWait(histogram, trace);
+    test::showAndWait(histogram, trace);
     CHECK_FALSE(histogram.chart()->hasData());
     CHECK(histogram.chart()->message().contains(QStringLiteral("summaries only")));
     QString error;
     REQUIRE(histogram.applyOptions(
         { { QStringLiteral("metric"), QStringLiteral("msg-size") } }, &error));
-    waitForResult(histogram);
+    test::waitForResult(histogram);
     CHECK(histogram.chart()->message().contains(QStringLiteral("summaries only")));
 
     ExtremaView extrema(&p.palette);
-    showAndWait(extrema, trace);
+    test::showAndWait(extrema, trace);
     for (const char* criterion : { "msgs-sent", "bytes-sent" }) {
         REQUIRE(extrema.applyOptions(
             { { QStringLiteral("criterion"), QString::fromLatin1(criterion) } }, &error));
-        waitForResult(extrema);
+        test::waitForResult(extrema);
         CHECK_FALSE(extrema.chart()->hasData());
         CHECK(extrema.chart()->message().contains(QStringLiteral("summaries only")));
     }
     // Criteria the summaries answer still draw.
     REQUIRE(extrema.applyOptions(
         { { QStringLiteral("criterion"), QStringLiteral("least-idle") } }, &error));
-    waitForResult(extrema);
+    test::waitForResult(extrema);
     CHECK(extrema.chart()->hasData());
 
     // The time profile stays within 100 %.
     TimeProfileView profile(&p.palette);
-    showAndWait(profile, trace);
+    test::showAndWait(profile, trace);
     REQUIRE(profile.chart()->hasData());
     const auto& data = profile.chart()->data();
     for (std::size_t k = 0; k < data.categoryCount(); ++k)
@@ -279,6 +245,6 @@ TEST_CASE("views that need event logs say that the run has summaries only", "[vi
     timeline.show();
     timeline.setTrace(trace);
     CHECK(timeline.timeline()->summariesOnly());
-    timeline.setTrace(realRun("gen-feat-smp"));
+    timeline.setTrace(test::realTrace("gen-feat-smp"));
     CHECK_FALSE(timeline.timeline()->summariesOnly());
 }

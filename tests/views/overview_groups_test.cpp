@@ -2,6 +2,7 @@
 // of four: the group rows in each display, KEY naming the overloaded PEs, a click expanding a
 // group in place and collapsing it again, and a member row opening that PE's timeline.
 
+#include "overview_test_support.h"
 #include "support/io_support.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
@@ -25,17 +26,12 @@ core::TracePtr imbalance()
     return parallax::test::loadOk(std::filesystem::path(PARALLAX_SAMPLE_DIR) / "imbalance");
 }
 
-void waitFor(OverviewView& view)
-{
-    QTRY_VERIFY_WITH_TIMEOUT(view.overview().has_value() && !view.busy(), 30'000);
-}
-
 void apply(OverviewView& view, const std::map<QString, QString>& options)
 {
     QString error;
     REQUIRE(view.applyOptions(options, &error));
     REQUIRE(error.isEmpty());
-    waitFor(view);
+    test::waitForOverview(view);
 }
 
 // The Overview of sample-logs/imbalance, shown and computed.
@@ -45,7 +41,7 @@ struct ShownOverview {
         view.resize(1200, 640);
         view.show();
         view.setTrace(imbalance());
-        waitFor(view);
+        test::waitForOverview(view);
     }
     EntryPalette palette;
     OverviewView view { &palette };

@@ -2,7 +2,9 @@
 // utilization ramp, and the view on sample runs: the two overloaded PEs stand out, a row click
 // asks for that PE's timeline, a drag selects a range, CSV as parallax-cli.
 
+#include "overview_test_support.h"
 #include "support/io_support.h"
+#include "support/view_test_support.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
 #include "views/overview/overview_geometry.h"
@@ -63,16 +65,6 @@ QColor colourOf(int column)
 double luminance(QRgb c)
 {
     return 0.2126 * qRed(c) + 0.7152 * qGreen(c) + 0.0722 * qBlue(c);
-}
-
-core::TracePtr sample(const char* name)
-{
-    return parallax::test::loadOk(std::filesystem::path(PARALLAX_SAMPLE_DIR) / name);
-}
-
-void waitFor(OverviewView& view)
-{
-    QTRY_VERIFY_WITH_TIMEOUT(view.overview().has_value() && !view.busy(), 30'000);
 }
 
 } // namespace
@@ -209,8 +201,8 @@ TEST_CASE("the overview shows the overloaded PEs as busier rows and a row click 
     OverviewView view(&palette);
     view.resize(1200, 640);
     view.show();
-    view.setTrace(sample("imbalance"));
-    waitFor(view);
+    view.setTrace(test::sampleTrace("imbalance"));
+    test::waitForOverview(view);
     const auto& o = *view.overview();
     REQUIRE(o.pes.size() == 12);
     auto meanUtilization = [&](std::size_t k) {
@@ -270,8 +262,8 @@ TEST_CASE("dragging across the overview selects a range, reports it and offers t
     OverviewView view(&palette);
     view.resize(1200, 600);
     view.show();
-    view.setTrace(sample("imbalance"));
-    waitFor(view);
+    view.setTrace(test::sampleTrace("imbalance"));
+    test::waitForOverview(view);
     auto* chart = view.chart();
     const auto& g = chart->currentGeometry();
     const int y = g.rowRect(2).center().y();
@@ -325,7 +317,7 @@ TEST_CASE("dragging across the overview selects a range, reports it and offers t
 
     // Zooming to it recomputes the overview over that range.
     view.zoomTo(range);
-    waitFor(view);
+    test::waitForOverview(view);
     CHECK(view.overview()->grid.origin == range.begin);
     CHECK_FALSE(view.selectedRange());
     CHECK(view.zoomOut());
@@ -339,7 +331,7 @@ TEST_CASE("the overview renders non-blank pictures in both colourings and export
     view.resize(1000, 500);
     const auto trace = parallax::test::loadOk(parallax::test::realLog("gen-leanmd-smp"));
     view.setTrace(trace);
-    waitFor(view);
+    test::waitForOverview(view);
     for (const auto coloring :
         { OverviewColoring::DominantActivity, OverviewColoring::Utilization }) {
         view.setColoring(coloring);
@@ -355,7 +347,7 @@ TEST_CASE("the overview renders non-blank pictures in both colourings and export
     // CSV: the same lines as `parallax-cli overview` for the same request.
     QString error;
     REQUIRE(view.applyOptions({ { QStringLiteral("columns"), QStringLiteral("50") } }, &error));
-    waitFor(view);
+    test::waitForOverview(view);
     const auto& o = *view.overview();
     CHECK(o.grid.count == 50);
     const auto csv = view.csv();

@@ -20,7 +20,7 @@
 using namespace parallax;
 using namespace parallax::views;
 
-namespace {
+namespace parallax_test_run_summary_test {
 
 const std::filesystem::path kSamples = PARALLAX_SAMPLE_DIR;
 
@@ -38,8 +38,6 @@ void waitForGraph(const RunSummaryWidget& summary)
 {
     test::waitUntil([&]() { return !summary.graphPending(); });
 }
-
-} // namespace
 
 TEST_CASE("the summary page shows the run and its whole-run utilization graph", "[views]")
 {
@@ -150,3 +148,5 @@ TEST_CASE("the import report names every PE without a log or a summary file", "[
     INFO(lines.join(QLatin1Char('\n')).toStdString());
     CHECK(lines.contains(QStringLiteral("no .log: PE 1-6,10; no .sumd: PE 11")));
 }
+
+} // namespace parallax_test_run_summary_test

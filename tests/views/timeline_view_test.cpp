@@ -5,6 +5,7 @@
 #include "core/analysis/run_span.h"
 #include "support/io_support.h"
 #include "support/test_support.h"
+#include "support/view_test_support.h"
 #include "timeline_test_support.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
@@ -30,11 +31,6 @@ using namespace parallax::views;
 
 namespace {
 
-core::TracePtr sample(const char* name)
-{
-    return parallax::test::loadOk(std::filesystem::path(PARALLAX_SAMPLE_DIR) / name);
-}
-
 void wheel(QWidget* widget, QPoint at, int delta, Qt::KeyboardModifiers modifiers = {})
 {
     QWheelEvent event(QPointF(at), QPointF(widget->mapToGlobal(at)), QPoint(), QPoint(0, delta),
@@ -58,9 +54,9 @@ TEST_CASE("the timeline shows the first PEs until others are asked for, then add
 {
     parallax::test::ShownTimeline shown(1200, 500);
     auto& view = shown.view;
-    view.setTrace(sample("imbalance"));
+    view.setTrace(test::sampleTrace("imbalance"));
     CHECK(view.loadedPes().size() == 12); // opened on its own: the first PEs
-    const auto traced = core::analysis::tracedRunSpan(*sample("imbalance"));
+    const auto traced = core::analysis::tracedRunSpan(*test::sampleTrace("imbalance"));
     CHECK(view.window().begin == traced.begin); // the traced span, like every view
     CHECK(view.window().end == traced.end);
 
@@ -105,7 +101,7 @@ TEST_CASE("wheel and keys zoom around the cursor, drags and arrows pan, F shows 
 {
     parallax::test::ShownTimeline shown(1200, 400);
     auto& view = shown.view;
-    view.setTrace(sample("imbalance"));
+    view.setTrace(test::sampleTrace("imbalance"));
     auto* w = view.timeline();
     w->setWindow({ 0, 100'000 });
     const auto& g = w->currentGeometry();
@@ -138,7 +134,7 @@ TEST_CASE("wheel and keys zoom around the cursor, drags and arrows pan, F shows 
     CHECK(w->window().begin == 0);
     CHECK(w->window().length() == Approx(100'000).margin(4));
     QTest::keyClick(w, Qt::Key_F); // the whole traced run
-    const auto traced = core::analysis::tracedRunSpan(*sample("imbalance"));
+    const auto traced = core::analysis::tracedRunSpan(*test::sampleTrace("imbalance"));
     CHECK(w->window().begin == traced.begin);
     CHECK(w->window().end == traced.end);
 
@@ -175,7 +171,7 @@ TEST_CASE(
 {
     parallax::test::ShownTimeline shown(1200, 400);
     auto& view = shown.view;
-    view.setTrace(sample("imbalance"));
+    view.setTrace(test::sampleTrace("imbalance"));
     auto* w = view.timeline();
     auto* back = view.findChild<QToolButton*>(QStringLiteral("timelineBack"));
     auto* forward = view.findChild<QToolButton*>(QStringLiteral("timelineForward"));
@@ -227,7 +223,7 @@ TEST_CASE("a click on the ruler sets a reference mark and the ruler then counts 
 {
     parallax::test::ShownTimeline shown(1200, 400);
     auto& view = shown.view;
-    view.setTrace(sample("imbalance"));
+    view.setTrace(test::sampleTrace("imbalance"));
     auto* w = view.timeline();
     w->setWindow({ 20'000, 30'000 });
     const auto& g = w->currentGeometry();
@@ -414,7 +410,7 @@ TEST_CASE("rows by PE list: add, remove and collapse, a bad list refused with a 
 {
     parallax::test::ShownTimeline shown(1200, 500);
     auto& view = shown.view;
-    view.setTrace(sample("imbalance"));
+    view.setTrace(test::sampleTrace("imbalance"));
     view.setPes({ 0, 1 });
     QString error;
     CHECK(view.addPeList(QStringLiteral("4-10:2, 1"), &error));
@@ -481,7 +477,7 @@ TEST_CASE("rows stay in PE order unless the user moves them, and the header foll
 {
     parallax::test::ShownTimeline shown(1200, 500);
     auto& view = shown.view;
-    view.setTrace(sample("imbalance"));
+    view.setTrace(test::sampleTrace("imbalance"));
     view.setPes({ 2, 5 });
     view.addPes({ 3, 0 });
     CHECK(view.loadedPes() == std::vector<core::PeId> { 0, 2, 3, 5 });
@@ -541,7 +537,7 @@ TEST_CASE("hovering a bracket, a user event or a send tick names it", "[views][t
 {
     parallax::test::ShownTimeline shown(1200, 400);
     auto& view = shown.view;
-    const auto trace = sample("imbalance");
+    const auto trace = test::sampleTrace("imbalance");
     view.setTrace(trace);
     view.setPes({ 0 });
     auto* w = view.timeline();
@@ -579,7 +575,7 @@ TEST_CASE(
 {
     parallax::test::ShownTimeline shown(1200, 500);
     auto& view = shown.view;
-    view.setTrace(sample("imbalance"));
+    view.setTrace(test::sampleTrace("imbalance"));
     view.setPes({ 0, 3 });
     view.setWindow({ 20'000, 23'000 });
     QTemporaryDir dir;

@@ -7,6 +7,7 @@
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
+#include "support/view_test_support.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
@@ -29,24 +30,6 @@ using namespace parallax::views;
 
 namespace {
 
-core::TracePtr loadOnce(const std::filesystem::path& path)
-{
-    static std::map<std::string, core::TracePtr> cache;
-    auto& trace = cache[path.string()];
-    if (!trace) {
-        auto loaded = io::loadRun(path.string());
-        INFO(loaded.error);
-        REQUIRE(loaded.trace);
-        trace = loaded.trace;
-    }
-    return trace;
-}
-
-core::TracePtr leanmd()
-{
-    return loadOnce(test::realLog("gen-leanmd-smp"));
-}
-
 std::optional<std::size_t> seriesNamed(const StackedBarData& data, const QString& name)
 {
     for (std::size_t s = 0; s < data.series.size(); ++s)
@@ -60,7 +43,7 @@ std::optional<std::size_t> seriesNamed(const StackedBarData& data, const QString
 TEST_CASE(
     "the options bar starts at the traced span and offers comm threads on SMP runs", "[views]")
 {
-    const auto trace = leanmd();
+    const auto trace = test::realTrace("gen-leanmd-smp");
     OptionsBar bar;
     bar.offerCommThreads();
     bar.setTrace(trace);
@@ -81,14 +64,14 @@ TEST_CASE(
     // A run without comm threads has no such box.
     OptionsBar plain;
     plain.offerCommThreads();
-    plain.setTrace(loadOnce(std::filesystem::path(PARALLAX_SAMPLE_DIR) / "imbalance"));
+    plain.setTrace(test::sampleTrace("imbalance"));
     CHECK_FALSE(
         plain.findChild<QCheckBox*>(QStringLiteral("includeCommThreads"))->isVisibleTo(&plain));
 }
 
 TEST_CASE("the options bar names every bad field and says that nothing was applied", "[views]")
 {
-    const auto trace = leanmd();
+    const auto trace = test::realTrace("gen-leanmd-smp");
     OptionsBar bar;
     bar.offerCommThreads();
     bar.setTrace(trace);
@@ -115,7 +98,7 @@ TEST_CASE("the options bar names every bad field and says that nothing was appli
 TEST_CASE(
     "usage profile bars label untraced time and keep comm threads out of the average", "[views]")
 {
-    const auto trace = leanmd();
+    const auto trace = test::realTrace("gen-leanmd-smp");
     EntryPalette palette;
     UsageProfileView view(&palette);
     view.resize(1200, 700);
@@ -149,7 +132,7 @@ TEST_CASE(
 
 TEST_CASE("the summary graph marks start-up and the tail outside the traced span", "[views]")
 {
-    const auto trace = leanmd();
+    const auto trace = test::realTrace("gen-leanmd-smp");
     RunSummaryWidget summary;
     summary.resize(1200, 800);
     summary.show();
@@ -180,7 +163,7 @@ TEST_CASE("the summary graph marks start-up and the tail outside the traced span
 
 TEST_CASE("Extrema names the comm threads it left out and offers to include them", "[views]")
 {
-    const auto trace = leanmd();
+    const auto trace = test::realTrace("gen-leanmd-smp");
     EntryPalette palette;
     ExtremaView view(&palette);
     view.resize(1200, 700);

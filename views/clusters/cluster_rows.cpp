@@ -13,7 +13,7 @@ namespace parallax::views {
 
 namespace {
 
-QString tr(const char* text)
+QString rowsTr(const char* text)
 {
     return QCoreApplication::translate("parallax::views::ClustersView", text);
 }
@@ -52,7 +52,7 @@ int paintTable(QPainter& painter, QRect area, const std::vector<int>& columnX,
     painter.setFont(normal);
     if (rows < total)
         painter.drawText(QRect(area.left(), area.top() + (rows + 1) * line + 2, area.width(), line),
-            Qt::AlignLeft | Qt::AlignVCenter, tr("… %1 more").arg(total - rows));
+            Qt::AlignLeft | Qt::AlignVCenter, rowsTr("… %1 more").arg(total - rows));
     return rows;
 }
 
@@ -93,13 +93,13 @@ std::vector<ClusterRow> clusterRows(const core::analysis::PeClustering& c)
 QString outliersText(const ClusterRow& row, std::size_t shown)
 {
     if (row.outliers.empty())
-        return tr("none");
+        return rowsTr("none");
     QStringList pes;
     for (std::size_t k = 0; k < row.outliers.size() && k < shown; ++k)
         pes << QString::number(row.outliers[k].first);
     QString text = pes.join(QStringLiteral(", "));
     if (row.outliers.size() > shown)
-        text += tr(" … (%1 in all)").arg(row.outliers.size());
+        text += rowsTr(" … (%1 in all)").arg(row.outliers.size());
     return text;
 }
 
@@ -114,11 +114,12 @@ void paintClusterTables(QPainter& painter, QRect area, const std::vector<Cluster
     const int digit = metrics.horizontalAdvance(QLatin1Char('0'));
     std::vector<QStringList> cells;
     for (const auto& row : rows)
-        cells.push_back({ tr("C%1").arg(row.cluster), QLocale().toString(row.size),
-            tr("PE %1").arg(row.exemplar), formatTime(row.meanDistance), outliersText(row, 12) });
+        cells.push_back({ rowsTr("C%1").arg(row.cluster), QLocale().toString(row.size),
+            rowsTr("PE %1").arg(row.exemplar), formatTime(row.meanDistance),
+            outliersText(row, 12) });
     paintTable(painter, left, { 0, digit * 7, digit * 16, digit * 27, digit * 42 },
-        { tr("Cluster"), tr("PEs"), tr("Exemplar"), tr("Mean distance"),
-            tr("Outliers (farthest first)") },
+        { rowsTr("Cluster"), rowsTr("PEs"), rowsTr("Exemplar"), rowsTr("Mean distance"),
+            rowsTr("Outliers (farthest first)") },
         cells, -1);
     std::vector<QStringList> sweep;
     int chosen = -1;
@@ -126,11 +127,11 @@ void paintClusterTables(QPainter& painter, QRect area, const std::vector<Cluster
         if (s.chosen)
             chosen = static_cast<int>(sweep.size());
         sweep.push_back({ QString::number(s.k), QString::number(s.nonEmpty),
-            QLocale().toString(s.wcss, 'g', 4), s.chosen ? tr("✓ chosen") : QString() });
+            QLocale().toString(s.wcss, 'g', 4), s.chosen ? rowsTr("✓ chosen") : QString() });
     }
     if (!sweep.empty())
         paintTable(painter, right, { 0, digit * 5, digit * 17, digit * 30 },
-            { tr("k"), tr("Non-empty"), tr("WCSS (µs²)"), QString() }, sweep, chosen);
+            { rowsTr("k"), rowsTr("Non-empty"), rowsTr("WCSS (µs²)"), QString() }, sweep, chosen);
 }
 
 } // namespace parallax::views

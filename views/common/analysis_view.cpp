@@ -23,6 +23,12 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("timeline");
     case ViewKind::Clusters:
         return QStringLiteral("clusters");
+    case ViewKind::CommMatrix:
+        return QStringLiteral("comm-matrix");
+    case ViewKind::MsgSizeEvolution:
+        return QStringLiteral("msg-size-evolution");
+    case ViewKind::Animation:
+        return QStringLiteral("animation");
     }
     return {};
 }
@@ -46,6 +52,12 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Timeline");
     case ViewKind::Clusters:
         return QObject::tr("Clusters");
+    case ViewKind::CommMatrix:
+        return QObject::tr("Communication per Processor");
+    case ViewKind::MsgSizeEvolution:
+        return QObject::tr("Message Size Evolution");
+    case ViewKind::Animation:
+        return QObject::tr("Animation");
     }
     return {};
 }
@@ -59,13 +71,21 @@ bool AnalysisView::exportSvg(const QString& path, QSize size, QString* error)
     return false;
 }
 
+QImage AnalysisView::renderFrame(int frame, QSize size)
+{
+    (void)frame;
+    return renderChart(size);
+}
+
 bool AnalysisView::applyOptions(const std::map<QString, QString>& options, QString* error)
 {
-    if (options.empty())
-        return true;
+    return options.empty() || rejectOption(options.begin()->first, error);
+}
+
+bool AnalysisView::rejectOption(const QString& name, QString* error) const
+{
     if (error != nullptr)
-        *error = QObject::tr("the %1 view has no option --%2")
-                     .arg(viewKey(m_kind), options.begin()->first);
+        *error = QObject::tr("the %1 view has no option --%2").arg(viewKey(m_kind), name);
     return false;
 }
 

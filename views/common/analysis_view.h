@@ -25,13 +25,17 @@ enum class ViewKind {
     Communication,
     Extrema,
     Timeline,
-    Clusters
+    Clusters,
+    CommMatrix,
+    MsgSizeEvolution,
+    Animation,
 };
 
 // Every view, in menu order (View menu, Ctrl+1..8).
 inline constexpr ViewKind kAllViewKinds[]
     = { ViewKind::Overview, ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Histogram,
-          ViewKind::Communication, ViewKind::Extrema, ViewKind::Timeline, ViewKind::Clusters };
+          ViewKind::Communication, ViewKind::Extrema, ViewKind::Timeline, ViewKind::Clusters,
+          ViewKind::CommMatrix, ViewKind::MsgSizeEvolution, ViewKind::Animation };
 
 // "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the
 // names of `parallax-cli render VIEW`), and the human title.
@@ -70,6 +74,16 @@ public:
     // "bins", "metric", "bin-size", "min", "columns", "criterion", "count", "clusters", ...
     // Returns false with a message for an unknown option or a bad value. Applying recomputes.
     virtual bool applyOptions(const std::map<QString, QString>& options, QString* error);
+    // Views that play over time (the Animation): their number of frames (0: a still chart) and
+    // the chart of one frame at `size` (renderChart draws the one shown), for animated exports.
+    [[nodiscard]] virtual int frameCount() const { return 0; }
+    [[nodiscard]] virtual QImage renderFrame(int frame, QSize size);
+    // The delay between frames when played, in ms.
+    [[nodiscard]] virtual int frameDelayMs() const { return 200; }
+
+protected:
+    // applyOptions() helper: the error for an option the view does not have (returns false).
+    bool rejectOption(const QString& name, QString* error) const;
 
 signals:
     // Open the timeline of these PEs in this range (a click on a PE's bar or row).

@@ -144,20 +144,9 @@ void BarChartView::afterZoom()
     emit selectionChanged(m_options->range(), m_options->pes());
 }
 
-bool BarChartView::rejectOption(const QString& name, QString* error) const
-{
-    if (error != nullptr)
-        *error = tr("the %1 view has no option --%2").arg(viewKey(kind()), name);
-    return false;
-}
-
 bool BarChartView::applyFields(QString* error)
 {
-    if (m_options->apply())
-        return true;
-    if (error != nullptr)
-        *error = m_options->errorText();
-    return false;
+    return m_options->applyOrExplain(error);
 }
 
 } // namespace parallax::views

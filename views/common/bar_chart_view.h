@@ -59,9 +59,7 @@ protected:
 
     // Puts a widget in the top row, right of the options bar.
     void addToolbarWidget(QWidget* widget);
-    // applyOptions() helpers: the error for an option the view does not have, and the last
-    // step, which validates and applies every field.
-    bool rejectOption(const QString& name, QString* error) const;
+    // applyOptions()'s last step, which validates and applies every field.
     bool applyFields(QString* error);
 
     core::TracePtr m_trace;

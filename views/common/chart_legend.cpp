@@ -23,7 +23,7 @@ QString shareText(double share)
     return QLocale().toString(percent, 'f', percent < 10.0 ? 1 : 0) + QStringLiteral(" %");
 }
 
-QString tr(const char* text)
+QString legendTr(const char* text)
 {
     return QCoreApplication::translate("parallax::views::ChartLegend", text);
 }
@@ -78,7 +78,7 @@ double legendPreferredWidth(const std::vector<LegendItem>& items, const QFontMet
 {
     const double swatch = std::round(metrics.height() * 0.9);
     const double gap = std::round(metrics.height() * 0.45);
-    double widest = metrics.horizontalAdvance(tr("00 other entry methods"));
+    double widest = metrics.horizontalAdvance(legendTr("00 other entry methods"));
     for (const auto& item : items)
         widest = std::max(widest, metrics.horizontalAdvance(item.label));
     return swatch + gap + widest + gap + metrics.horizontalAdvance(QStringLiteral("00.0 %")) + gap;
@@ -126,10 +126,10 @@ LegendLayout layoutLegend(std::vector<LegendItem> items, QRectF area, const QFon
         }
         others.share = share;
         const auto hiddenCount = static_cast<qlonglong>(others.hidden.size());
-        others.label = hiddenCount == 1 ? tr("1 other entry method")
-                                        : tr("%1 other entry methods").arg(hiddenCount);
+        others.label = hiddenCount == 1 ? legendTr("1 other entry method")
+                                        : legendTr("%1 other entry methods").arg(hiddenCount);
         if (others.hidden.size() > static_cast<std::size_t>(names.size()))
-            names << tr("… and %1 more").arg(hiddenCount - names.size());
+            names << legendTr("… and %1 more").arg(hiddenCount - names.size());
         others.toolTip = names.join(QLatin1Char('\n'));
         if (!others.hidden.empty())
             shown.push_back(std::move(others));

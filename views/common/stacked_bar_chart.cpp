@@ -878,9 +878,10 @@ void addOpenRangeMenu(
     QMenu& menu, AnalysisView& view, core::TimeRange range, const std::vector<core::PeId>& pes)
 {
     QMenu* open = menu.addMenu(StackedBarChart::tr("Open %1 in").arg(formatTimeSpan(range)));
-    for (const auto target : { ViewKind::Timeline, ViewKind::Histogram, ViewKind::Communication,
-             ViewKind::Extrema, ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Overview,
-             ViewKind::Clusters }) {
+    for (const auto target :
+        { ViewKind::Timeline, ViewKind::Histogram, ViewKind::Communication, ViewKind::Extrema,
+            ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Overview, ViewKind::Clusters,
+            ViewKind::CommMatrix, ViewKind::MsgSizeEvolution, ViewKind::Animation }) {
         if (target == view.kind())
             continue;
         QAction* action = open->addAction(viewTitle(target));

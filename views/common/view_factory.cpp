@@ -1,9 +1,12 @@
 #include "views/common/view_factory.h"
 
+#include "views/animation/animation_view.h"
 #include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
+#include "views/comm_matrix/comm_matrix_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
+#include "views/msg_size_evolution/msg_size_evolution_view.h"
 #include "views/overview/overview_view.h"
 #include "views/time_profile/time_profile_view.h"
 #include "views/timeline/timeline_view.h"
@@ -30,6 +33,12 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new TimelineView(palette, parent);
     case ViewKind::Clusters:
         return new ClustersView(palette, parent);
+    case ViewKind::CommMatrix:
+        return new CommMatrixView(palette, parent);
+    case ViewKind::MsgSizeEvolution:
+        return new MsgSizeEvolutionView(palette, parent);
+    case ViewKind::Animation:
+        return new AnimationView(palette, parent);
     }
     return nullptr;
 }

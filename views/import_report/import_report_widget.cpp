@@ -1,6 +1,7 @@
 #include "views/import_report/import_report_widget.h"
 
 #include "core/text_args.h"
+#include "views/common/count_format.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
@@ -33,11 +34,6 @@ QIcon severityIcon(const QStyle* style, core::Severity severity)
         break;
     }
     return style->standardIcon(QStyle::SP_MessageBoxInformation);
-}
-
-QString countOf(std::uint64_t n, const QString& one, const QString& many)
-{
-    return QStringLiteral("%1 %2").arg(QLocale().toString(qulonglong(n)), n == 1 ? one : many);
 }
 
 } // namespace

@@ -294,7 +294,7 @@ QString OverviewChart::toolTipAt(QPoint pos) const
 QString OverviewChart::groupToolTip(
     const OverviewRowInfo& info, std::size_t row, std::int64_t column) const
 {
-    using Kind = OverviewRowInfo::Kind;
+    using RowKind = OverviewRowInfo::Kind;
     const auto& o = *m_overview;
     const auto& meta = m_trace->metadata;
     const auto g = static_cast<std::size_t>(info.group);
@@ -316,7 +316,7 @@ QString OverviewChart::groupToolTip(
         return text + tr("<br><i>not traced here</i>");
     const auto index = o.index(row, column);
     const auto value = percent(static_cast<double>(o.utilization[index]));
-    if (info.kind == Kind::KeyRest) {
+    if (info.kind == RowKind::KeyRest) {
         text += tr("<br>the other %n PE(s), mean: utilization %1 · idle %2", nullptr,
             static_cast<int>(members >= 3 ? members - 3 : 0))
                     .arg(value, percent(static_cast<double>(o.idle[index])));
@@ -330,9 +330,9 @@ QString OverviewChart::groupToolTip(
                     .arg(m_groups->minPe[at])
                     .arg(percent(static_cast<double>(m_groups->maxUtilization[at])))
                     .arg(m_groups->maxPe[at]);
-        if (info.kind == Kind::GroupMax || info.kind == Kind::GroupMin)
+        if (info.kind == RowKind::GroupMax || info.kind == RowKind::GroupMin)
             text += tr("<br>this row: the %1 utilization of each column")
-                        .arg(info.kind == Kind::GroupMax ? tr("highest") : tr("lowest"));
+                        .arg(info.kind == RowKind::GroupMax ? tr("highest") : tr("lowest"));
     }
     text += tr("<br>most time: %1")
                 .arg(activityName(meta, o.columns, o.dominant[index], true).toHtmlEscaped());

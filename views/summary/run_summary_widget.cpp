@@ -3,6 +3,7 @@
 #include "core/analysis/run_span.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
+#include "views/common/count_format.h"
 #include "views/common/time_format.h"
 #include "views/summary/summary_graph_widget.h"
 
@@ -33,22 +34,12 @@ QString fromStd(const std::string& s)
     return QString::fromStdString(s);
 }
 
-QString countText(std::uint64_t n)
-{
-    return QLocale().toString(qulonglong(n));
-}
-
 QString dash()
 {
     return QStringLiteral("—");
 }
 
 // "1 warning", "4 warnings" (tr()'s %n plurals need a loaded translation to read well).
-QString countOf(std::uint64_t n, const QString& one, const QString& many)
-{
-    return QStringLiteral("%1 %2").arg(countText(n), n == 1 ? one : many);
-}
-
 // CHARMVERSION is either a number-like tag (v80001 = 8.0.1, major*10000 + minor*100 + patch) or
 // a git description (v7.1.0-devel-335).
 QString charmVersionText(const std::string& raw)

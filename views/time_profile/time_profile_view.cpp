@@ -15,21 +15,10 @@ namespace parallax::views {
 TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
     : BarChartView(ViewKind::TimeProfile, palette, parent)
 {
-    m_interval = m_options->addField(tr("&Interval"), {},
-        [this](const QString& text) { return intervalFieldError(text, m_options); });
-    m_interval->setObjectName(QStringLiteral("interval"));
-    m_interval->setPlaceholderText(tr("auto"));
-    m_interval->setToolTip(tr("Interval size with a unit, e.g. 100µs, 1ms (empty: use Bins)"));
-    m_bins = m_options->addField(tr("&Bins"), {}, [this](const QString& text) {
-        if (auto e = countFieldError(text, 1, kMaxIntervals, tr("Bins")))
-            return e;
-        if (!text.trimmed().isEmpty() && !m_interval->text().trimmed().isEmpty())
-            return std::optional<QString>(tr("Give an interval or a number of bins, not both"));
-        return std::optional<QString>();
-    });
-    m_bins->setObjectName(QStringLiteral("bins"));
-    m_bins->setPlaceholderText(QStringLiteral("1000"));
-    m_bins->setToolTip(tr("Number of intervals over the range (empty: 1000)"));
+    const auto fields = m_options->addIntervalFields(
+        tr("&Bins"), QStringLiteral("bins"), tr("Number of intervals"), 1000, kMaxIntervals);
+    m_interval = fields.interval;
+    m_bins = fields.count;
 
     m_options->offerCommThreads();
     m_chart->setObjectName(QStringLiteral("timeProfileChart"));

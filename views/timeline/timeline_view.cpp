@@ -5,6 +5,7 @@
 #include "core/analysis/run_span.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
+#include "views/common/chart_style.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
@@ -13,6 +14,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -24,10 +26,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-
-#ifdef PARALLAX_HAVE_SVG
-#include <QSvgGenerator>
-#endif
 
 #include <algorithm>
 #include <map>
@@ -610,52 +608,17 @@ QImage TimelineView::renderChart(QSize size)
 
 bool TimelineView::svgAvailable()
 {
-#ifdef PARALLAX_HAVE_SVG
-    return true;
-#else
-    return false;
-#endif
+    return svgExportAvailable();
 }
 
 bool TimelineView::exportSvg(const QString& path, QSize size, QString* error)
 {
     if (size.isEmpty())
         size = m_timeline->isVisible() ? m_timeline->size() : QSize(1200, 700);
-#ifdef PARALLAX_HAVE_SVG
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        if (error != nullptr)
-            *error = file.errorString();
-        return false;
-    }
-    QSvgGenerator svg;
-    svg.setOutputDevice(&file);
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
-    svg.setTitle(tr("Timeline"));
-    svg.setDescription(chartTitle());
-    QPainter painter;
-    if (!painter.begin(&svg)) {
-        if (error != nullptr)
-            *error = tr("cannot paint into %1").arg(path);
-        return false;
-    }
-    painter.setFont(m_timeline->font());
-    m_timeline->paintChart(painter, size, true, chartTitle());
-    painter.end();
-    file.close();
-    if (file.error() != QFileDevice::NoError) {
-        if (error != nullptr)
-            *error = file.errorString();
-        return false;
-    }
-    return true;
-#else
-    (void)path;
-    if (error != nullptr)
-        *error = tr("this build has no SVG support (install qt6-svg-dev and rebuild)");
-    return false;
-#endif
+    return writeSvgFile(
+        path, size, tr("Timeline"), chartTitle(), m_timeline->font(),
+        [&](QPainter& painter) { m_timeline->paintChart(painter, size, true, chartTitle()); },
+        error);
 }
 
 QString TimelineView::csv() const

@@ -12,7 +12,7 @@ namespace {
 
 namespace analysis = core::analysis;
 
-QString tr(const char* text, const char* disambiguation = nullptr, int n = -1)
+QString groupBarsTr(const char* text, const char* disambiguation = nullptr, int n = -1)
 {
     return QCoreApplication::translate("parallax::views::UsageGroupBars", text, disambiguation, n);
 }
@@ -22,7 +22,7 @@ QString percentText(double value)
     return QString::number(value, 'f', value < 10.0 ? 2 : 1) + QStringLiteral(" %");
 }
 
-QString peListText(const std::vector<core::PeId>& pes)
+QString shortPeListText(const std::vector<core::PeId>& pes)
 {
     const auto text = QString::fromStdString(core::formatPeList(pes));
     return text.size() > 60 ? text.left(57) + QStringLiteral("…") : text;
@@ -217,17 +217,18 @@ UsageBar UsageGroupBars::peBar(core::PeId pe) const
     bar.pes = { pe };
     bar.commThread = std::binary_search(p.apart.begin(), p.apart.end(), pe);
     bar.label = bar.commThread ? QStringLiteral("%1c").arg(pe) : QString::number(pe);
-    bar.title = tr("PE %1").arg(pe);
+    bar.title = groupBarsTr("PE %1").arg(pe);
     if (std::binary_search(p.fromSummary.begin(), p.fromSummary.end(), pe)) {
         bar.label += QStringLiteral("*");
-        bar.title = tr("PE %1 · from its summary file").arg(pe);
-        bar.note = tr("This reduced run has no log of it: busy and idle from its .sum file\n");
+        bar.title = groupBarsTr("PE %1 · from its summary file").arg(pe);
+        bar.note
+            = groupBarsTr("This reduced run has no log of it: busy and idle from its .sum file\n");
     }
     if (metadata.isCommThread(pe))
-        bar.note += tr("Communication thread of node %1\n").arg(metadata.nodeOf(pe));
+        bar.note += groupBarsTr("Communication thread of node %1\n").arg(metadata.nodeOf(pe));
     else if (metadata.smp)
-        bar.note += tr("Node %1\n").arg(metadata.nodeOf(pe));
-    bar.note += tr("Click to open its timeline");
+        bar.note += groupBarsTr("Node %1\n").arg(metadata.nodeOf(pe));
+    bar.note += groupBarsTr("Click to open its timeline");
     const auto width = static_cast<std::size_t>(p.columns.count());
     bar.percent.assign(p.percent.begin() + static_cast<std::ptrdiff_t>(k * width),
         p.percent.begin() + static_cast<std::ptrdiff_t>((k + 1) * width));
@@ -243,19 +244,21 @@ void UsageGroupBars::appendGroupBars(const analysis::PeGroup& group, const std::
     const auto name = QString::fromStdString(group.name);
     const auto members = a.pes.size();
     const QString action = expanded
-        ? tr("Click to collapse")
-        : tr("Click to show its %1")
-              .arg(childrenOf(group, path).empty() ? tr("PEs") : tr("groups"));
+        ? groupBarsTr("Click to collapse")
+        : groupBarsTr("Click to show its %1")
+              .arg(childrenOf(group, path).empty() ? groupBarsTr("PEs") : groupBarsTr("groups"));
     const auto& summary = m_profile->fromSummary;
     const auto fromSummary = std::count_if(a.pes.begin(), a.pes.end(),
         [&](core::PeId pe) { return std::binary_search(summary.begin(), summary.end(), pe); });
-    const QString who
-        = tr("%n PE(s): %1", nullptr, static_cast<int>(members)).arg(peListText(a.pes))
-        + (group.commThreads.empty() || a.commThreads ? QString() : tr(" (with comm threads)"))
-        + (fromSummary > 0 ? tr("\n%n of them from their summary files (no log in this reduced "
-                                "run)",
-               nullptr, static_cast<int>(fromSummary))
-                           : QString());
+    const QString who = groupBarsTr("%n PE(s): %1", nullptr, static_cast<int>(members))
+                            .arg(shortPeListText(a.pes))
+        + (group.commThreads.empty() || a.commThreads ? QString()
+                                                      : groupBarsTr(" (with comm threads)"))
+        + (fromSummary > 0
+                ? groupBarsTr("\n%n of them from their summary files (no log in this reduced "
+                              "run)",
+                    nullptr, static_cast<int>(fromSummary))
+                : QString());
     auto make = [&](const analysis::GroupValues& v) {
         UsageBar bar;
         bar.path = path;
@@ -282,9 +285,9 @@ void UsageGroupBars::appendGroupBars(const analysis::PeGroup& group, const std::
             return;
         auto bar = make(*sum);
         bar.label = marker + name;
-        bar.title = tr("%1 · SUM").arg(name);
+        bar.title = groupBarsTr("%1 · SUM").arg(name);
         bar.note = who + QLatin1Char('\n')
-            + tr("Bars: the members' total per PE (sum ÷ %1); entry-method time %2 in all")
+            + groupBarsTr("Bars: the members' total per PE (sum ÷ %1); entry-method time %2 in all")
                   .arg(members)
                   .arg(formatTime(busy.meanUs * static_cast<double>(members)))
             + QLatin1Char('\n') + action;
@@ -297,15 +300,16 @@ void UsageGroupBars::appendGroupBars(const analysis::PeGroup& group, const std::
             return;
         auto bar = make(*mean);
         bar.label = marker + name;
-        bar.title = tr("%1 · SET").arg(name);
+        bar.title = groupBarsTr("%1 · SET").arg(name);
         const double lo = toPercent(busy.minUs);
         const double hi = toPercent(busy.maxUs);
         const double m = toPercent(busy.meanUs);
         const double sd = toPercent(busy.sdUs);
         bar.spread = BarSpread { lo, hi, std::max(0.0, m - sd), m + sd };
         bar.note = who + QLatin1Char('\n')
-            + tr("Bar: the members' mean. Entry-method time: min %1 (PE %2), max %3 (PE %4), "
-                 "mean %5 ± %6 (whisker: min–max, band: mean ± σ)")
+            + groupBarsTr(
+                "Bar: the members' mean. Entry-method time: min %1 (PE %2), max %3 (PE %4), "
+                "mean %5 ± %6 (whisker: min–max, band: mean ± σ)")
                   .arg(percentText(lo))
                   .arg(busy.minPe)
                   .arg(percentText(hi))
@@ -323,24 +327,24 @@ void UsageGroupBars::appendGroupBars(const analysis::PeGroup& group, const std::
             switch (v.role) {
             case analysis::ValueRole::First:
                 bar.label = marker + QString::number(v.pe);
-                bar.title = tr("PE %1 · first of %2").arg(v.pe).arg(name);
-                bar.note = tr("The group's first PE, kept as it is");
+                bar.title = groupBarsTr("PE %1 · first of %2").arg(v.pe).arg(name);
+                bar.note = groupBarsTr("The group's first PE, kept as it is");
                 break;
             case analysis::ValueRole::Slowest:
                 bar.label = QStringLiteral("%1▲").arg(v.pe);
-                bar.title = tr("PE %1 · slowest of %2").arg(v.pe).arg(name);
-                bar.note = tr("The most entry-method time of the others");
+                bar.title = groupBarsTr("PE %1 · slowest of %2").arg(v.pe).arg(name);
+                bar.note = groupBarsTr("The most entry-method time of the others");
                 break;
             case analysis::ValueRole::Fastest:
                 bar.label = QStringLiteral("%1▼").arg(v.pe);
-                bar.title = tr("PE %1 · fastest of %2").arg(v.pe).arg(name);
-                bar.note = tr("The least entry-method time of the others");
+                bar.title = groupBarsTr("PE %1 · fastest of %2").arg(v.pe).arg(name);
+                bar.note = groupBarsTr("The least entry-method time of the others");
                 break;
             default:
-                bar.label = tr("rest");
-                bar.title = tr("the rest of %1").arg(name);
-                bar.note
-                    = tr("The mean of the other %n PE(s)", nullptr, static_cast<int>(v.peCount));
+                bar.label = groupBarsTr("rest");
+                bar.title = groupBarsTr("the rest of %1").arg(name);
+                bar.note = groupBarsTr(
+                    "The mean of the other %n PE(s)", nullptr, static_cast<int>(v.peCount));
                 break;
             }
             bar.note += QLatin1Char('\n') + who + QLatin1Char('\n') + action;
