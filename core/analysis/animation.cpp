@@ -51,17 +51,16 @@ std::optional<UtilizationFrames> computeAnimation(const Trace& trace,
     const auto n = out.pes.size();
     out.utilization.assign(
         static_cast<std::size_t>(out.grid.count) * n, std::numeric_limits<float>::quiet_NaN());
-    const auto width = static_cast<std::size_t>(r.columns.count());
     const bool ok = parallelFor(n, r.threads, progress, [&](std::size_t k) {
         const PeId pe = out.pes[k];
-        std::vector<double> rows;
-        overviewActivityRows(trace, pe, out.grid, r.columns, logs, rows);
+        thread_local ActivityCollector scratch;
+        thread_local SparseActivityRows rows;
+        overviewActivityRows(trace, pe, out.grid, r.columns, logs, scratch, rows);
         std::vector<TracedSpan> traced;
         if (logs && static_cast<std::size_t>(pe) < trace.pes.size())
             traced = tracedSpans(trace.pes[static_cast<std::size_t>(pe)]);
         for (std::int64_t f = 0; f < out.grid.count; ++f) {
-            const auto cell = overviewCell(
-                rows.data() + static_cast<std::size_t>(f) * width, out.grid, f, r.columns, logs);
+            const auto cell = overviewCell(rows, out.grid, f, r.columns);
             // Data: the PE was traced during the frame (logs), or its summaries cover it.
             const bool data = logs ? std::any_of(traced.begin(), traced.end(),
                                   [&](const TracedSpan& t) {

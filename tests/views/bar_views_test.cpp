@@ -396,9 +396,8 @@ TEST_CASE("extrema by node: groups ranked by their PEs' mean score, a group's ba
           "place, a PE's bar opens its timeline",
     "[views][extrema][groups]")
 {
-    const auto trace
-        = parallax::test::loadOk(parallax::test::realLog("gen-leanmd-smp")); // 2 nodes of 2 workers
-    Palette p(trace);
+    const auto trace = test::loadOk(test::realLog("gen-leanmd-smp")); // 2 nodes of 2 workers
+    test::RunPalette p(trace);
     ExtremaView view(&p.palette);
     view.resize(1200, 700);
     view.setTrace(trace);
@@ -407,7 +406,7 @@ TEST_CASE("extrema by node: groups ranked by their PEs' mean score, a group's ba
                                   { QStringLiteral("by"), QStringLiteral("node") },
                                   { QStringLiteral("count"), QStringLiteral("2") } },
         &error));
-    waitForResult(view);
+    test::waitForResult(view);
     const auto* groups = view.groupExtrema();
     REQUIRE(groups != nullptr);
     REQUIRE(groups->extremes.size() == 2);
