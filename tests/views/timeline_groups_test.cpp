@@ -17,6 +17,9 @@
 
 using namespace parallax;
 
+// Its own namespace: the helpers share names with other test files (unity builds).
+namespace parallax_test_timeline_groups_test {
+
 namespace {
 
 // `count` PEs traced over [0, 1000): each runs entry 0 over [0, 500) and idles after.
@@ -235,3 +238,5 @@ TEST_CASE("expanding and collapsing a group keeps the window and the group's pla
     CHECK(w->window().begin == window.begin);
     CHECK(w->window().end == window.end);
 }
+
+} // namespace parallax_test_timeline_groups_test
