@@ -17,6 +17,9 @@
 
 using namespace parallax;
 
+// Its own namespace: the helpers share names with other test files (unity builds).
+namespace parallax_test_timeline_groups_test {
+
 namespace {
 
 // `count` PEs traced over [0, 1000): each runs entry 0 over [0, 500) and idles after.
@@ -26,6 +29,16 @@ core::TracePtr manyPes(core::PeId count)
         std::vector<core::TimeUs>(static_cast<std::size_t>(count), 500), 1000);
 }
 
+// The run of manyPes(count), every PE asked for.
+void showAll(views::TimelineView& view, core::PeId count)
+{
+    view.setTrace(manyPes(count));
+    std::vector<core::PeId> all(static_cast<std::size_t>(count));
+    for (core::PeId pe = 0; pe < count; ++pe)
+        all[static_cast<std::size_t>(pe)] = pe;
+    view.setPes(all);
+}
+
 } // namespace
 
 TEST_CASE("the timeline collapses PEs beyond about 200 rows into blocks, expandable in place",
@@ -33,11 +46,7 @@ TEST_CASE("the timeline collapses PEs beyond about 200 rows into blocks, expanda
 {
     parallax::test::ShownTimeline shown(1200, 700);
     auto& view = shown.view;
-    view.setTrace(manyPes(600));
-    std::vector<core::PeId> all(600);
-    for (core::PeId pe = 0; pe < 600; ++pe)
-        all[static_cast<std::size_t>(pe)] = pe;
-    view.setPes(all);
+    showAll(view, 600);
     auto* timeline = view.timeline();
     CHECK(timeline->pes().size() == 600);
     const auto rows = timeline->rowSources().size();
@@ -186,11 +195,7 @@ TEST_CASE("expanding and collapsing a group keeps the window and the group's pla
 {
     parallax::test::ShownTimeline shown(1000, 600);
     auto& view = shown.view;
-    view.setTrace(manyPes(600));
-    std::vector<core::PeId> all(600);
-    for (core::PeId pe = 0; pe < 600; ++pe)
-        all[static_cast<std::size_t>(pe)] = pe;
-    view.setPes(all);
+    showAll(view, 600);
     auto* w = view.timeline();
     w->setWindow({ 100, 700 });
     const auto window = w->window();
@@ -233,3 +238,5 @@ TEST_CASE("expanding and collapsing a group keeps the window and the group's pla
     CHECK(w->window().begin == window.begin);
     CHECK(w->window().end == window.end);
 }
+
+} // namespace parallax_test_timeline_groups_test

@@ -21,6 +21,9 @@
 using namespace parallax;
 using namespace parallax::views;
 
+// Its own namespace: the helpers share names with other test files (unity builds).
+namespace parallax_test_usage_groups_test {
+
 namespace {
 
 core::TracePtr leanmdSmp()
@@ -310,3 +313,5 @@ TEST_CASE("KEY: expanding a group adds at most 200 bars", "[views][usage][groups
     REQUIRE(s.view->toggleGroup(path));
     CHECK(s.view->groupBars().size() - after.size() <= core::analysis::kMaxAxisRows);
 }
+
+} // namespace parallax_test_usage_groups_test

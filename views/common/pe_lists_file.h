@@ -9,9 +9,11 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QFileDialog>
+#include <QMessageBox>
 #include <QSaveFile>
 #include <QString>
 
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -66,6 +68,23 @@ inline bool writePeListsFile(const QString& path,
         return false;
     }
     return true;
+}
+
+// Asks for a lists file and hands it to `load` (which says why it cannot use it); a problem is
+// shown in a message box. False when the user cancelled or the file could not be used.
+inline bool choosePeListsFile(
+    QWidget* parent, const std::function<bool(const QString& path, QString* error)>& load)
+{
+    const QString path = QFileDialog::getOpenFileName(parent,
+        QCoreApplication::translate("parallax::views", "Group PEs by Named Lists"), {},
+        peListsFilter());
+    QString error;
+    if (!path.isEmpty() && load(path, &error))
+        return true;
+    if (!error.isEmpty())
+        QMessageBox::warning(
+            parent, QCoreApplication::translate("parallax::views", "PE Lists"), error);
+    return false;
 }
 
 } // namespace parallax::views

@@ -142,12 +142,9 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index == static_cast<int>(Grouping::Lists)) {
             // Named PE lists from a file, chosen now; cancelling keeps the previous grouping.
-            const QString path = QFileDialog::getOpenFileName(
-                this, tr("Group PEs by Named Lists"), {}, peListsFilter());
-            QString error;
-            if (path.isEmpty() || !loadPeLists(path, &error)) {
-                if (!error.isEmpty())
-                    QMessageBox::warning(this, tr("PE Lists"), error);
+            if (!choosePeListsFile(this, [this](const QString& path, QString* error) {
+                    return loadPeLists(path, error);
+                })) {
                 const QSignalBlocker block(m_grouping);
                 m_grouping->setCurrentIndex(m_lastGrouping);
                 return;

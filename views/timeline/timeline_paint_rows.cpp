@@ -20,8 +20,8 @@ namespace {
 
 // The label of one of a group's rows: `first` (and `second` below it when two lines fit) or
 // `oneLine`.
-void groupLabels(const TimelineRow& row, const QString& busyText, QString& first, QString& oneLine,
-    QString& second)
+void groupRowLabels(const TimelineRow& row, const QString& busyText, QString& first,
+    QString& oneLine, QString& second)
 {
     const QString mark = row.groupExpanded ? QStringLiteral("▾ ") : QStringLiteral("▸ ");
     const QString group = mark + row.groupLabel;
@@ -108,7 +108,7 @@ void TimelineWidget::paintRows(
         QString second;
         const QString busyText = busy >= 0 ? tr(" · %1 % busy").arg(busy, 0, 'f', 0) : QString();
         if (row.groupRow()) {
-            groupLabels(row, busyText, first, oneLine, second);
+            groupRowLabels(row, busyText, first, oneLine, second);
         } else if (row.commThread) {
             second = tr("comm thread");
         } else if (busy >= 0) {

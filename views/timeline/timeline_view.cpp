@@ -14,7 +14,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
-
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QInputDialog>

@@ -10,7 +10,6 @@
 
 #include <QComboBox>
 #include <QMenu>
-#include <QMessageBox>
 #include <QToolButton>
 
 namespace parallax::views {
@@ -47,12 +46,8 @@ UsageProfileView::UsageProfileView(EntryPalette* palette, QWidget* parent)
             m_lastGrouping = index;
             return;
         }
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Group PEs by Named Lists"), {}, peListsFilter());
-        QString error;
-        if (path.isEmpty() || !loadPeLists(path, &error)) {
-            if (!error.isEmpty())
-                QMessageBox::warning(this, tr("PE Lists"), error);
+        if (!choosePeListsFile(this,
+                [this](const QString& path, QString* error) { return loadPeLists(path, error); })) {
             const QSignalBlocker block(m_grouping);
             m_grouping->setCurrentIndex(m_lastGrouping);
         }
