@@ -6,6 +6,7 @@
 #include "io/counter_reader.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
+#include "views/compare/compare_view.h"
 #include "views/counters/counters_view.h"
 
 #include <QApplication>
@@ -29,7 +30,7 @@ const char* const kHelp
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
       "the timeline, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
-      "user-stats, memory, counters (also of NAME.count.sts files).\n\n"
+      "user-stats, memory, counters (also of NAME.count.sts files), compare.\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -40,7 +41,8 @@ const char* const kHelp
       "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
       "  --k, --outliers (clusters), --stat, --aggregate, --by time|pe (user-stats), --by\n"
       "  time|pe (memory), --counter NAME, --metric total|rate, --by entry|pe (counters);\n"
-      "  timeline takes --pes and --range\n";
+      "  --with RUN_B, --range-b B:E, --align start|event:ID, --show both|difference\n"
+      "  (compare); timeline takes --pes and --range\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -84,11 +86,11 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
-    const std::set<std::string> viewOptions
-        = { "interval", "bins", "metric", "bin-size", "min", "columns", "criterion", "count",
-              "clusters", "by", "mode", "k", "outliers", "stat", "aggregate", "counter" };
+    const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
+        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers", "stat",
+        "aggregate", "counter", "range-b", "align", "show" };
     std::set<std::string> options = viewOptions;
-    options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
+    options.insert({ "output", "width", "height", "range", "pes", "entries", "compat", "with" });
     cli::CommandLine cl;
     if (const int rc = cli::parseCommand("render", rest, options, cl, out, err, kHelp);
         rc != cli::kExitOk)
@@ -146,6 +148,19 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     view->resize(static_cast<int>(width), static_cast<int>(height));
     view->setTrace(trace);
+    // compare: the run to compare with.
+    if (const auto with = cl.parser.value("with")) {
+        if (*kind != views::ViewKind::Compare)
+            return cli::usageError(err, "render", "--with applies to the compare view only");
+        cli::CommandLine other = cl;
+        other.run = *with;
+        const auto b = cli::load(other, err, rc);
+        if (!b)
+            return rc;
+        static_cast<views::CompareView*>(view.get())
+            ->setOtherRun(
+                b, QString::fromStdString(b->files.directory).section(QLatin1Char('/'), -1));
+    }
     if (counterRun) {
         std::vector<QString> names;
         for (const auto& e : counterRun->metadata.entries)

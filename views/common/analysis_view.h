@@ -28,18 +28,19 @@ enum class ViewKind {
     Clusters,
     UserStats,
     Memory,
-    Counters
+    Counters,
+    Compare
 };
 
 // Every view, in menu order (View menu, Ctrl+1..8).
 inline constexpr ViewKind kAllViewKinds[]
     = { ViewKind::Overview, ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Histogram,
           ViewKind::Communication, ViewKind::Extrema, ViewKind::Timeline, ViewKind::Clusters,
-          ViewKind::UserStats, ViewKind::Memory, ViewKind::Counters };
+          ViewKind::UserStats, ViewKind::Memory, ViewKind::Counters, ViewKind::Compare };
 
 // "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters",
-// "user-stats", "memory", "counters" (the names of `parallax-cli render VIEW`), and the human
-// title.
+// "user-stats", "memory", "counters", "compare" (the names of `parallax-cli render VIEW`), and the
+// human title.
 QString viewKey(ViewKind kind);
 QString viewTitle(ViewKind kind);
 

@@ -2,6 +2,7 @@
 
 #include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
+#include "views/compare/compare_view.h"
 #include "views/counters/counters_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
@@ -39,6 +40,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new MemoryView(palette, parent);
     case ViewKind::Counters:
         return new CountersView(palette, parent);
+    case ViewKind::Compare:
+        return new CompareView(palette, parent);
     }
     return nullptr;
 }
