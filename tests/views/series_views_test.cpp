@@ -434,6 +434,10 @@ TEST_CASE("the compare view shows two ranges or two runs: profiles, differences 
                           "Worker::compute(int n),700,500,-200,0.714286\n"
                           "Worker::reduce(),100,0,-100,0\n"));
     REQUIRE(view.table()->rowCount() == 3);
+    // Largest change first until a header is clicked.
+    CHECK(view.table()->item(2, 0)->text() == QStringLiteral("Worker::reduce()"));
+    view.table()->sortByColumn(1, Qt::DescendingOrder); // by A's time
+    CHECK(view.table()->item(0, 0)->text() == QStringLiteral("Worker::compute(int n)"));
     CHECK(view.warningLine()->isHidden());
     auto* chart = view.lineChart();
     REQUIRE(chart->data().series.size() == 2);

@@ -104,6 +104,8 @@ CompareView::CompareView(EntryPalette* palette, QWidget* parent)
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    // Unsorted until the analyst clicks a header: the rows come largest change first.
+    m_table->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     m_table->setSortingEnabled(true);
     addBelowChart(m_table);
 
