@@ -11,6 +11,7 @@
 #include "view_workspace.h"
 #include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
+#include "views/compare/compare_view.h"
 #include "views/import_report/import_report_widget.h"
 #include "views/log_view/log_view.h"
 #include "views/summary/run_summary_widget.h"
@@ -214,6 +215,16 @@ void MainWindow::createActions()
         tr("Write a run with the summaries of all PEs and the logs of a few representative ones"));
     connect(m_reduceAction, &QAction::triggered, this, &MainWindow::writeReducedRun);
 
+    m_compareAction = new QAction(tr("Compare &With…"), this);
+    m_compareAction->setStatusTip(
+        tr("Open another run (or another build's run) and compare it with this one"));
+    connect(m_compareAction, &QAction::triggered, this, [this]() {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Compare With"),
+            dialogStartDirectory(), tr("Projections symbol tables (*.sts);;All files (*)"));
+        if (!path.isEmpty())
+            compareWith(path);
+    });
+
     m_aboutAction = new QAction(tr("&About Parallax"), this);
     m_aboutAction->setMenuRole(QAction::AboutRole);
     connect(m_aboutAction, &QAction::triggered, this, [this] {
@@ -238,6 +249,7 @@ void MainWindow::createMenus()
     file->addAction(m_exportDataAction);
     file->addAction(m_reduceAction);
     addExportRunMenu(file, this);
+    file->addAction(m_compareAction);
     file->addSeparator();
     file->addAction(m_closeAction);
     file->addAction(m_cancelAction);
@@ -323,6 +335,7 @@ void MainWindow::updateActions()
     m_exportChartAction->setEnabled(onView);
     m_exportDataAction->setEnabled(onView);
     m_reduceAction->setEnabled(m_trace != nullptr);
+    m_compareAction->setEnabled(m_trace != nullptr);
 }
 
 QString MainWindow::dialogStartDirectory() const
@@ -649,6 +662,41 @@ void MainWindow::editPeLists()
             usage->applyOptions(byLists, &error);
     });
     dialog->show();
+}
+
+void MainWindow::compareWith(const QString& path)
+{
+    if (!m_trace || path.isEmpty())
+        return;
+    if (m_compareJob)
+        m_compareJob->deleteLater(); // its result is dropped
+    auto* job = new RunLoadJob(QDir::cleanPath(path), this);
+    m_compareJob = job;
+    // The run's directory names it (as the open run's directory names A).
+    const QFileInfo info(QDir::cleanPath(path));
+    const QString name = info.isDir() ? info.fileName() : info.absoluteDir().dirName();
+    statusBar()->showMessage(tr("Opening %1 to compare…").arg(name));
+    connect(job, &RunLoadJob::loaded, this, [this, job, name](core::TracePtr other, double) {
+        job->deleteLater();
+        auto* compare
+            = qobject_cast<views::CompareView*>(m_workspace->openView(views::ViewKind::Compare));
+        if (compare != nullptr)
+            compare->setOtherRun(std::move(other), name);
+        statusBar()->showMessage(tr("Comparing with %1").arg(name), kStatusMessageMs);
+    });
+    connect(job, &RunLoadJob::failed, this, [this, job, name](const QString& error) {
+        job->deleteLater();
+        statusBar()->showMessage(tr("Could not open %1").arg(name), kStatusMessageMs);
+        // Window-modal but asynchronous, as for a failed open.
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Compare With"),
+            tr("Parallax could not open “%1” to compare it with this run.").arg(name),
+            QMessageBox::Ok, this);
+        box->setInformativeText(error);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    });
+    connect(job, &RunLoadJob::cancelled, job, &QObject::deleteLater);
+    job->start();
 }
 
 void MainWindow::showImportReport()

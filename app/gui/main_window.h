@@ -78,6 +78,10 @@ public slots:
     // Profile.
     void editPeLists();
 
+    // File → Compare With…: loads `path` in the background and shows it next to the open run
+    // in the Compare view (a failed load says why and changes nothing).
+    void compareWith(const QString& path);
+
 signals:
     // After the window has been updated for the end of a load.
     void loadFinished(parallax::app::LoadOutcome outcome);
@@ -124,6 +128,8 @@ private:
     QAction* m_exportChartAction = nullptr;
     QAction* m_exportDataAction = nullptr;
     QAction* m_reduceAction = nullptr;
+    QAction* m_compareAction = nullptr;
+    QPointer<RunLoadJob> m_compareJob;
     QDockWidget* m_reportDock = nullptr;
     views::ImportReportWidget* m_report = nullptr;
     QPointer<QMessageBox> m_errorBox;

@@ -8,6 +8,7 @@
 #include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
+#include "views/compare/compare_view.h"
 #include "views/counters/counters_view.h"
 #include "views/log_view/log_view.h"
 
@@ -34,7 +35,7 @@ const char* const kHelp
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
       "entry-profile, call-table, user-events, log, noise, comm-matrix, msg-size-evolution,\n"
       "animation (an animated PNG of every frame), user-stats, memory, counters (also of\n"
-      "NAME.count.sts files).\n\n"
+      "NAME.count.sts files), compare.\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
@@ -52,7 +53,9 @@ const char* const kHelp
       "  (1, 2, 5, 10, 20, 30), --frame N (the one drawn into an SVG), --frames-dir DIR\n"
       "  (also every frame as DIR/frame-0001.png, ...);\n"
       "  --events LIST (user-events); log: the first PE of --pes, --records all|executions|\n"
-      "  messages|user|idle|pack|markers; --k, --min-excess (noise)\n";
+      "  messages|user|idle|pack|markers; --k, --min-excess (noise);\n"
+      "  --with RUN_B, --range-b B:E, --align start|event:ID, --show both|difference\n"
+      "  (compare)\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -99,10 +102,10 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const std::set<std::string> viewOptions
         = { "interval", "bins", "metric", "bin-size", "min", "columns", "criterion", "count",
               "clusters", "by", "mode", "k", "outliers", "stat", "aggregate", "counter", "external",
-              "event", "sizes", "size-bin", "frames", "fps", "frame", "events", "records" };
+              "event", "sizes", "size-bin", "frames", "fps", "frame", "events", "records", "range-b", "align", "show" };
     std::set<std::string> options = viewOptions;
     options.insert(
-        { "output", "width", "height", "range", "pes", "entries", "compat", "frames-dir" });
+        { "output", "width", "height", "range", "pes", "entries", "compat", "frames-dir", "with" });
     cli::CommandLine cl;
     if (const int rc = cli::parseCommand("render", rest, options, cl, out, err, kHelp);
         rc != cli::kExitOk)
@@ -162,6 +165,19 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     view->resize(static_cast<int>(width), static_cast<int>(height));
     view->setTrace(trace);
+    // compare: the run to compare with.
+    if (const auto with = cl.parser.value("with")) {
+        if (*kind != views::ViewKind::Compare)
+            return cli::usageError(err, "render", "--with applies to the compare view only");
+        cli::CommandLine other = cl;
+        other.run = *with;
+        const auto b = cli::load(other, err, rc);
+        if (!b)
+            return rc;
+        static_cast<views::CompareView*>(view.get())
+            ->setOtherRun(
+                b, QString::fromStdString(b->files.directory).section(QLatin1Char('/'), -1));
+    }
     if (counterRun) {
         std::vector<QString> names;
         for (const auto& e : counterRun->metadata.entries)

@@ -165,6 +165,16 @@ TEST_CASE("parallax-cli render draws the series views as PNG and SVG", "[cli][se
         (dir.path() / "range.png").string(), "--range", "1ms:2ms" });
     CHECK(countersRange.exitCode == 2);
     CHECK(countersRange.err.find("--range does not apply") != std::string::npos);
+    const auto compared = (dir.path() / "compare.png").string();
+    CHECK(cliProcess({ "render", "compare", seriesRun(), "--with", seriesRun(), "-o", compared,
+                         "--show", "difference" })
+              .exitCode
+        == 0);
+    CHECK(readFile(compared).size() > 10'000);
+    const auto withElsewhere = cliProcess({ "render", "memory", seriesRun(), "--with", seriesRun(),
+        "-o", (dir.path() / "with.png").string() });
+    CHECK(withElsewhere.exitCode == 2);
+    CHECK(withElsewhere.err.find("--with applies to the compare view only") != std::string::npos);
     const auto badStat = cliProcess({ "render", "user-stats", seriesRun(), "-o",
         (dir.path() / "bad.png").string(), "--stat", "4" });
     CHECK(badStat.exitCode == 2);

@@ -194,7 +194,8 @@ TEST_CASE("every view renders a real chart and its data for a sample run", "[gui
         QTRY_VERIFY_WITH_TIMEOUT(!view->busy(), 20'000);
         const QImage image = view->renderChart(QSize(1000, 600));
         REQUIRE_FALSE(image.isNull());
-        if (kind == views::ViewKind::Counters) // the sample runs carry no PAPI values
+        // The sample runs carry no PAPI values; Compare waits for a second run.
+        if (kind == views::ViewKind::Counters || kind == views::ViewKind::Compare)
             continue;
         QSet<QRgb> colours;
         for (int y = 0; y < image.height(); y += 3)
@@ -234,8 +235,9 @@ TEST_CASE("a view destroyed while it computes neither crashes nor delivers its r
         doomed->setTrace(window.trace()); // starts a computation on the pool
         // The premise: the computation is still under way (no event was processed since it
         // started, so its result cannot have been delivered yet). The Timeline of a run held
-        // in memory has nothing to compute in the background.
-        if (kind != views::ViewKind::Timeline)
+        // in memory has nothing to compute in the background, nor Compare without a second run.
+        const bool computes = kind != views::ViewKind::Timeline && kind != views::ViewKind::Compare;
+        if (computes)
             REQUIRE(doomed->busy());
         delete doomed; // while it runs
         REQUIRE(watch.isNull());
@@ -246,7 +248,7 @@ TEST_CASE("a view destroyed while it computes neither crashes nor delivers its r
         QCoreApplication::processEvents();
         QCoreApplication::processEvents();
         CHECK(doomedDelivered == 0);
-        if (kind != views::ViewKind::Timeline)
+        if (computes)
             CHECK(controlDelivered == 1);
     }
 }
@@ -521,4 +523,29 @@ TEST_CASE("export dialogs start in the last export folder, never in the run's di
         settings.setValue(QLatin1String(app::kExportDirectoryKey), saved);
     else
         settings.remove(QLatin1String(app::kExportDirectoryKey));
+}
+
+TEST_CASE("File → Compare With… opens a second run next to the first", "[gui][compare]")
+{
+    MainWindow window(false);
+    window.resize(1200, 800);
+    window.show();
+    const auto series = parallax::test::dataDir() / "runs" / "series";
+    REQUIRE(openAndWait(window, series) == LoadOutcome::Loaded);
+    window.compareWith(QString::fromStdString((series / "series.sts").string()));
+    QPointer<views::AnalysisView> compare;
+    QTRY_VERIFY_WITH_TIMEOUT(
+        (compare = window.workspace()->view(views::ViewKind::Compare)) != nullptr, 30'000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !compare->busy() && compare->csv().count(QLatin1Char('\n')) == 4, 30'000);
+    CHECK(window.workspace()->currentWidget() == compare);
+    // The run against itself: every change is 0.
+    CHECK(compare->csv().contains(QStringLiteral("\nWorker::compute(int n),1200,1200,0,1\n")));
+    // A run that cannot be opened changes nothing.
+    window.compareWith(QStringLiteral("/nonexistent/run.sts"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.statusBar()->currentMessage().contains(QStringLiteral("Could not open")), 30'000);
+    for (auto* box : window.findChildren<QMessageBox*>())
+        box->close();
+    CHECK(compare->csv().count(QLatin1Char('\n')) == 4);
 }

@@ -9,12 +9,15 @@
 #include "views/common/entry_palette.h"
 #include "views/common/line_chart.h"
 #include "views/common/stacked_bar_chart.h"
+#include "views/compare/compare_view.h"
 #include "views/counters/counters_view.h"
 #include "views/memory/memory_view.h"
 #include "views/user_stats/user_stats_view.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTest>
 
 #include <catch2/catch.hpp>
@@ -187,6 +190,9 @@ TEST_CASE("line geometry reduces more values than pixels and hit-tests positions
     REQUIRE(between);
     CHECK_FALSE(between->series); // far from both lines
     CHECK_FALSE(hitTestLines(h, data, h.plot.left() - 5.0, h.yOf(1.0)));
+    // Right of the last position's centre (and left of the first) is still that position.
+    CHECK(hitTestLines(h, data, h.xs[3] + 3.0, h.yOf(4.0))->index == 3);
+    CHECK(hitTestLines(h, data, h.xs[0] - 3.0, h.yOf(1.0))->index == 0);
     CHECK(lineTimeAtX(h, h.plot.left()) == 0);
     CHECK(lineTimeAtX(h, h.plot.left() + h.plot.width()) == 40);
 }
@@ -399,6 +405,68 @@ TEST_CASE("the counters view draws a counter per entry or PE, totals or rates", 
     CountersView none(&palette);
     showAndWait(none, tiny);
     CHECK(none.chart()->message().contains(QStringLiteral("no hardware-counter")));
+}
+
+TEST_CASE("the compare view shows two ranges or two runs: profiles, differences and a table",
+    "[views][compare]")
+{
+    const auto trace = seriesRun();
+    EntryPalette palette;
+    palette.setRun(trace.get());
+    CompareView view(&palette);
+    showAndWait(view, trace);
+    // Nothing to compare yet: it says how to start.
+    CHECK_FALSE(view.result());
+    CHECK(view.lineChart()->message().contains(QStringLiteral("Compare With")));
+
+    QString error;
+    view.setSelection({ 1000, 3000 }, {});
+    REQUIRE(view.applyOptions({ { QStringLiteral("range-b"), QStringLiteral("3ms:5ms") },
+                                  { QStringLiteral("interval"), QStringLiteral("1ms") } },
+        &error));
+    test::waitUntil([&]() { return !view.busy(); });
+    REQUIRE(view.result());
+    CHECK(view.csv()
+        == QStringLiteral("entry,a_us,b_us,delta_us,ratio\n"
+                          "Main::Main(CkArgMsg* m),200,0,-200,0\n"
+                          "Worker::compute(int n),700,500,-200,0.714286\n"
+                          "Worker::reduce(),100,0,-100,0\n"));
+    REQUIRE(view.table()->rowCount() == 3);
+    // Largest change first until a header is clicked.
+    CHECK(view.table()->item(2, 0)->text() == QStringLiteral("Worker::reduce()"));
+    view.table()->sortByColumn(1, Qt::DescendingOrder); // by A's time
+    CHECK(view.table()->item(0, 0)->text() == QStringLiteral("Worker::compute(int n)"));
+    CHECK(view.warningLine()->isHidden());
+    auto* chart = view.lineChart();
+    REQUIRE(chart->data().series.size() == 2);
+    CHECK(chart->data().series[0].values == std::vector<double> { 45.0, 5.0 });
+
+    // A click on A's line opens this run's Timeline at that interval, in run time.
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    QTest::mouseClick(chart, Qt::LeftButton, {}, pointOf(*chart, 0, 1));
+    REQUIRE(timeline.size() == 1);
+    const auto range = timeline.front().at(1).value<core::TimeRange>();
+    CHECK(range.begin == 2000);
+    CHECK(range.end == 3000);
+
+    REQUIRE(
+        view.applyOptions({ { QStringLiteral("show"), QStringLiteral("difference") } }, &error));
+    REQUIRE(chart->data().series.size() == 1);
+    CHECK(chart->data().zeroLine);
+    CHECK(chart->data().series[0].values == std::vector<double> { -20.0, -5.0 });
+
+    // Another program: the warning line says so.
+    view.setOtherRun(loadRun(test::dataDir() / "runs" / "tiny"), QStringLiteral("tiny"));
+    REQUIRE(view.applyOptions({ { QStringLiteral("range-b"), QString() } }, &error));
+    test::waitUntil([&]() { return !view.busy(); });
+    REQUIRE(view.result());
+    CHECK_FALSE(view.warningLine()->isHidden());
+    CHECK(view.warningLine()->text().contains(QStringLiteral("different programs")));
+    CHECK_FALSE(
+        view.applyOptions({ { QStringLiteral("align"), QStringLiteral("event") } }, &error));
+    CHECK(error.contains(QStringLiteral("start or event:ID")));
 }
 
 } // namespace parallax_test_series_views_test

@@ -47,6 +47,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("memory");
     case ViewKind::Counters:
         return QStringLiteral("counters");
+    case ViewKind::Compare:
+        return QStringLiteral("compare");
     }
     return {};
 }
@@ -94,6 +96,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Memory Usage");
     case ViewKind::Counters:
         return QObject::tr("Performance Counters");
+    case ViewKind::Compare:
+        return QObject::tr("Compare");
     }
     return {};
 }

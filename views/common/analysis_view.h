@@ -37,6 +37,7 @@ enum class ViewKind {
     UserStats,
     Memory,
     Counters,
+    Compare,
 };
 
 // Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
@@ -60,11 +61,11 @@ inline constexpr ViewKind kAllViewKinds[] = {
     ViewKind::UserStats,
     ViewKind::Memory,
     ViewKind::Counters,
+    ViewKind::Compare,
 };
 
-// "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters",
-// "user-stats", "memory", "counters" (the names of `parallax-cli render VIEW`), and the human
-// title.
+// The view's key ("overview", "usage", "time-profile", ..., "compare": the names of
+// `parallax-cli render VIEW`), and its human title.
 QString viewKey(ViewKind kind);
 QString viewTitle(ViewKind kind);
 

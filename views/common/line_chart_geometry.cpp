@@ -353,10 +353,10 @@ std::optional<LineHit> hitTestLines(const LineChartGeometry& geometry, const Lin
     if (g.empty() || x < g.plot.left() || x > g.plot.left() + g.plot.width() || y < g.plot.top()
         || y > g.plot.top() + g.plot.height())
         return std::nullopt;
+    // The nearest x position: the first at or right of x, or the one before it when closer.
     const auto it = std::lower_bound(g.xs.begin(), g.xs.end(), x);
-    std::size_t index
-        = it == g.xs.end() ? g.xs.size() - 1 : static_cast<std::size_t>(it - g.xs.begin());
-    if (index > 0 && (it == g.xs.end() || x - g.xs[index - 1] < g.xs[index] - x))
+    auto index = static_cast<std::size_t>(it - g.xs.begin());
+    if (it == g.xs.end() || (index > 0 && x - g.xs[index - 1] < g.xs[index] - x))
         --index;
     LineHit hit;
     hit.index = index;

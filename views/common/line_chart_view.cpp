@@ -7,8 +7,9 @@
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
 
+#include <QBoxLayout>
 #include <QComboBox>
-#include <QLayout>
+#include <QSplitter>
 #include <QStackedWidget>
 
 #include <algorithm>
@@ -32,14 +33,29 @@ LineChartView::LineChartView(ViewKind kind, EntryPalette* palette, QWidget* pare
         if (const auto at = pesAtPosition(index, series); !at.pes.empty())
             emit timelineRequested(at.pes, at.range);
     });
-    connect(m_lines, &LineChart::contextMenuRequested, this, [this](QPoint globalPos, int index) {
-        const auto& shown = m_lines->data();
-        std::optional<core::TimeRange> interval;
-        if (shown.axis == LineAxis::Time && index >= 0
-            && static_cast<std::size_t>(index) < shown.spans.size())
-            interval = shown.spans[static_cast<std::size_t>(index)];
-        showTimeAxisMenu(globalPos, interval);
-    });
+    connect(m_lines, &LineChart::contextMenuRequested, this,
+        [this](QPoint globalPos, int index) { showTimeAxisMenu(globalPos, positionRange(index)); });
+}
+
+void LineChartView::addAboveChart(QWidget* widget)
+{
+    auto* box = qobject_cast<QBoxLayout*>(layout());
+    const int at = box != nullptr
+        ? box->indexOf(m_stack->parentWidget() == this ? m_stack : m_stack->parentWidget())
+        : -1;
+    if (box != nullptr && at >= 0)
+        box->insertWidget(at, widget);
+}
+
+void LineChartView::addBelowChart(QWidget* widget)
+{
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    delete layout()->replaceWidget(m_stack, splitter);
+    splitter->addWidget(m_stack);
+    splitter->addWidget(widget);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setChildrenCollapsible(false);
 }
 
 bool LineChartView::showingLines() const
@@ -53,6 +69,15 @@ void LineChartView::showLines(bool lines)
     setFocusProxy(m_stack->currentWidget());
 }
 
+std::optional<core::TimeRange> LineChartView::positionRange(int index) const
+{
+    const auto& shown = m_lines->data();
+    if (shown.axis != LineAxis::Time || index < 0
+        || static_cast<std::size_t>(index) >= shown.spans.size())
+        return std::nullopt;
+    return shown.spans[static_cast<std::size_t>(index)];
+}
+
 BarChartView::BarPes LineChartView::pesAtPosition(int index, int series) const
 {
     const auto& shown = m_lines->data();
@@ -60,7 +85,7 @@ BarChartView::BarPes LineChartView::pesAtPosition(int index, int series) const
         return {};
     const auto i = static_cast<std::size_t>(index);
     BarPes at;
-    at.range = shown.axis == LineAxis::Time ? shown.spans[i] : m_options->range();
+    at.range = positionRange(index).value_or(m_options->range());
     if (series >= 0 && static_cast<std::size_t>(series) < shown.series.size()
         && shown.series[static_cast<std::size_t>(series)].pe != core::kNoPe) {
         at.pes = { shown.series[static_cast<std::size_t>(series)].pe };

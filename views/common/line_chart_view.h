@@ -33,6 +33,14 @@ protected:
     // the PEs holding the bands' extremes there (categorical PE axes: the position's PE, over
     // the shown range). Views may refine it.
     [[nodiscard]] virtual BarPes pesAtPosition(int index, int series) const;
+    // The time range of a position of a time axis (the context menu zooms to it): its span;
+    // views whose axis is not the run's own time map it back.
+    [[nodiscard]] virtual std::optional<core::TimeRange> positionRange(int index) const;
+
+    // Puts a widget (a warning line) between the options and the chart, or below the chart in
+    // a splitter (a table that goes with it).
+    void addAboveChart(QWidget* widget);
+    void addBelowChart(QWidget* widget);
 
     // applyOptions() helper for "by": time (the first choice of `by`) or pe (the second).
     static bool applyByOption(QComboBox* by, const QString& value, QString* error);

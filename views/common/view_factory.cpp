@@ -5,6 +5,8 @@
 #include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
 #include "views/comm_matrix/comm_matrix_view.h"
+
+#include "views/compare/compare_view.h"
 #include "views/counters/counters_view.h"
 #include "views/entry_profile/entry_profile_view.h"
 #include "views/extrema/extrema_view.h"
@@ -63,6 +65,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new MemoryView(palette, parent);
     case ViewKind::Counters:
         return new CountersView(palette, parent);
+    case ViewKind::Compare:
+        return new CompareView(palette, parent);
     }
     return nullptr;
 }
