@@ -91,7 +91,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     rest.erase(rest.begin());
     const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
         "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers", "external",
-        "event", "sizes", "size-bin", "frames", "fps", "frame", "events", "records" };
+        "event", "sizes", "size-bin", "frames", "fps", "frame", "events", "records", "min-excess" };
     std::set<std::string> options = viewOptions;
     options.insert(
         { "output", "width", "height", "range", "pes", "entries", "compat", "frames-dir" });

@@ -878,10 +878,12 @@ void addOpenRangeMenu(
     QMenu& menu, AnalysisView& view, core::TimeRange range, const std::vector<core::PeId>& pes)
 {
     QMenu* open = menu.addMenu(StackedBarChart::tr("Open %1 in").arg(formatTimeSpan(range)));
-    for (const auto target :
-        { ViewKind::Timeline, ViewKind::Histogram, ViewKind::Communication, ViewKind::Extrema,
-            ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Overview, ViewKind::Clusters,
-            ViewKind::CommMatrix, ViewKind::MsgSizeEvolution, ViewKind::Animation }) {
+    // Every other view, the Timeline first.
+    std::vector<ViewKind> targets { ViewKind::Timeline };
+    for (const auto kind : kAllViewKinds)
+        if (kind != ViewKind::Timeline)
+            targets.push_back(kind);
+    for (const auto target : targets) {
         if (target == view.kind())
             continue;
         QAction* action = open->addAction(viewTitle(target));

@@ -179,147 +179,146 @@ QString TimelineWidget::keyRoleText(const TimelineRow& row) const
     default:
         return {};
     }
+}
 
-    const TimelineTick* timeline_internal::userEventNear(
-        const TimelineGeometry& g, QPoint pos, const TimelineRow** row)
-    {
-        // The row under the cursor, or the one just below when the cursor is in the gap above its
-        // strip.
-        for (const int below : { 0, 3 }) {
-            const auto* r = g.rowAt(pos.y() + below);
-            if (r == nullptr || r->collapsed() || r->userEvents.empty()
-                || pos.y() < r->eventStrip.top() - 3 || pos.y() > r->bar.top() + 1)
-                continue;
-            const TimelineTick* best = nullptr;
-            for (const auto& t : r->userEvents)
-                if (std::abs(t.x - pos.x()) <= kUserEventReach
-                    && (best == nullptr || std::abs(t.x - pos.x()) < std::abs(best->x - pos.x())))
-                    best = &t;
-            if (best != nullptr) {
-                *row = r;
-                return best;
-            }
+const TimelineTick* timeline_internal::userEventNear(
+    const TimelineGeometry& g, QPoint pos, const TimelineRow** row)
+{
+    // The row under the cursor, or the one just below when the cursor is in the gap above its
+    // strip.
+    for (const int below : { 0, 3 }) {
+        const auto* r = g.rowAt(pos.y() + below);
+        if (r == nullptr || r->collapsed() || r->userEvents.empty()
+            || pos.y() < r->eventStrip.top() - 3 || pos.y() > r->bar.top() + 1)
+            continue;
+        const TimelineTick* best = nullptr;
+        for (const auto& t : r->userEvents)
+            if (std::abs(t.x - pos.x()) <= kUserEventReach
+                && (best == nullptr || std::abs(t.x - pos.x()) < std::abs(best->x - pos.x())))
+                best = &t;
+        if (best != nullptr) {
+            *row = r;
+            return best;
         }
-        return nullptr;
     }
+    return nullptr;
+}
 
-    QString TimelineWidget::toolTipAt(QPoint pos) const
-    {
-        if (!m_trace)
-            return {};
-        if (loadButtonRect().contains(pos))
-            return tr("Add the message's sender to the timeline to draw its arrow");
-        const auto& g = currentGeometry();
-        const TimelineRow* row = nullptr;
-        // User events first: their ticks are thin and reach into the bar's top edge.
-        if (const auto* t = userEventNear(g, pos, &row)) {
-            const auto& e = m_trace->pes[static_cast<std::size_t>(row->pe)].userEvents[t->index];
-            const auto name
-                = QString::fromStdString(core::analysis::userEventName(m_trace->metadata, e.id));
-            QString text = tr("<b>%1</b> (user event %2)<br>PE %3 at %4")
-                               .arg(name.toHtmlEscaped())
-                               .arg(e.id)
-                               .arg(row->pe)
-                               .arg(formatPreciseTime(e.time));
-            if (t->count > 1)
-                text += tr("<br>%1 events in this pixel").arg(t->count);
-            return text;
-        }
-        if (const auto* block = blockAt(pos, &row); block != nullptr && row != nullptr)
-            return blockToolTip(*row, *block);
-        row = g.rowAt(pos.y());
-        if (row == nullptr)
-            return {};
-        if (row->groupRow() && pos.x() < g.map.left)
-            return groupLabelToolTip(*row);
-        if (row->collapsed())
-            return {};
-        if (row->group >= 0 && row->groupExpanded
-            && pos.x() < row->label.left() + kGroupBracketWidth)
-            return tr("<b>%1</b><br><i>click: collapse the group</i>")
-                .arg(m_groups[static_cast<std::size_t>(row->group)].label.toHtmlEscaped());
-        if (pos.x() < g.map.left) {
-            QString text = tr("<b>PE %1</b>").arg(row->pe);
-            if (row->commThread)
-                text += tr(" · communication thread of node %1").arg(row->node);
-            else if (m_trace->metadata.smp)
-                text += tr(" · node %1").arg(row->node);
-            if (row->tracedUs > 0)
-                text += tr("<br>in this window: %1 busy, %2 idle (%3 % / %4 %)")
-                            .arg(durationText(row->busyUs), durationText(row->idleUs))
-                            .arg(100.0 * static_cast<double>(row->busyUs)
-                                    / static_cast<double>(row->tracedUs),
-                                0, 'f', 1)
-                            .arg(100.0 * static_cast<double>(row->idleUs)
-                                    / static_cast<double>(row->tracedUs),
-                                0, 'f', 1);
-            return text;
-        }
-        const auto& p = m_trace->pes[static_cast<std::size_t>(row->pe)];
-        const auto& meta = m_trace->metadata;
-        auto userEventName = [&](core::UserEventId id) {
-            const auto it = meta.userEvents.find(id);
-            return it != meta.userEvents.end() ? QString::fromStdString(it->second)
-                                               : tr("user event %1").arg(id);
-        };
-        // Message sends in the gap below the bar.
-        if (pos.y() > row->bar.bottom()) {
-            for (const auto& t : row->sends)
-                if (std::abs(t.x - pos.x()) <= 2) {
-                    const auto s = static_cast<std::size_t>(t.index);
-                    const auto& sends = p.sends;
-                    QString text = tr("<b>message sent</b> to %1<br>PE %2 at %3 · %4 bytes")
-                                       .arg(QString::fromStdString(meta.entryName(sends.entry[s]))
-                                                .toHtmlEscaped())
-                                       .arg(row->pe)
-                                       .arg(formatPreciseTime(sends.time[s]))
-                                       .arg(QLocale().toString(sends.msgBytes[s]));
-                    if (sends.kind[s] == core::SendKind::Broadcast)
-                        text += tr("<br>broadcast");
-                    else if (sends.kind[s] == core::SendKind::Multicast)
-                        text += tr("<br>multicast to %1 PEs").arg(sends.destinationCount[s]);
-                    text += tr("<br>event id %1").arg(sends.eventId[s]);
-                    if (t.count > 1)
-                        text += tr("<br>%1 sends in this pixel").arg(t.count);
-                    return text;
-                }
-            return {};
-        }
-        // Notes, user events and brackets in the strip above the bar.
-        if (pos.y() <= row->bar.top() + 2) {
-            for (const auto& t : row->notes)
-                if (std::abs(t.x - pos.x()) <= 2) {
-                    const auto& n = p.notes[t.index];
-                    QString text = tr("<b>note</b> on PE %1 at %2")
-                                       .arg(row->pe)
-                                       .arg(formatPreciseTime(n.begin));
-                    if (n.end > n.begin)
-                        text += tr(" until %1 (%2)")
-                                    .arg(formatPreciseTime(n.end), durationText(n.end - n.begin));
-                    if (n.id >= 0)
-                        text += tr("<br>%1").arg(userEventName(n.id).toHtmlEscaped());
-                    text += QStringLiteral("<br>") + QString::fromStdString(n.text).toHtmlEscaped();
-                    if (t.count > 1)
-                        text += tr("<br>%1 notes in this pixel").arg(t.count);
-                    return text;
-                }
-        }
-        if (pos.y() <= row->bar.top()) {
-            for (const auto& b : row->brackets)
-                if (pos.x() >= b.left - 1 && pos.x() <= b.right) {
-                    const auto& bracket = p.userBrackets[b.index];
-                    QString text
-                        = tr("<b>%1</b><br>PE %2 · %3 – %4 (%5)")
-                              .arg(userEventName(bracket.id).toHtmlEscaped())
-                              .arg(row->pe)
-                              .arg(formatPreciseTime(bracket.begin), formatPreciseTime(bracket.end),
-                                  durationText(bracket.end - bracket.begin));
-                    if (b.count > 1)
-                        text += tr("<br>with %1 more overlapping here").arg(b.count - 1);
-                    return text;
-                }
-        }
+QString TimelineWidget::toolTipAt(QPoint pos) const
+{
+    if (!m_trace)
+        return {};
+    if (loadButtonRect().contains(pos))
+        return tr("Add the message's sender to the timeline to draw its arrow");
+    const auto& g = currentGeometry();
+    const TimelineRow* row = nullptr;
+    // User events first: their ticks are thin and reach into the bar's top edge.
+    if (const auto* t = userEventNear(g, pos, &row)) {
+        const auto& e = m_trace->pes[static_cast<std::size_t>(row->pe)].userEvents[t->index];
+        const auto name
+            = QString::fromStdString(core::analysis::userEventName(m_trace->metadata, e.id));
+        QString text = tr("<b>%1</b> (user event %2)<br>PE %3 at %4")
+                           .arg(name.toHtmlEscaped())
+                           .arg(e.id)
+                           .arg(row->pe)
+                           .arg(formatPreciseTime(e.time));
+        if (t->count > 1)
+            text += tr("<br>%1 events in this pixel").arg(t->count);
+        return text;
+    }
+    if (const auto* block = blockAt(pos, &row); block != nullptr && row != nullptr)
+        return blockToolTip(*row, *block);
+    row = g.rowAt(pos.y());
+    if (row == nullptr)
+        return {};
+    if (row->groupRow() && pos.x() < g.map.left)
+        return groupLabelToolTip(*row);
+    if (row->collapsed())
+        return {};
+    if (row->group >= 0 && row->groupExpanded && pos.x() < row->label.left() + kGroupBracketWidth)
+        return tr("<b>%1</b><br><i>click: collapse the group</i>")
+            .arg(m_groups[static_cast<std::size_t>(row->group)].label.toHtmlEscaped());
+    if (pos.x() < g.map.left) {
+        QString text = tr("<b>PE %1</b>").arg(row->pe);
+        if (row->commThread)
+            text += tr(" · communication thread of node %1").arg(row->node);
+        else if (m_trace->metadata.smp)
+            text += tr(" · node %1").arg(row->node);
+        if (row->tracedUs > 0)
+            text += tr("<br>in this window: %1 busy, %2 idle (%3 % / %4 %)")
+                        .arg(durationText(row->busyUs), durationText(row->idleUs))
+                        .arg(100.0 * static_cast<double>(row->busyUs)
+                                / static_cast<double>(row->tracedUs),
+                            0, 'f', 1)
+                        .arg(100.0 * static_cast<double>(row->idleUs)
+                                / static_cast<double>(row->tracedUs),
+                            0, 'f', 1);
+        return text;
+    }
+    const auto& p = m_trace->pes[static_cast<std::size_t>(row->pe)];
+    const auto& meta = m_trace->metadata;
+    auto userEventName = [&](core::UserEventId id) {
+        const auto it = meta.userEvents.find(id);
+        return it != meta.userEvents.end() ? QString::fromStdString(it->second)
+                                           : tr("user event %1").arg(id);
+    };
+    // Message sends in the gap below the bar.
+    if (pos.y() > row->bar.bottom()) {
+        for (const auto& t : row->sends)
+            if (std::abs(t.x - pos.x()) <= 2) {
+                const auto s = static_cast<std::size_t>(t.index);
+                const auto& sends = p.sends;
+                QString text = tr("<b>message sent</b> to %1<br>PE %2 at %3 · %4 bytes")
+                                   .arg(QString::fromStdString(meta.entryName(sends.entry[s]))
+                                            .toHtmlEscaped())
+                                   .arg(row->pe)
+                                   .arg(formatPreciseTime(sends.time[s]))
+                                   .arg(QLocale().toString(sends.msgBytes[s]));
+                if (sends.kind[s] == core::SendKind::Broadcast)
+                    text += tr("<br>broadcast");
+                else if (sends.kind[s] == core::SendKind::Multicast)
+                    text += tr("<br>multicast to %1 PEs").arg(sends.destinationCount[s]);
+                text += tr("<br>event id %1").arg(sends.eventId[s]);
+                if (t.count > 1)
+                    text += tr("<br>%1 sends in this pixel").arg(t.count);
+                return text;
+            }
         return {};
     }
+    // Notes, user events and brackets in the strip above the bar.
+    if (pos.y() <= row->bar.top() + 2) {
+        for (const auto& t : row->notes)
+            if (std::abs(t.x - pos.x()) <= 2) {
+                const auto& n = p.notes[t.index];
+                QString text
+                    = tr("<b>note</b> on PE %1 at %2").arg(row->pe).arg(formatPreciseTime(n.begin));
+                if (n.end > n.begin)
+                    text += tr(" until %1 (%2)")
+                                .arg(formatPreciseTime(n.end), durationText(n.end - n.begin));
+                if (n.id >= 0)
+                    text += tr("<br>%1").arg(userEventName(n.id).toHtmlEscaped());
+                text += QStringLiteral("<br>") + QString::fromStdString(n.text).toHtmlEscaped();
+                if (t.count > 1)
+                    text += tr("<br>%1 notes in this pixel").arg(t.count);
+                return text;
+            }
+    }
+    if (pos.y() <= row->bar.top()) {
+        for (const auto& b : row->brackets)
+            if (pos.x() >= b.left - 1 && pos.x() <= b.right) {
+                const auto& bracket = p.userBrackets[b.index];
+                QString text
+                    = tr("<b>%1</b><br>PE %2 · %3 – %4 (%5)")
+                          .arg(userEventName(bracket.id).toHtmlEscaped())
+                          .arg(row->pe)
+                          .arg(formatPreciseTime(bracket.begin), formatPreciseTime(bracket.end),
+                              durationText(bracket.end - bracket.begin));
+                if (b.count > 1)
+                    text += tr("<br>with %1 more overlapping here").arg(b.count - 1);
+                return text;
+            }
+    }
+    return {};
+}
 
 } // namespace parallax::views
