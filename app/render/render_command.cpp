@@ -102,7 +102,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const std::set<std::string> viewOptions
         = { "interval", "bins", "metric", "bin-size", "min", "columns", "criterion", "count",
               "clusters", "by", "mode", "k", "outliers", "stat", "aggregate", "counter", "external",
-              "event", "sizes", "size-bin", "frames", "fps", "frame", "events", "records", "range-b", "align", "show" };
+              "event", "sizes", "size-bin", "frames", "fps", "frame", "events", "records", "range-b", "align", "show", "min-excess" };
     std::set<std::string> options = viewOptions;
     options.insert(
         { "output", "width", "height", "range", "pes", "entries", "compat", "frames-dir", "with" });

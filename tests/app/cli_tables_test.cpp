@@ -187,5 +187,17 @@ TEST_CASE("parallax-cli render draws the table views as PNG and SVG", "[tables]"
         CHECK(svg.exitCode == 0);
         CHECK(readFile(svgPath).find("<svg") != std::string::npos);
     }
+    // The views' own options reach them.
+    const auto noise = cliProcess({ "render", "noise", run, "-o",
+        (dir.path() / "noise-k.png").string(), "--k", "3", "--min-excess", "50us" });
+    CHECK(noise.exitCode == 0);
+    CHECK(noise.err.empty());
+    const auto log = cliProcess({ "render", "log", run, "-o", (dir.path() / "log.png").string(),
+        "--pes", "2", "--records", "user" });
+    CHECK(log.exitCode == 0);
+    const auto bad = cliProcess({ "render", "noise", run, "-o", (dir.path() / "bad.png").string(),
+        "--min-excess", "soon" });
+    CHECK(bad.exitCode == 2);
+    CHECK_FALSE(fs::exists(dir.path() / "bad.png"));
 }
 #endif

@@ -201,6 +201,8 @@ void TableAnalysisView::showContextMenu(QPoint globalPos, int tableRow, ResultTa
         = menu.addAction(tr("Copy Rows as CSV"), source, [source]() { source->copySelection(); });
     copy->setShortcut(QKeySequence::Copy);
     copy->setEnabled(!source->selectedRows().empty());
+    menu.addSeparator();
+    addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
     addExportActions(menu, *this);
     menu.exec(globalPos);
 }
