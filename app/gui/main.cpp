@@ -119,8 +119,9 @@ struct CommandLine {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addPositionalArgument(QStringLiteral("run"),
-            QStringLiteral("A run directory, or its NAME.sts / NAME.sum.sts file."),
-            QStringLiteral("[RUN]"));
+            QStringLiteral("A run directory, or its NAME.sts / NAME.sum.sts file, or a session "
+                           "saved by File > Save Session (NAME.parallax)."),
+            QStringLiteral("[RUN | SESSION.parallax]"));
         for (auto* option : { &screenshot, &size, &view, &ready }) {
             option->setFlags(QCommandLineOption::HiddenFromHelp);
             parser.addOption(*option);

@@ -1,15 +1,18 @@
 #include "main_window.h"
 
+#include "bookmarks_dock.h"
 #include "empty_state_widget.h"
 #include "export_dialog.h"
 #include "export_run_dialog.h"
 #include "memory_budget.h"
 #include "reduce_dialog.h"
 #include "run_load_job.h"
+#include "session_controller.h"
 #include "view_workspace.h"
 #include "views/common/entry_palette.h"
 #include "views/import_report/import_report_widget.h"
 #include "views/summary/run_summary_widget.h"
+#include "views/timeline/timeline_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -105,6 +108,17 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     m_reportDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_reportDock);
     m_reportDock->hide();
+    m_bookmarksDock = new BookmarksDock(this);
+    m_bookmarksDock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    addDockWidget(Qt::RightDockWidgetArea, m_bookmarksDock);
+    m_bookmarksDock->hide();
+    connect(m_bookmarksDock, &BookmarksDock::addRequested, this, &MainWindow::addBookmark);
+    connect(m_bookmarksDock, &BookmarksDock::goToRequested, this, [this](io::Bookmark bookmark) {
+        if (auto* timeline
+            = qobject_cast<views::TimelineView*>(m_workspace->openView(views::ViewKind::Timeline)))
+            BookmarksDock::showIn(*timeline, bookmark);
+    });
+    m_sessions = new SessionController(this, m_bookmarksDock);
 
     createActions();
     createMenus();
@@ -171,6 +185,12 @@ void MainWindow::createActions()
     m_reportAction->setText(tr("&Import Report"));
     m_reportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
 
+    m_addBookmarkAction = new QAction(tr("Add &Bookmark"), this);
+    m_addBookmarkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    m_addBookmarkAction->setStatusTip(
+        tr("Bookmark the Timeline's selected execution, or its reference mark, with a note"));
+    connect(m_addBookmarkAction, &QAction::triggered, this, &MainWindow::addBookmark);
+
     m_fullScreenAction = new QAction(tr("&Full Screen"), this);
     m_fullScreenAction->setShortcut(QKeySequence(Qt::Key_F11));
     m_fullScreenAction->setCheckable(true);
@@ -222,9 +242,13 @@ void MainWindow::createMenus()
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
     file->addAction(m_openDirectoryAction);
+    file->addAction(m_sessions->openAction());
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(m_sessions->saveAction());
+    file->addAction(m_sessions->saveAsAction());
     file->addSeparator();
     file->addAction(m_exportChartAction);
     file->addAction(m_exportDataAction);
@@ -241,6 +265,11 @@ void MainWindow::createMenus()
         view->addAction(action);
     view->addSeparator();
     view->addAction(m_reportAction);
+    auto* bookmarks = m_bookmarksDock->toggleViewAction();
+    bookmarks->setText(tr("Boo&kmarks"));
+    bookmarks->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    view->addAction(bookmarks);
+    view->addAction(m_addBookmarkAction);
     view->addSeparator();
     view->addAction(m_fullScreenAction);
     view->addSeparator();
@@ -314,6 +343,7 @@ void MainWindow::updateActions()
     m_exportChartAction->setEnabled(onView);
     m_exportDataAction->setEnabled(onView);
     m_reduceAction->setEnabled(m_trace != nullptr);
+    m_addBookmarkAction->setEnabled(m_trace != nullptr);
 }
 
 QString MainWindow::dialogStartDirectory() const
@@ -328,7 +358,8 @@ QString MainWindow::dialogStartDirectory() const
 void MainWindow::chooseRunFile()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Run"), dialogStartDirectory(),
-        tr("Projections symbol tables (*.sts);;All files (*)"));
+        tr("Runs and sessions (*.sts *.parallax);;Projections symbol tables (*.sts);;Parallax "
+           "sessions (*.parallax);;All files (*)"));
     if (!path.isEmpty())
         openRun(path);
 }
@@ -375,6 +406,10 @@ void MainWindow::openRun(const QString& path)
 {
     if (path.isEmpty())
         return;
+    if (path.endsWith(QStringLiteral(".parallax"), Qt::CaseInsensitive)) {
+        m_sessions->open(path);
+        return;
+    }
     if (m_job) {
         m_job->cancel();
         discardJob();
@@ -421,6 +456,7 @@ void MainWindow::onLoaded(core::TracePtr trace, double seconds)
     const bool fromCache = m_job && m_job->fromCache();
     const QString cacheNote = m_job ? m_job->cacheNote() : QString();
     discardJob();
+    m_runPath = path;
     showTrace(std::move(trace));
     if (!path.isEmpty()) {
         m_recent.add(path);
@@ -498,7 +534,23 @@ void MainWindow::discardJob()
 void MainWindow::closeRun()
 {
     cancelLoad();
+    m_runPath.clear();
     showTrace(nullptr);
+}
+
+void MainWindow::addBookmark()
+{
+    auto* timeline
+        = qobject_cast<views::TimelineView*>(m_workspace->view(views::ViewKind::Timeline));
+    if (!m_trace || timeline == nullptr) {
+        statusBar()->showMessage(tr("Open the Timeline and select an execution (or set a reference "
+                                    "mark) to bookmark it"),
+            kStatusMessageMs);
+        return;
+    }
+    m_bookmarksDock->show();
+    m_bookmarksDock->raise();
+    m_bookmarksDock->addFrom(*timeline);
 }
 
 void MainWindow::showTrace(core::TracePtr trace)
@@ -506,6 +558,7 @@ void MainWindow::showTrace(core::TracePtr trace)
     m_trace = std::move(trace);
     m_summary->setTrace(m_trace);
     m_report->setTrace(m_trace);
+    m_bookmarksDock->setTrace(m_trace);
     m_palette->setRun(m_trace.get());
     m_workspace->setTrace(m_trace);
     if (m_trace) {
@@ -643,7 +696,9 @@ bool MainWindow::isRunPath(const QString& path)
 {
     const QFileInfo info(path);
     return info.isDir()
-        || (info.isFile() && info.suffix().compare(QLatin1String("sts"), Qt::CaseInsensitive) == 0);
+        || (info.isFile()
+            && (info.suffix().compare(QLatin1String("sts"), Qt::CaseInsensitive) == 0
+                || info.suffix().compare(QLatin1String("parallax"), Qt::CaseInsensitive) == 0));
 }
 
 QString MainWindow::runPathFromMime(const QMimeData* mime)

@@ -24,8 +24,10 @@ class RunSummaryWidget;
 
 namespace parallax::app {
 
+class BookmarksDock;
 class EmptyStateWidget;
 class RunLoadJob;
+class SessionController;
 class ViewWorkspace;
 
 // How a load ended, as reported by MainWindow::loadFinished.
@@ -53,13 +55,21 @@ public:
     // The summary and the analysis views, as tabs.
     [[nodiscard]] ViewWorkspace* workspace() const { return m_workspace; }
     [[nodiscard]] views::EntryPalette* palette() const { return m_palette; }
+    // The path the open run was opened by (a directory or .sts; empty without a run).
+    [[nodiscard]] const QString& runPath() const { return m_runPath; }
+    [[nodiscard]] SessionController* sessions() const { return m_sessions; }
+    [[nodiscard]] BookmarksDock* bookmarks() const { return m_bookmarksDock; }
 
-    // Whether a path dropped on the window can be opened as a run: a directory or a .sts file.
+    // Whether a path dropped on the window can be opened: a run (a directory or a .sts file)
+    // or a session (.parallax).
     [[nodiscard]] static bool isRunPath(const QString& path);
 
 public slots:
-    // Starts loading `path` (a run directory, NAME.sts or NAME.sum.sts) in the background.
+    // Starts loading `path` (a run directory, NAME.sts or NAME.sum.sts) in the background; a
+    // session file (.parallax) opens as a session (SessionController::open).
     void openRun(const QString& path);
+    // View → Add Bookmark: the Timeline's selected execution, or its reference mark.
+    void addBookmark();
     void closeRun();
     void cancelLoad();
     void showImportReport();
@@ -120,6 +130,10 @@ private:
     QAction* m_reduceAction = nullptr;
     QDockWidget* m_reportDock = nullptr;
     views::ImportReportWidget* m_report = nullptr;
+    BookmarksDock* m_bookmarksDock = nullptr;
+    SessionController* m_sessions = nullptr;
+    QAction* m_addBookmarkAction = nullptr;
+    QString m_runPath;
     QPointer<QMessageBox> m_errorBox;
 
     QWidget* m_progress = nullptr;

@@ -32,6 +32,7 @@ public:
     [[nodiscard]] QString csv() const override;
     // "group" (auto, pes, node, block, signature) and "mode" (sum, set, key).
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
+    [[nodiscard]] State saveState() const override;
 
     // For tests and the app.
     // Shared with the groups (no copy of per-PE data); null before a result.
