@@ -8,8 +8,10 @@
 #include "reduce_dialog.h"
 #include "run_load_job.h"
 #include "session_controller.h"
+#include "view_navigation.h"
 #include "view_workspace.h"
 #include "views/common/entry_palette.h"
+#include "views/common/view_factory.h"
 #include "views/import_report/import_report_widget.h"
 #include "views/summary/run_summary_widget.h"
 #include "views/timeline/timeline_view.h"
@@ -52,6 +54,10 @@ constexpr int kStatusMessageMs = 8000;
 constexpr int kProgressSteps = 1000;
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
+// The views open when the window closed (keys in tab order) and the current one; the next run
+// opened (not a session) opens them again.
+const QString kViewsKey = QStringLiteral("window/views");
+const QString kCurrentViewKey = QStringLiteral("window/currentView");
 
 // Short name of a run path for messages: the directory or file name.
 QString runName(const QString& path)
@@ -119,6 +125,7 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
             BookmarksDock::showIn(*timeline, bookmark);
     });
     m_sessions = new SessionController(this, m_bookmarksDock);
+    m_navigation = new ViewNavigation(this);
 
     createActions();
     createMenus();
@@ -169,7 +176,7 @@ void MainWindow::createActions()
     connect(m_openDirectoryAction, &QAction::triggered, this, &MainWindow::chooseRunDirectory);
 
     m_closeAction = new QAction(tr("&Close Run"), this);
-    m_closeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
+    m_closeAction->setShortcuts(QKeySequence::Close);
     connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeRun);
 
     m_cancelAction = new QAction(tr("Cancel &Loading"), this);
@@ -177,7 +184,11 @@ void MainWindow::createActions()
     connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelLoad);
 
     m_quitAction = new QAction(tr("&Quit"), this);
-    m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    // Not every platform binds Quit; Ctrl+Q where it has none.
+    auto quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
+    if (quitKeys.isEmpty())
+        quitKeys = { QKeySequence(Qt::CTRL | Qt::Key_Q) };
+    m_quitAction->setShortcuts(quitKeys);
     m_quitAction->setMenuRole(QAction::QuitRole);
     connect(m_quitAction, &QAction::triggered, this, &MainWindow::close);
 
@@ -260,16 +271,26 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_quitAction);
 
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_navigation->findAction());
+    edit->addAction(m_navigation->findNextAction());
+    edit->addAction(m_navigation->findPreviousAction());
+    edit->addSeparator();
+    edit->addAction(m_addBookmarkAction);
+
     auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* action : m_viewActions)
         view->addAction(action);
+    view->addSeparator();
+    view->addAction(m_navigation->zoomInAction());
+    view->addAction(m_navigation->zoomOutAction());
+    view->addAction(m_navigation->wholeRunAction());
     view->addSeparator();
     view->addAction(m_reportAction);
     auto* bookmarks = m_bookmarksDock->toggleViewAction();
     bookmarks->setText(tr("Boo&kmarks"));
     bookmarks->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
     view->addAction(bookmarks);
-    view->addAction(m_addBookmarkAction);
     view->addSeparator();
     view->addAction(m_fullScreenAction);
     view->addSeparator();
@@ -474,6 +495,8 @@ void MainWindow::onLoaded(core::TracePtr trace, double seconds)
     statusBar()->showMessage(message, kStatusMessageMs);
     if (m_trace->report.total(core::Severity::Warning) > 0)
         showImportReport();
+    if (m_persist && !m_sessions->opening() && m_workspace->openViews().empty())
+        restoreViewLayout();
     emit loadFinished(LoadOutcome::Loaded);
 }
 
@@ -677,12 +700,32 @@ void MainWindow::closeEvent(QCloseEvent* event)
         QSettings settings;
         settings.setValue(kGeometryKey, saveGeometry());
         settings.setValue(kStateKey, saveState());
+        if (m_trace) {
+            QStringList keys;
+            for (auto* view : m_workspace->openViews())
+                keys << views::viewKey(view->kind());
+            settings.setValue(kViewsKey, keys);
+            auto* current = m_workspace->currentView();
+            settings.setValue(
+                kCurrentViewKey, current != nullptr ? views::viewKey(current->kind()) : QString());
+        }
     }
     if (m_job) {
         m_job->cancel();
         discardJob();
     }
     event->accept();
+}
+
+void MainWindow::restoreViewLayout()
+{
+    const QSettings settings;
+    for (const auto& key : settings.value(kViewsKey).toStringList())
+        if (const auto kind = views::viewKindFromKey(key))
+            m_workspace->openView(*kind, /*select=*/false);
+    if (const auto current = views::viewKindFromKey(settings.value(kCurrentViewKey).toString());
+        current && m_workspace->view(*current) != nullptr)
+        m_workspace->openView(*current);
 }
 
 void MainWindow::changeEvent(QEvent* event)

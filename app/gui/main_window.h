@@ -28,6 +28,7 @@ class BookmarksDock;
 class EmptyStateWidget;
 class RunLoadJob;
 class SessionController;
+class ViewNavigation;
 class ViewWorkspace;
 
 // How a load ended, as reported by MainWindow::loadFinished.
@@ -59,6 +60,7 @@ public:
     [[nodiscard]] const QString& runPath() const { return m_runPath; }
     [[nodiscard]] SessionController* sessions() const { return m_sessions; }
     [[nodiscard]] BookmarksDock* bookmarks() const { return m_bookmarksDock; }
+    [[nodiscard]] ViewNavigation* navigation() const { return m_navigation; }
 
     // Whether a path dropped on the window can be opened: a run (a directory or a .sts file)
     // or a session (.parallax).
@@ -112,6 +114,8 @@ private:
     void discardJob();
     void showTrace(core::TracePtr trace);
     void saveEntryColors() const;
+    // Opens the views that were open when the window last closed (persistent windows only).
+    void restoreViewLayout();
 
     bool m_persist = true;
     RecentRuns m_recent;
@@ -132,6 +136,7 @@ private:
     views::ImportReportWidget* m_report = nullptr;
     BookmarksDock* m_bookmarksDock = nullptr;
     SessionController* m_sessions = nullptr;
+    ViewNavigation* m_navigation = nullptr;
     QAction* m_addBookmarkAction = nullptr;
     QString m_runPath;
     QPointer<QMessageBox> m_errorBox;

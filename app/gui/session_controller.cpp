@@ -42,7 +42,11 @@ SessionController::SessionController(MainWindow* window, BookmarksDock* bookmark
     m_saveAction->setStatusTip(tr("Save the run's views, ranges, colours and bookmarks"));
     connect(m_saveAction, &QAction::triggered, this, &SessionController::save);
     m_saveAsAction = new QAction(tr("Save Session &As…"), this);
-    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+    // Not every platform binds Save As; Ctrl+Shift+S where it has none.
+    auto saveAsKeys = QKeySequence::keyBindings(QKeySequence::SaveAs);
+    if (saveAsKeys.isEmpty())
+        saveAsKeys = { QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S) };
+    m_saveAsAction->setShortcuts(saveAsKeys);
     connect(m_saveAsAction, &QAction::triggered, this, &SessionController::saveAs);
     connect(m_window, &MainWindow::loadFinished, this, &SessionController::runLoaded);
     connect(m_window->workspace(), &ViewWorkspace::viewsChanged, this,

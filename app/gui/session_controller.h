@@ -45,6 +45,8 @@ public:
     // For a session whose run is missing: opens `runPath` instead and restores the session there.
     void locateRun(const QString& runPath);
 
+    // Whether a session is being opened (its run is loading or being asked for).
+    [[nodiscard]] bool opening() const { return m_pending.has_value(); }
     // The session file last saved or opened (empty: none).
     [[nodiscard]] const QString& path() const { return m_path; }
     // The message of the last open or restore (an error, a missing or changed run), while it is
