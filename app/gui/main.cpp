@@ -24,6 +24,7 @@
 #include <QImage>
 #include <QMessageBox>
 #include <QPainter>
+#include <QPalette>
 #include <QTimer>
 
 #include <cstdio>
@@ -106,6 +107,10 @@ struct CommandLine {
         QStringLiteral("KEY") };
     QCommandLineOption ready { QStringLiteral("exit-when-ready"),
         QStringLiteral("Exit once RUN is open and painted (for timing the start-up).") };
+    QCommandLineOption palette { QStringLiteral("palette"),
+        QStringLiteral("dark: the Fusion style with a dark palette, as a desktop's dark theme "
+                       "gives (for checking screenshots)."),
+        QStringLiteral("NAME") };
 
     CommandLine()
     {
@@ -122,7 +127,7 @@ struct CommandLine {
             QStringLiteral("A run directory, or its NAME.sts / NAME.sum.sts file, or a session "
                            "saved by File > Save Session (NAME.parallax)."),
             QStringLiteral("[RUN | SESSION.parallax]"));
-        for (auto* option : { &screenshot, &size, &view, &ready }) {
+        for (auto* option : { &screenshot, &size, &view, &ready, &palette }) {
             option->setFlags(QCommandLineOption::HiddenFromHelp);
             parser.addOption(*option);
         }
@@ -146,6 +151,40 @@ bool asksForHelpOrVersion(int argc, char* argv[])
             return true;
     }
     return false;
+}
+
+// What a desktop's dark theme gives an application: Fusion with a dark palette (offscreen
+// there is no desktop theme to ask).
+void useDarkPalette()
+{
+    QApplication::setStyle(QStringLiteral("Fusion"));
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x30);
+    const QColor base(0x1e, 0x1f, 0x22);
+    const QColor text(0xe6, 0xe6, 0xe6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0x8a, 0x8a, 0x8a));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::red);
+    p.setColor(QPalette::Link, QColor(0x6a, 0xa9, 0xff));
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x7a, 0xd6));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Light, QColor(0x45, 0x47, 0x4a));
+    p.setColor(QPalette::Midlight, QColor(0x3a, 0x3c, 0x3f));
+    p.setColor(QPalette::Mid, QColor(0x25, 0x26, 0x29));
+    p.setColor(QPalette::Dark, QColor(0x1a, 0x1b, 0x1d));
+    p.setColor(QPalette::Shadow, Qt::black);
+    p.setColor(QPalette::Disabled, QPalette::Text, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(0x80, 0x80, 0x80));
+    p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(0x80, 0x80, 0x80));
+    QApplication::setPalette(p);
 }
 
 // Whether Qt will find a display: without one it aborts, so say why in one line instead.
@@ -218,6 +257,13 @@ int main(int argc, char* argv[])
     const auto& sizeOption = cl.size;
     const auto& viewOption = cl.view;
     const auto& readyOption = cl.ready;
+    if (parser.isSet(cl.palette)) {
+        if (parser.value(cl.palette) != QStringLiteral("dark")) {
+            std::fprintf(stderr, "parallax: --palette takes dark\n");
+            return 64;
+        }
+        useDarkPalette();
+    }
 
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {
