@@ -3,6 +3,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +88,35 @@ private:
     std::array<std::uint64_t, kIssueKinds> m_counts {};
     std::array<std::uint8_t, kIssueKinds> m_exampleCounts {};
     std::vector<IssueExample> m_examples;
+};
+
+// Issues found after a run was opened, from any thread (a lazily checked index: Trace::lateIssues).
+// `onIssue`, when set, hears each one as it is added, one call at a time (the CLI prints a note);
+// it must not call back into this object.
+class LateIssues {
+public:
+    void add(Issue issue, std::string_view file, std::string message)
+    {
+        std::lock_guard lock(m_mutex);
+        m_report.add(issue, file, 0, message);
+        if (m_onIssue) // under the lock: one at a time, whichever thread found it
+            m_onIssue({ issue, std::string(file), 0, std::move(message) });
+    }
+    [[nodiscard]] ImportReport snapshot() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_report;
+    }
+    void setOnIssue(std::function<void(const IssueExample&)> onIssue)
+    {
+        std::lock_guard lock(m_mutex);
+        m_onIssue = std::move(onIssue);
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    ImportReport m_report;
+    std::function<void(const IssueExample&)> m_onIssue;
 };
 
 } // namespace parallax::core

@@ -5,7 +5,7 @@
 namespace parallax::core {
 
 IndexRange overlappingRange(
-    const std::vector<TimeUs>& begin, const std::vector<TimeUs>& end, TimeUs t0, TimeUs t1)
+    std::span<const TimeUs> begin, std::span<const TimeUs> end, TimeUs t0, TimeUs t1)
 {
     if (t1 <= t0 || begin.empty())
         return {};
@@ -68,9 +68,9 @@ std::vector<PeId> PeTrace::multicastDestinations(std::size_t sendIndex) const
 }
 
 namespace {
-template <typename T> std::size_t bytesOf(const std::vector<T>& v)
+template <typename C> std::size_t bytesOf(const C& v)
 {
-    return v.capacity() * sizeof(T);
+    return v.capacity() * sizeof(typename C::value_type);
 }
 } // namespace
 

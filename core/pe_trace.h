@@ -1,10 +1,12 @@
 #pragma once
 
+#include "column.h"
 #include "types.h"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,49 +50,49 @@ enum class BracketKind : std::uint8_t { Pair, BeginEnd };
 // sorted by begin, non-overlapping, begin <= end, so both begin and end are non-decreasing and
 // the executions overlapping any window form one contiguous index range.
 struct ExecutionColumns {
-    std::vector<TimeUs> begin;
-    std::vector<TimeUs> end;
-    std::vector<std::uint16_t> entry;
-    std::vector<PeId> sourcePe; // PE that created the message (BEGIN's srcPE)
-    std::vector<std::int32_t> msgBytes; // message size incl. envelope (BEGIN's len)
-    std::vector<std::int32_t> eventId; // (sourcePe, eventId) names the sender's CREATION
-    std::vector<std::uint32_t> object; // index into PeTrace::objects
-    std::vector<TimeUs> cpuBegin; // process CPU time at begin (VERSION >= 6.5), else 0
-    std::vector<std::uint32_t> cpuDuration; // cpuEnd - cpuBegin, saturated
-    std::vector<std::uint8_t> flags; // ExecutionFlag bits
+    Column<TimeUs> begin;
+    Column<TimeUs> end;
+    Column<std::uint16_t> entry;
+    Column<PeId> sourcePe; // PE that created the message (BEGIN's srcPE)
+    Column<std::int32_t> msgBytes; // message size incl. envelope (BEGIN's len)
+    Column<std::int32_t> eventId; // (sourcePe, eventId) names the sender's CREATION
+    Column<std::uint32_t> object; // index into PeTrace::objects
+    Column<TimeUs> cpuBegin; // process CPU time at begin (VERSION >= 6.5), else 0
+    Column<std::uint32_t> cpuDuration; // cpuEnd - cpuBegin, saturated
+    Column<std::uint8_t> flags; // ExecutionFlag bits
     // PAPI counters (VERSION >= 6.6 with TOTAL_PAPI_EVENTS > 0): for execution i the values at
     // begin are papi[i*2n .. i*2n+n) and at end papi[i*2n+n .. i*2n+2n). Empty otherwise.
-    std::vector<std::int64_t> papi;
+    Column<std::int64_t> papi;
 
     [[nodiscard]] std::size_t size() const { return begin.size(); }
 };
 
 // Idle, pack or unpack intervals: sorted by begin, non-overlapping within one column set.
 struct IntervalColumns {
-    std::vector<TimeUs> begin;
-    std::vector<TimeUs> end;
+    Column<TimeUs> begin;
+    Column<TimeUs> end;
     [[nodiscard]] std::size_t size() const { return begin.size(); }
 };
 
 // Message sends (CREATION, CREATION_BCAST, CREATION_MULTICAST), sorted by time (stable).
 struct SendColumns {
-    std::vector<TimeUs> time;
-    std::vector<std::uint16_t> entry; // destination entry method
-    std::vector<SendKind> kind;
-    std::vector<std::uint8_t> messageType; // Charm++ envelope type (mtype)
-    std::vector<std::int32_t> msgBytes;
-    std::vector<std::int32_t> eventId;
-    std::vector<std::int32_t> destinationCount; // 1 for point-to-point, nPEs otherwise
-    std::vector<std::int32_t> sendDuration; // sendT: duration of the send call in µs
+    Column<TimeUs> time;
+    Column<std::uint16_t> entry; // destination entry method
+    Column<SendKind> kind;
+    Column<std::uint8_t> messageType; // Charm++ envelope type (mtype)
+    Column<std::int32_t> msgBytes;
+    Column<std::int32_t> eventId;
+    Column<std::int32_t> destinationCount; // 1 for point-to-point, nPEs otherwise
+    Column<std::int32_t> sendDuration; // sendT: duration of the send call in µs
     // The execution that most recently began before this send in file order (index into
     // ExecutionColumns), with kSendAfterExecution set when that execution had already ended
     // (a send between executions); kNoExecution when no execution had begun yet.
-    std::vector<std::uint32_t> execution;
+    Column<std::uint32_t> execution;
     // Multicast destination lists: multicastSend[k] is the send index whose PEs are
     // multicastPes[multicastOffset[k] .. multicastOffset[k+1]).
-    std::vector<std::uint32_t> multicastSend;
-    std::vector<std::uint32_t> multicastOffset; // size = multicastSend.size() + 1 (or 0)
-    std::vector<PeId> multicastPes;
+    Column<std::uint32_t> multicastSend;
+    Column<std::uint32_t> multicastOffset; // size = multicastSend.size() + 1 (or 0)
+    Column<PeId> multicastPes;
 
     [[nodiscard]] std::size_t size() const { return time.size(); }
 };
@@ -165,16 +167,16 @@ public:
     IntervalColumns packs; // BEGIN_PACK/END_PACK
     IntervalColumns unpacks; // BEGIN_UNPACK/END_UNPACK
     SendColumns sends;
-    std::vector<ObjectId> objects;
-    std::vector<UserEventPoint> userEvents; // sorted by time
-    std::vector<UserEventBracket> userBrackets; // sorted by begin
+    Column<ObjectId> objects;
+    Column<UserEventPoint> userEvents; // sorted by time
+    Column<UserEventBracket> userBrackets; // sorted by begin
     std::vector<Note> notes; // sorted by begin
-    std::vector<StatSample> stats; // sorted by time
-    std::vector<MemorySample> memory; // sorted by time
-    std::vector<UserSuppliedValue> userSupplied; // sorted by time
+    Column<StatSample> stats; // sorted by time
+    Column<MemorySample> memory; // sorted by time
+    Column<UserSuppliedValue> userSupplied; // sorted by time
     IntervalColumns flushes; // BEGIN/END_INTERRUPT (buffer flushes)
-    std::vector<TraceGap> traceGaps; // sorted by begin
-    std::vector<PhaseEnd> phaseEnds;
+    Column<TraceGap> traceGaps; // sorted by begin
+    Column<PhaseEnd> phaseEnds;
 
     // Executions overlapping [t0, t1): begin < t1 and end > t0, plus zero-length executions
     // with t0 <= begin < t1. O(log n); the result is contiguous by the column invariant.
@@ -193,6 +195,6 @@ public:
 
 // Overlap query on sorted, non-overlapping begin/end columns (shared by all interval kinds).
 IndexRange overlappingRange(
-    const std::vector<TimeUs>& begin, const std::vector<TimeUs>& end, TimeUs t0, TimeUs t1);
+    std::span<const TimeUs> begin, std::span<const TimeUs> end, TimeUs t0, TimeUs t1);
 
 } // namespace parallax::core

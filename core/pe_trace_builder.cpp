@@ -456,17 +456,18 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
 
 namespace {
 
-template <typename T, typename Key> void sortStable(std::vector<T>& v, Key key)
+template <typename C, typename Key> void sortStable(C& v, Key key)
 {
+    using T = typename C::value_type;
     if (!std::is_sorted(
             v.begin(), v.end(), [&](const T& a, const T& b) { return key(a) < key(b); }))
         std::stable_sort(
             v.begin(), v.end(), [&](const T& a, const T& b) { return key(a) < key(b); });
 }
 
-template <typename T> void permute(std::vector<T>& v, const std::vector<std::uint32_t>& order)
+template <typename C> void permute(C& v, const std::vector<std::uint32_t>& order)
 {
-    std::vector<T> out;
+    std::vector<typename C::value_type> out;
     out.reserve(v.size());
     for (auto i : order)
         out.push_back(v[i]);

@@ -4,32 +4,52 @@
 
 namespace parallax::core {
 
+// The scans below read only what a lazy table fills in up front (PE numbers, scalar fields,
+// whether a PE has a summary), so they do not make a mapped index check every PE.
+namespace {
+template <typename T, typename F> bool anyRow(const PeTable<T>& table, F f)
+{
+    for (std::size_t i = 0; i < table.size(); ++i)
+        if (f(table.peek(i)))
+            return true;
+    return false;
+}
+} // namespace
+
 bool Trace::hasLogs() const
 {
-    return std::any_of(pes.begin(), pes.end(), [](const PeTrace& p) { return p.hasLog; });
+    return anyRow(pes, [](const PeTrace& p) { return p.hasLog; });
 }
 
 bool Trace::hasSummaries() const
 {
-    return std::any_of(
-        summaries.begin(), summaries.end(), [](const auto& s) { return s.has_value(); });
+    return anyRow(summaries, [](const auto& s) { return s.has_value(); });
 }
 
 bool Trace::hasSummaryDetails() const
 {
-    return std::any_of(details.begin(), details.end(), [](const auto& s) { return s.has_value(); });
+    return anyRow(details, [](const auto& s) { return s.has_value(); });
+}
+
+ImportReport Trace::fullReport() const
+{
+    if (!lateIssues)
+        return report;
+    auto full = report;
+    full.merge(lateIssues->snapshot());
+    return full;
 }
 
 std::vector<PeId> Trace::validPes() const
 {
     std::vector<PeId> out;
     if (hasLogs()) {
-        for (const auto& p : pes)
-            if (p.hasLog)
-                out.push_back(p.pe);
+        for (std::size_t i = 0; i < pes.size(); ++i)
+            if (pes.peek(i).hasLog)
+                out.push_back(pes.peek(i).pe);
     } else if (hasSummaries()) {
         for (std::size_t i = 0; i < summaries.size(); ++i)
-            if (summaries[i])
+            if (summaries.peek(i))
                 out.push_back(static_cast<PeId>(i));
     } else if (logsOnDemand()) {
         for (std::size_t i = 0; i < files.logPaths.size(); ++i)
@@ -37,7 +57,7 @@ std::vector<PeId> Trace::validPes() const
                 out.push_back(static_cast<PeId>(i));
     } else {
         for (std::size_t i = 0; i < details.size(); ++i)
-            if (details[i])
+            if (details.peek(i))
                 out.push_back(static_cast<PeId>(i));
     }
     return out;
@@ -62,11 +82,11 @@ std::vector<PeId> Trace::missingPes() const
     const auto n = static_cast<std::size_t>(std::max<PeId>(metadata.processors, 0));
     if (hasLogs()) {
         for (std::size_t i = 0; i < n; ++i)
-            if (i >= pes.size() || !pes[i].hasLog)
+            if (i >= pes.size() || !pes.peek(i).hasLog)
                 out.push_back(static_cast<PeId>(i));
     } else if (hasSummaries()) {
         for (std::size_t i = 0; i < n; ++i)
-            if (i >= summaries.size() || !summaries[i])
+            if (i >= summaries.size() || !summaries.peek(i))
                 out.push_back(static_cast<PeId>(i));
     }
     return out;
@@ -75,8 +95,9 @@ std::vector<PeId> Trace::missingPes() const
 TimeUs Trace::beginTime() const
 {
     TimeUs begin = -1;
-    for (const auto& p : pes)
-        if (p.hasLog && p.firstTime >= 0 && (begin < 0 || p.firstTime < begin))
+    for (std::size_t i = 0; i < pes.size(); ++i)
+        if (const auto& p = pes.peek(i);
+            p.hasLog && p.firstTime >= 0 && (begin < 0 || p.firstTime < begin))
             begin = p.firstTime;
     return begin < 0 ? 0 : begin;
 }
@@ -85,8 +106,8 @@ TimeUs Trace::endTime() const
 {
     TimeUs end = std::max<TimeUs>(metadata.projrcEndTime, 0);
     bool logs = false;
-    for (const auto& p : pes) {
-        if (p.hasLog) {
+    for (std::size_t i = 0; i < pes.size(); ++i) {
+        if (const auto& p = pes.peek(i); p.hasLog) {
             logs = true;
             end = std::max(end, p.lastTime);
         }
@@ -105,13 +126,15 @@ TimeUs Trace::endTime() const
 std::uint64_t Trace::eventCount() const
 {
     std::uint64_t n = 0;
-    for (const auto& p : pes)
-        n += p.recordCount;
+    for (std::size_t i = 0; i < pes.size(); ++i)
+        n += pes.peek(i).recordCount;
     return n;
 }
 
 std::size_t Trace::storeBytes() const
 {
+    if (pes.lazy())
+        return static_cast<std::size_t>(mappedStoreBytes);
     std::size_t n = 0;
     for (const auto& p : pes)
         n += p.memoryBytes();

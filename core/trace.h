@@ -2,6 +2,7 @@
 
 #include "import_report.h"
 #include "pe_detail_source.h"
+#include "pe_table.h"
 #include "pe_trace.h"
 #include "run_metadata.h"
 #include "summary_data.h"
@@ -39,6 +40,9 @@ struct ReducedRun {
     std::string select; // "clusters" or "random"
     std::size_t sourcePesWithLogs = 0;
     std::vector<RepresentativePe> kept; // sorted by PE
+    // The source run's traced span (empty for a manifest written before it was recorded): the
+    // default range, since the kept PEs alone may start later or end earlier.
+    TimeRange sourceSpan;
     // The kept PE's entry, or null when `pe` was not kept.
     [[nodiscard]] const RepresentativePe* find(PeId pe) const;
 };
@@ -49,10 +53,26 @@ class Trace {
 public:
     RunMetadata metadata;
     RunFiles files;
-    std::vector<PeTrace> pes; // index = PE id; pes[p].hasLog tells whether PE p had a log
-    std::vector<std::optional<PeSummary>> summaries; // index = PE
-    std::vector<std::optional<PeSummaryDetail>> details; // index = PE
+    // Index = PE id; pes[p].hasLog tells whether PE p had a log. A run opened from a mapped
+    // index (io/mapped_index.h) checks a PE's columns, and decodes its summaries, the first time
+    // they are used (core/pe_table.h): a view touches only the PEs it reads.
+    PeTable<PeTrace> pes;
+    PeTable<std::optional<PeSummary>> summaries; // index = PE
+    PeTable<std::optional<PeSummaryDetail>> details; // index = PE
     ImportReport report;
+    // Problems found after the load: data of a mapped index that failed its check when first
+    // used (that PE's or summary's data is left out). Null for a run read from its logs.
+    std::shared_ptr<LateIssues> lateIssues;
+    // For a run opened from a mapped index: what storeBytes() of the same run read from its logs
+    // is (recorded when the index was written, so that it is known without touching a column).
+    std::uint64_t mappedStoreBytes = 0;
+    // For a run opened from a mapped index: each entry method's execution time summed over every
+    // PE's log (what analysis::rankEntriesByTime sums to colour the entries), recorded when the
+    // index was written so that the app's palette does not read every PE on open. Empty
+    // otherwise, or when no execution named an entry of the symbol table.
+    std::vector<TimeUs> entryTimeTotals;
+    // `report` plus the late issues found so far.
+    [[nodiscard]] ImportReport fullReport() const;
     // Set when the logs were left unread because their store (estimated at this many bytes)
     // would exceed the load's memory budget: the analyses work from the summary files, and
     // detailSource reads a PE's log when a view (the timeline) asks for it.

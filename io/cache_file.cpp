@@ -9,9 +9,6 @@ namespace parallax::io {
 
 namespace {
 
-constexpr std::size_t kReadBuffer = 64U << 10;
-constexpr std::size_t kDirectChunk = 1U << 20;
-
 void writeAll(int fd, std::uint64_t offset, const char* data, std::size_t size)
 {
     while (size > 0) {
@@ -20,20 +17,6 @@ void writeAll(int fd, std::uint64_t offset, const char* data, std::size_t size)
             continue;
         if (n <= 0)
             throw std::runtime_error(std::string("write failed: ") + std::strerror(errno));
-        data += n;
-        offset += static_cast<std::uint64_t>(n);
-        size -= static_cast<std::size_t>(n);
-    }
-}
-
-void readAll(int fd, std::uint64_t offset, char* data, std::size_t size)
-{
-    while (size > 0) {
-        const auto n = ::pread(fd, data, size, static_cast<off_t>(offset));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            throw CacheFormatError("the file is shorter than its header says (truncated)");
         data += n;
         offset += static_cast<std::uint64_t>(n);
         size -= static_cast<std::size_t>(n);
@@ -83,12 +66,24 @@ void CacheWriter::writeAt(std::uint64_t offset, const void* data, std::size_t si
     writeAll(m_fd, offset, static_cast<const char*>(data), size);
 }
 
-CacheReader::CacheReader(int fd, const CacheSection& section)
-    : m_fd(fd)
-    , m_section(section)
-    , m_fileOffset(section.offset)
-    , m_left(section.size)
-{ }
+void CacheWriter::pad(std::size_t alignment)
+{
+    static constexpr char kZeros[256] = {};
+    auto n = static_cast<std::size_t>((alignment - m_position % alignment) % alignment);
+    while (n > 0) {
+        const auto k = std::min(n, sizeof kZeros);
+        bytes(kZeros, k);
+        n -= k;
+    }
+}
+
+CacheReader::CacheReader(const void* data, std::size_t size, std::uint64_t hash)
+    : m_data(static_cast<const char*>(data))
+    , m_left(size)
+{
+    if (CacheHash::of(data, size) != hash)
+        throw CacheFormatError("checksum mismatch");
+}
 
 std::size_t CacheReader::count(std::size_t itemBytes)
 {
@@ -98,57 +93,20 @@ std::size_t CacheReader::count(std::size_t itemBytes)
     return static_cast<std::size_t>(n);
 }
 
-void CacheReader::fill()
-{
-    if (m_buffer.empty())
-        m_buffer.resize(kReadBuffer);
-    const auto inFile = m_section.offset + m_section.size - m_fileOffset;
-    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kReadBuffer, inFile));
-    readAll(m_fd, m_fileOffset, m_buffer.data(), n);
-    m_hash.update(m_buffer.data(), n);
-    m_fileOffset += n;
-    m_begin = 0;
-    m_end = n;
-}
-
 void CacheReader::bytes(void* data, std::size_t size)
 {
     if (size > m_left)
         throw CacheFormatError("a section ends in the middle of a value");
+    if (size > 0)
+        std::memcpy(data, m_data, size);
+    m_data += size;
     m_left -= size;
-    auto* out = static_cast<char*>(data);
-    const auto buffered = std::min(size, m_end - m_begin);
-    if (buffered > 0) {
-        std::memcpy(out, m_buffer.data() + m_begin, buffered);
-        m_begin += buffered;
-        out += buffered;
-        size -= buffered;
-    }
-    if (size == 0)
-        return;
-    if (size >= kReadBuffer) {
-        // Bulk column: straight from the file into its vector, hashed while still in cache.
-        while (size > 0) {
-            const auto n = std::min(size, kDirectChunk);
-            readAll(m_fd, m_fileOffset, out, n);
-            m_hash.update(out, n);
-            m_fileOffset += n;
-            out += n;
-            size -= n;
-        }
-        return;
-    }
-    fill();
-    std::memcpy(out, m_buffer.data(), size);
-    m_begin = size;
 }
 
 void CacheReader::finish()
 {
-    if (m_left != 0 || m_begin != m_end)
+    if (m_left != 0)
         throw CacheFormatError("a section holds more bytes than its contents");
-    if (m_hash.digest() != m_section.hash)
-        throw CacheFormatError("checksum mismatch");
 }
 
 } // namespace parallax::io

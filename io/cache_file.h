@@ -18,15 +18,15 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// Where one section of a cache file is, and the checksum of its bytes.
+// Where one section of a file is, and the checksum of its bytes.
 struct CacheSection {
     std::uint64_t offset = 0;
     std::uint64_t size = 0;
     std::uint64_t hash = 0;
 };
 
-// Buffered, checksummed writer of a cache file, section by section, in host byte order
-// (the file header records the byte order and type sizes; a foreign cache is rebuilt).
+// Buffered, checksummed writer of an index file (manifest or shard), section by section, in
+// host byte order (the headers record the byte order and type sizes; a foreign index is refused).
 class CacheWriter {
 public:
     explicit CacheWriter(int fd)
@@ -52,8 +52,9 @@ public:
         static_assert(kRaw<T>);
         bytes(&value, sizeof value);
     }
-    template <typename T> void vec(const std::vector<T>& v)
+    template <typename C> void vec(const C& v)
     {
+        using T = typename C::value_type;
         static_assert(kRaw<T>);
         put<std::uint64_t>(v.size());
         bytes(v.data(), v.size() * sizeof(T));
@@ -64,6 +65,9 @@ public:
         bytes(s.data(), s.size());
     }
 
+    // Zero bytes up to the next multiple of `alignment` (a power of two) of the file offset.
+    void pad(std::size_t alignment);
+    [[nodiscard]] std::uint64_t position() const { return m_position; }
     // Flushes the buffer; throws std::runtime_error when the disk refuses.
     void flush();
     // Writes `size` bytes at `offset` (the header, once the sections are known).
@@ -79,12 +83,13 @@ private:
     CacheHash m_hash;
 };
 
-// Reads one section of a cache file, checking every length against the bytes left in the
-// section before allocating (so a damaged length can never ask for more memory than the file
-// holds), and the checksum at finish().
+// Reads one section of an index file that is in memory (mapped or read), checking every
+// length against the bytes left in the section before allocating, so a damaged length can never
+// ask for more memory than the file holds. The checksum is checked first, so damaged bytes are
+// never decoded: the constructor throws CacheFormatError on a mismatch.
 class CacheReader {
 public:
-    CacheReader(int fd, const CacheSection& section);
+    CacheReader(const void* data, std::size_t size, std::uint64_t hash);
     CacheReader(const CacheReader&) = delete;
     CacheReader& operator=(const CacheReader&) = delete;
 
@@ -96,12 +101,14 @@ public:
         bytes(&value, sizeof value);
         return value;
     }
-    template <typename T> void vec(std::vector<T>& v)
+    template <typename C> void vec(C& v)
     {
+        using T = typename C::value_type;
         static_assert(std::is_trivially_copyable_v<T>);
         const auto n = count(sizeof(T));
-        v.resize(n);
-        bytes(v.data(), n * sizeof(T));
+        std::vector<T> values(n);
+        bytes(values.data(), n * sizeof(T));
+        v = std::move(values);
     }
     void str(std::string& s)
     {
@@ -111,19 +118,12 @@ public:
     }
     // A count of items of `itemBytes` each, checked against the bytes left.
     std::size_t count(std::size_t itemBytes);
-    // Throws unless the whole section was consumed and its checksum matches.
+    // Throws unless the whole section was consumed.
     void finish();
 
 private:
-    void fill();
-    int m_fd;
-    CacheSection m_section;
-    std::uint64_t m_fileOffset; // next byte to fetch from the file
-    std::uint64_t m_left; // section bytes not yet handed out
-    std::vector<char> m_buffer;
-    std::size_t m_begin = 0;
-    std::size_t m_end = 0;
-    CacheHash m_hash;
+    const char* m_data;
+    std::size_t m_left;
 };
 
 } // namespace parallax::io

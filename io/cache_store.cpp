@@ -2,6 +2,7 @@
 
 #include "cache_validation.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -10,7 +11,7 @@ namespace parallax::io {
 
 namespace {
 
-// A run section may announce at most this many PE sections (PROCESSORS is at most 2^24).
+// A run section may announce at most this many PE rows (PROCESSORS is at most 2^24).
 constexpr std::uint64_t kMaxPeSections = 1U << 24;
 
 // ---- Serialization of the store ----
@@ -18,70 +19,6 @@ constexpr std::uint64_t kMaxPeSections = 1U << 24;
 // Structs with padding bytes are written field by field: a raw copy would put uninitialised
 // padding into the file (different bytes for the same run, heap contents leaked to disk).
 // CacheWriter::vec refuses any type that has padding.
-void putItem(CacheWriter& w, const core::ObjectId& o)
-{
-    w.put(o.values);
-    w.put(o.length);
-}
-void getItem(CacheReader& r, core::ObjectId& o)
-{
-    o.values = r.get<decltype(o.values)>();
-    o.length = r.get<std::uint8_t>();
-}
-void putItem(CacheWriter& w, const core::UserEventBracket& b)
-{
-    w.put(b.begin);
-    w.put(b.end);
-    w.put(b.id);
-    w.put(b.nestedId);
-    w.put(b.kind);
-}
-void getItem(CacheReader& r, core::UserEventBracket& b)
-{
-    b.begin = r.get<core::TimeUs>();
-    b.end = r.get<core::TimeUs>();
-    b.id = r.get<core::UserEventId>();
-    b.nestedId = r.get<std::int32_t>();
-    b.kind = r.get<core::BracketKind>();
-}
-void putItem(CacheWriter& w, const core::StatSample& x)
-{
-    w.put(x.time);
-    w.put(x.userTime);
-    w.put(x.value);
-    w.put(x.statId);
-}
-void getItem(CacheReader& r, core::StatSample& x)
-{
-    x.time = r.get<core::TimeUs>();
-    x.userTime = r.get<double>();
-    x.value = r.get<double>();
-    x.statId = r.get<std::int32_t>();
-}
-void putItem(CacheWriter& w, const core::TraceGap& g)
-{
-    w.put(g.begin);
-    w.put(g.end);
-    w.put(g.openEntry);
-    w.put(g.resumedEnd);
-}
-void getItem(CacheReader& r, core::TraceGap& g)
-{
-    g.begin = r.get<core::TimeUs>();
-    g.end = r.get<core::TimeUs>();
-    g.openEntry = r.get<core::EntryId>();
-    g.resumedEnd = r.get<core::TimeUs>();
-}
-void putItem(CacheWriter& w, const core::PhaseEnd& x)
-{
-    w.put(x.time);
-    w.put(x.phase);
-}
-void getItem(CacheReader& r, core::PhaseEnd& x)
-{
-    x.time = r.get<core::TimeUs>();
-    x.phase = r.get<std::int32_t>();
-}
 void putItem(CacheWriter& w, const core::SummaryMark& x)
 {
     w.put(x.type);
@@ -111,22 +48,18 @@ void getItem(CacheReader& r, core::SummaryDetailCell& c)
 
 // Bytes putItem writes for one item (the least a count of them can occupy).
 template <typename T> constexpr std::size_t kItemBytes = 0;
-template <> constexpr std::size_t kItemBytes<core::ObjectId> = 25;
-template <> constexpr std::size_t kItemBytes<core::UserEventBracket> = 25;
-template <> constexpr std::size_t kItemBytes<core::StatSample> = 28;
-template <> constexpr std::size_t kItemBytes<core::TraceGap> = 28;
-template <> constexpr std::size_t kItemBytes<core::PhaseEnd> = 12;
 template <> constexpr std::size_t kItemBytes<core::SummaryMark> = 12;
 template <> constexpr std::size_t kItemBytes<core::SummaryDetailCell> = 28;
 
-template <typename T> void putList(CacheWriter& w, const std::vector<T>& v)
+template <typename C> void putList(CacheWriter& w, const C& v)
 {
     w.put<std::uint64_t>(v.size());
     for (const auto& x : v)
         putItem(w, x);
 }
-template <typename T> void getList(CacheReader& r, std::vector<T>& v)
+template <typename C> void getList(CacheReader& r, C& v)
 {
+    using T = typename C::value_type;
     static_assert(kItemBytes<T> > 0);
     v.resize(r.count(kItemBytes<T>));
     for (auto& x : v)
@@ -284,6 +217,8 @@ void getReport(CacheReader& r, core::ImportReport& report)
     }
 }
 
+} // namespace
+
 void putSummary(CacheWriter& w, const core::PeSummary& s)
 {
     w.put(s.pe);
@@ -344,172 +279,35 @@ void getDetail(CacheReader& r, core::PeSummaryDetail& d)
     getList(r, d.cells);
 }
 
-template <typename C> void putIntervals(CacheWriter& w, const C& c)
-{
-    w.vec(c.begin);
-    w.vec(c.end);
-}
-
-template <typename C> void getIntervals(CacheReader& r, C& c)
-{
-    r.vec(c.begin);
-    r.vec(c.end);
-    if (c.begin.size() != c.end.size())
-        throw CacheFormatError("interval columns of different lengths");
-}
-
-} // namespace
-
-void putRun(CacheWriter& w, const core::Trace& t)
+void putRun(CacheWriter& w, const core::Trace& t, const IndexRows& rows)
 {
     putMetadata(w, t.metadata);
     putFiles(w, t.files);
     putReport(w, t.report);
-    w.put<std::uint64_t>(t.summaries.size());
-    for (const auto& s : t.summaries) {
-        w.put<std::uint8_t>(s ? 1 : 0);
-        if (s)
-            putSummary(w, *s);
-    }
-    w.put<std::uint64_t>(t.details.size());
-    for (const auto& d : t.details) {
-        w.put<std::uint8_t>(d ? 1 : 0);
-        if (d)
-            putDetail(w, *d);
-    }
-    w.put<std::uint64_t>(t.pes.size());
+    w.put(rows.pes);
+    w.put(rows.summaries);
+    w.put(rows.details);
+    w.put(rows.storeBytes);
+    w.put(rows.timedExecutions);
+    w.vec(rows.timedExecutions > 0 ? rows.entryTimes : std::vector<core::TimeUs> {});
 }
 
-std::size_t getRun(CacheReader& r, core::Trace& t)
+IndexRows getRun(CacheReader& r, core::Trace& t)
 {
     getMetadata(r, t.metadata);
     validateMetadata(t.metadata);
     getFiles(r, t.files);
     getReport(r, t.report);
-    t.summaries.resize(r.count(1));
-    for (auto& s : t.summaries)
-        if (r.get<std::uint8_t>() != 0)
-            getSummary(r, s.emplace());
-    t.details.resize(r.count(1));
-    for (auto& d : t.details)
-        if (r.get<std::uint8_t>() != 0)
-            getDetail(r, d.emplace());
-    const auto pes = r.get<std::uint64_t>();
-    if (pes > kMaxPeSections)
+    IndexRows rows;
+    rows.pes = r.get<std::uint64_t>();
+    rows.summaries = r.get<std::uint64_t>();
+    rows.details = r.get<std::uint64_t>();
+    rows.storeBytes = r.get<std::uint64_t>();
+    rows.timedExecutions = r.get<std::uint64_t>();
+    r.vec(rows.entryTimes);
+    if (std::max({ rows.pes, rows.summaries, rows.details }) > kMaxPeSections)
         throw CacheFormatError("an impossible number of PEs");
-    return static_cast<std::size_t>(pes);
-}
-
-void putPe(CacheWriter& w, const core::PeTrace& p)
-{
-    w.put(p.pe);
-    w.put<std::uint8_t>(p.hasLog ? 1 : 0);
-    w.put(p.beginComputation);
-    w.put(p.endComputation);
-    w.put(p.firstTime);
-    w.put(p.lastTime);
-    w.put(p.recordCount);
-    w.put(p.lastIdleFlags);
-    const auto& e = p.executions;
-    w.vec(e.begin);
-    w.vec(e.end);
-    w.vec(e.entry);
-    w.vec(e.sourcePe);
-    w.vec(e.msgBytes);
-    w.vec(e.eventId);
-    w.vec(e.object);
-    w.vec(e.cpuBegin);
-    w.vec(e.cpuDuration);
-    w.vec(e.flags);
-    w.vec(e.papi);
-    putIntervals(w, p.idles);
-    putIntervals(w, p.packs);
-    putIntervals(w, p.unpacks);
-    putIntervals(w, p.flushes);
-    const auto& s = p.sends;
-    w.vec(s.time);
-    w.vec(s.entry);
-    w.vec(s.kind);
-    w.vec(s.messageType);
-    w.vec(s.msgBytes);
-    w.vec(s.eventId);
-    w.vec(s.destinationCount);
-    w.vec(s.sendDuration);
-    w.vec(s.execution);
-    w.vec(s.multicastSend);
-    w.vec(s.multicastOffset);
-    w.vec(s.multicastPes);
-    putList(w, p.objects);
-    w.vec(p.userEvents);
-    putList(w, p.userBrackets);
-    w.put<std::uint64_t>(p.notes.size());
-    for (const auto& n : p.notes) {
-        w.put(n.begin);
-        w.put(n.end);
-        w.put(n.id);
-        w.str(n.text);
-    }
-    putList(w, p.stats);
-    w.vec(p.memory);
-    w.vec(p.userSupplied);
-    putList(w, p.traceGaps);
-    putList(w, p.phaseEnds);
-}
-
-void getPe(CacheReader& r, core::PeTrace& p)
-{
-    p.pe = r.get<core::PeId>();
-    p.hasLog = r.get<std::uint8_t>() != 0;
-    p.beginComputation = r.get<core::TimeUs>();
-    p.endComputation = r.get<core::TimeUs>();
-    p.firstTime = r.get<core::TimeUs>();
-    p.lastTime = r.get<core::TimeUs>();
-    p.recordCount = r.get<std::uint64_t>();
-    p.lastIdleFlags = r.get<std::uint8_t>();
-    auto& e = p.executions;
-    r.vec(e.begin);
-    r.vec(e.end);
-    r.vec(e.entry);
-    r.vec(e.sourcePe);
-    r.vec(e.msgBytes);
-    r.vec(e.eventId);
-    r.vec(e.object);
-    r.vec(e.cpuBegin);
-    r.vec(e.cpuDuration);
-    r.vec(e.flags);
-    r.vec(e.papi);
-    getIntervals(r, p.idles);
-    getIntervals(r, p.packs);
-    getIntervals(r, p.unpacks);
-    getIntervals(r, p.flushes);
-    auto& s = p.sends;
-    r.vec(s.time);
-    r.vec(s.entry);
-    r.vec(s.kind);
-    r.vec(s.messageType);
-    r.vec(s.msgBytes);
-    r.vec(s.eventId);
-    r.vec(s.destinationCount);
-    r.vec(s.sendDuration);
-    r.vec(s.execution);
-    r.vec(s.multicastSend);
-    r.vec(s.multicastOffset);
-    r.vec(s.multicastPes);
-    getList(r, p.objects);
-    r.vec(p.userEvents);
-    getList(r, p.userBrackets);
-    p.notes.resize(r.count(32));
-    for (auto& n : p.notes) {
-        n.begin = r.get<core::TimeUs>();
-        n.end = r.get<core::TimeUs>();
-        n.id = r.get<core::UserEventId>();
-        r.str(n.text);
-    }
-    getList(r, p.stats);
-    r.vec(p.memory);
-    r.vec(p.userSupplied);
-    getList(r, p.traceGaps);
-    getList(r, p.phaseEnds);
+    return rows;
 }
 
 } // namespace parallax::io

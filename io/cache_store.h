@@ -2,19 +2,19 @@
 
 #include "cache_file.h"
 #include "core/trace.h"
-
-#include <cstddef>
+#include "index_writer.h"
 
 namespace parallax::io {
 
-// The index cache's serialisation of the store (io/index_cache.cpp writes the sections): the
-// run section (symbol table, files, import report, summaries, the number of PEs) and one
-// section per PE. The readers throw CacheFormatError on anything they cannot take; they check
-// lengths and cross-references, io/cache_validation.h the values.
-void putRun(CacheWriter& w, const core::Trace& t);
-// Returns the number of PE sections the run section announces.
-std::size_t getRun(CacheReader& r, core::Trace& t);
-void putPe(CacheWriter& w, const core::PeTrace& p);
-void getPe(CacheReader& r, core::PeTrace& p);
+// The index's serialisation of what is not a column (io/index_writer.cpp writes the sections):
+// the manifest's run section (symbol table, file tables, import report, row counts) and each
+// PE's .sum and .sumd, decoded when first read. The readers throw CacheFormatError on anything
+// they cannot take; they check lengths, io/cache_validation.h the values.
+void putRun(CacheWriter& w, const core::Trace& t, const IndexRows& rows);
+IndexRows getRun(CacheReader& r, core::Trace& t);
+void putSummary(CacheWriter& w, const core::PeSummary& s);
+void getSummary(CacheReader& r, core::PeSummary& s);
+void putDetail(CacheWriter& w, const core::PeSummaryDetail& d);
+void getDetail(CacheReader& r, core::PeSummaryDetail& d);
 
 } // namespace parallax::io

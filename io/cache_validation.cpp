@@ -16,20 +16,33 @@ constexpr std::size_t kMaxTableSize = 65536;
 constexpr std::size_t kMaxPapiEvents = 1025;
 constexpr core::TimeUs kMaxIntervalUs = 1'000'000'000'000'000;
 
-void require(bool ok, const char* what)
+[[noreturn, gnu::cold, gnu::noinline]] void invalidField(const char* what)
 {
-    if (!ok)
-        throw CacheFormatError(std::string("invalid field: ") + what);
+    throw CacheFormatError(std::string("invalid field: ") + what);
+}
+
+// Inline with the throw out of line: the checks run over every element of a mapped PE when it
+// is first read, so they must cost a compare each.
+inline void require(bool ok, const char* what)
+{
+    if (!ok) [[unlikely]]
+        invalidField(what);
 }
 
 // Intervals as the builder leaves them: 0 <= begin <= end, sorted, non-overlapping.
 template <typename Columns> void requireIntervals(const Columns& c, const char* what)
 {
     require(c.begin.size() == c.end.size(), what);
-    for (std::size_t i = 0; i < c.begin.size(); ++i) {
-        require(c.begin[i] >= 0 && c.begin[i] <= c.end[i], what);
-        require(i == 0 || c.end[i - 1] <= c.begin[i], what);
+    const auto n = c.begin.size();
+    const auto* begin = c.begin.data();
+    const auto* end = c.end.data();
+    bool ok = true;
+    core::TimeUs previousEnd = 0; // begin >= 0 makes the first comparison hold
+    for (std::size_t i = 0; i < n; ++i) {
+        ok &= begin[i] >= previousEnd && begin[i] <= end[i];
+        previousEnd = end[i];
     }
+    require(ok, what);
 }
 
 } // namespace
@@ -64,56 +77,60 @@ void validateMetadata(const core::RunMetadata& m)
     require(m.projrcEndTime >= 0 && m.projrcEndTime <= kMaxProjrcTime, "RC_GLOBAL_END_TIME");
 }
 
-void validateRun(const core::Trace& t, std::size_t peSections)
+void validateRunTables(const core::Trace& t, const IndexRows& rows)
 {
-    const auto processors = static_cast<std::size_t>(t.metadata.processors);
+    const auto processors = static_cast<std::uint64_t>(t.metadata.processors);
     const auto& f = t.files;
     require(f.logPaths.size() == processors && f.sumPaths.size() == processors
             && f.sumdPaths.size() == processors,
         "file tables");
-    require(peSections <= processors, "number of PE sections");
-    require(t.summaries.empty() || t.summaries.size() == processors, "summary table");
-    require(t.details.empty() || t.details.size() == processors, "detail table");
-    for (std::size_t p = 0; p < t.summaries.size(); ++p) {
-        if (!t.summaries[p])
-            continue;
-        const auto& s = *t.summaries[p];
-        require(s.pe == static_cast<core::PeId>(p), "summary PE");
-        require(std::isfinite(s.version) && s.version >= 0, "summary version");
-        require(s.numPes >= 0, "summary PE count");
-        require(s.intervalUs >= 1 && s.intervalUs <= kMaxIntervalUs, "summary interval");
-        for (const auto size : { s.utilization.size(), s.idlePercent.size() })
-            require(size <= static_cast<std::size_t>(kMaxSummaryValues), "summary bins");
-        for (const auto* v : { &s.entryTime, &s.entryCalls, &s.entryMaxTime }) {
-            require(v->size() <= kMaxTableSize, "summary entries");
-            for (const auto x : *v)
-                require(x >= 0, "summary entry value");
-        }
-        for (const auto& mark : s.marks)
-            require(mark.time >= 0, "summary mark");
+    require(rows.pes <= processors, "number of PE sections");
+    require(rows.summaries == 0 || rows.summaries == processors, "summary table");
+    require(rows.details == 0 || rows.details == processors, "detail table");
+    require(rows.entryTimes.empty() == (rows.timedExecutions == 0)
+            && (rows.entryTimes.empty() || rows.entryTimes.size() == t.metadata.entries.size()),
+        "entry time totals");
+    bool ok = true;
+    for (const auto x : rows.entryTimes)
+        ok &= x >= 0;
+    require(ok, "entry time totals");
+}
+
+void validateSummary(const core::PeSummary& s, std::size_t p)
+{
+    require(s.pe == static_cast<core::PeId>(p), "summary PE");
+    require(std::isfinite(s.version) && s.version >= 0, "summary version");
+    require(s.numPes >= 0, "summary PE count");
+    require(s.intervalUs >= 1 && s.intervalUs <= kMaxIntervalUs, "summary interval");
+    for (const auto size : { s.utilization.size(), s.idlePercent.size() })
+        require(size <= static_cast<std::size_t>(kMaxSummaryValues), "summary bins");
+    for (const auto* v : { &s.entryTime, &s.entryCalls, &s.entryMaxTime }) {
+        require(v->size() <= kMaxTableSize, "summary entries");
+        for (const auto x : *v)
+            require(x >= 0, "summary entry value");
     }
-    for (std::size_t p = 0; p < t.details.size(); ++p) {
-        if (!t.details[p])
-            continue;
-        const auto& d = *t.details[p];
-        require(d.pe == static_cast<core::PeId>(p), "detail PE");
-        require(std::isfinite(d.version) && d.version >= 0, "detail version");
-        require(d.intervalUs >= 1 && d.intervalUs <= kMaxIntervalUs, "detail interval");
-        require(
-            d.intervalCount >= 0 && d.intervalCount <= kMaxSummaryValues, "detail interval count");
-        require(d.entryCount >= 0 && static_cast<std::size_t>(d.entryCount) <= kMaxTableSize,
-            "detail entry count");
-        std::int64_t next = 0; // cells are ascending, entry-major, non-overlapping
-        for (const auto& c : d.cells) {
-            require(c.entry < static_cast<std::uint32_t>(d.entryCount), "detail cell entry");
-            require(c.length >= 1 && c.interval < d.intervalCount
-                    && std::int64_t { c.interval } + c.length <= d.intervalCount,
-                "detail cell interval");
-            require(c.timeUs >= 0 && c.calls >= 0, "detail cell value");
-            const auto position = std::int64_t { c.entry } * d.intervalCount + c.interval;
-            require(position >= next, "detail cell order");
-            next = position + c.length;
-        }
+    for (const auto& mark : s.marks)
+        require(mark.time >= 0, "summary mark");
+}
+
+void validateDetail(const core::PeSummaryDetail& d, std::size_t p)
+{
+    require(d.pe == static_cast<core::PeId>(p), "detail PE");
+    require(std::isfinite(d.version) && d.version >= 0, "detail version");
+    require(d.intervalUs >= 1 && d.intervalUs <= kMaxIntervalUs, "detail interval");
+    require(d.intervalCount >= 0 && d.intervalCount <= kMaxSummaryValues, "detail interval count");
+    require(d.entryCount >= 0 && static_cast<std::size_t>(d.entryCount) <= kMaxTableSize,
+        "detail entry count");
+    std::int64_t next = 0; // cells are ascending, entry-major, non-overlapping
+    for (const auto& c : d.cells) {
+        require(c.entry < static_cast<std::uint32_t>(d.entryCount), "detail cell entry");
+        require(c.length >= 1 && c.interval < d.intervalCount
+                && std::int64_t { c.interval } + c.length <= d.intervalCount,
+            "detail cell interval");
+        require(c.timeUs >= 0 && c.calls >= 0, "detail cell value");
+        const auto position = std::int64_t { c.entry } * d.intervalCount + c.interval;
+        require(position >= next, "detail cell order");
+        next = position + c.length;
     }
 }
 
@@ -132,10 +149,15 @@ void validatePe(const core::PeTrace& p, std::size_t index, const core::RunMetada
             e.object.size(), e.cpuBegin.size(), e.cpuDuration.size(), e.flags.size() })
         require(size == n, "execution columns of different lengths");
     requireIntervals(e, "execution times");
+    // Each loop gathers its verdict without branching (so that it vectorises) and fails after.
+    bool ok = true;
+    const auto objects = p.objects.size();
     for (const auto o : e.object)
-        require(o < p.objects.size(), "execution object");
+        ok &= o < objects;
+    require(ok, "execution object");
     for (const auto& o : p.objects)
-        require(o.length <= 6, "object id length");
+        ok &= o.length <= 6;
+    require(ok, "object id length");
     const auto papiCount = meta.version >= 6.6 ? meta.papiEvents.size() : 0;
     require(papiCount == 0 ? e.papi.empty() : e.papi.size() == n * 2 * papiCount, "PAPI column");
 
@@ -150,13 +172,23 @@ void validatePe(const core::PeTrace& p, std::size_t index, const core::RunMetada
         { s.entry.size(), s.kind.size(), s.messageType.size(), s.msgBytes.size(), s.eventId.size(),
             s.destinationCount.size(), s.sendDuration.size(), s.execution.size() })
         require(size == m, "send columns of different lengths");
+    core::TimeUs previous = 0;
     for (std::size_t i = 0; i < m; ++i) {
-        require(s.time[i] >= 0 && (i == 0 || s.time[i - 1] <= s.time[i]), "send times");
-        require(s.kind[i] <= core::SendKind::Multicast, "send kind");
-        require(s.destinationCount[i] >= 0, "send destination count");
-        const auto x = s.execution[i];
-        require(x == core::kNoExecution || (x & ~core::kSendAfterExecution) < n, "send execution");
+        ok &= s.time[i] >= previous;
+        previous = s.time[i];
     }
+    require(ok, "send times");
+    for (std::size_t i = 0; i < m; ++i)
+        ok &= s.kind[i] <= core::SendKind::Multicast;
+    require(ok, "send kind");
+    for (std::size_t i = 0; i < m; ++i)
+        ok &= s.destinationCount[i] >= 0;
+    require(ok, "send destination count");
+    for (std::size_t i = 0; i < m; ++i) {
+        const auto x = s.execution[i];
+        ok &= x == core::kNoExecution || (x & ~core::kSendAfterExecution) < n;
+    }
+    require(ok, "send execution");
     require(s.multicastOffset.empty() ? s.multicastSend.empty()
                                       : s.multicastOffset.size() == s.multicastSend.size() + 1,
         "multicast columns of different lengths");

@@ -58,6 +58,14 @@ std::optional<ReductionManifest> parseReductionManifest(const std::string& text,
         m.processors = static_cast<std::size_t>(n);
     if (wholeNumber(root.get("pes_with_logs"), 1e9, n))
         m.pesWithLogs = static_cast<std::size_t>(n);
+    if (const auto* span = root.get("traced_span_us");
+        span != nullptr && span->type == Json::Type::Array && span->items.size() == 2) {
+        double b = 0;
+        double e = 0;
+        if (wholeNumber(&span->items[0], 9.0e15, b) && wholeNumber(&span->items[1], 9.0e15, e)
+            && e > b)
+            m.tracedSpan = { static_cast<core::TimeUs>(b), static_cast<core::TimeUs>(e) };
+    }
     const auto* kept = root.get("kept");
     if (kept == nullptr || kept->type != Json::Type::Array)
         return failWith(error, "reduction.json has no list of kept PEs");
@@ -116,6 +124,7 @@ bool attachReducedRun(core::Trace& trace)
     reduced.source = std::move(manifest->source);
     reduced.select = std::move(manifest->select);
     reduced.sourcePesWithLogs = manifest->pesWithLogs;
+    reduced.sourceSpan = manifest->tracedSpan;
     for (auto& k : manifest->kept)
         reduced.kept.push_back({ k.pe, std::move(k.role), k.cluster, k.distance });
     std::sort(reduced.kept.begin(), reduced.kept.end(),

@@ -18,6 +18,7 @@ struct ReductionManifest {
     std::size_t processors = 0;
     std::size_t pesWithLogs = 0; // in the source run
     std::vector<core::analysis::KeptPe> kept; // sorted by PE
+    core::TimeRange tracedSpan; // of the source run; empty when the manifest predates it
 };
 
 // Reads `directory`/reduction.json. nullopt when there is none (an ordinary run); a file that

@@ -66,6 +66,8 @@ std::string reductionJson(const ReductionReport& report)
       << q.range.begin << ", " << q.range.end
       << "], \"range_given\": " << (p.rangeGiven ? "true" : "false") << "},\n";
     o << "  \"processors\": " << report.processors << ",\n";
+    o << "  \"traced_span_us\": [" << report.tracedSpan.begin << ", " << report.tracedSpan.end
+      << "],\n";
     o << "  \"pes_with_logs\": " << q.originalPes << ",\n";
     o << "  \"pes_with_summaries\": " << report.plan.pesWithSummary << ",\n";
     o << "  \"k_used\": " << p.kUsed << ",\n";

@@ -31,6 +31,9 @@ struct ReductionReport {
     ReductionParameters parameters;
     std::vector<core::analysis::KeptPe> kept;
     std::size_t processors = 0; // PROCESSORS of the run
+    // The source run's traced span (core::analysis::tracedRunSpan): the reduced run's default
+    // range, which its kept PEs alone may not cover.
+    core::TimeRange tracedSpan;
     ReducedRunPlan plan;
     core::analysis::ReductionQuality quality;
 };

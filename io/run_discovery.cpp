@@ -19,16 +19,11 @@ namespace {
 constexpr std::int64_t kMinPlausiblePes = 65536;
 constexpr std::int64_t kPesPerFile = 64;
 
-bool endsWith(std::string_view s, std::string_view suffix)
-{
-    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 std::string baseNameOf(const std::string& stsFile)
 {
-    if (endsWith(stsFile, ".sum.sts"))
+    if (stsFile.ends_with(".sum.sts"))
         return stsFile.substr(0, stsFile.size() - 8);
-    if (endsWith(stsFile, ".sts"))
+    if (stsFile.ends_with(".sts"))
         return stsFile.substr(0, stsFile.size() - 4);
     return stsFile;
 }
@@ -53,17 +48,17 @@ bool classify(const std::string& name, const std::string& base, Candidate& out)
     std::string_view rest(name);
     rest.remove_prefix(base.size() + 1);
     out.gz = false;
-    if (endsWith(rest, ".log.gz")) {
+    if (rest.ends_with(".log.gz")) {
         out.kind = Kind::Log;
         out.gz = true;
         rest.remove_suffix(7);
-    } else if (endsWith(rest, ".log")) {
+    } else if (rest.ends_with(".log")) {
         out.kind = Kind::Log;
         rest.remove_suffix(4);
-    } else if (endsWith(rest, ".sumd")) {
+    } else if (rest.ends_with(".sumd")) {
         out.kind = Kind::Sumd;
         rest.remove_suffix(5);
-    } else if (endsWith(rest, ".sum")) {
+    } else if (rest.ends_with(".sum")) {
         out.kind = Kind::Sum;
         rest.remove_suffix(4);
     } else {
@@ -126,11 +121,11 @@ DiscoveryResult locateSymbolTable(const std::string& path)
         }
         for (const auto& entry : it) {
             const auto name = entry.path().filename().string();
-            if (endsWith(name, ".sum.sts"))
+            if (name.ends_with(".sum.sts"))
                 sumSts.push_back(entry.path());
-            else if (endsWith(name, ".count.sts"))
+            else if (name.ends_with(".count.sts"))
                 continue; // hardware-counter tables are not runs of their own
-            else if (endsWith(name, ".sts"))
+            else if (name.ends_with(".sts"))
                 sts.push_back(entry.path());
         }
         auto& chosen = sts.empty() ? sumSts : sts;
@@ -152,7 +147,7 @@ DiscoveryResult locateSymbolTable(const std::string& path)
         p = chosen.front();
     }
     const auto fileName = p.filename().string();
-    if (!endsWith(fileName, ".sts")) {
+    if (!fileName.ends_with(".sts")) {
         result.error = path
             + ": not a Projections symbol table; open a run directory, a NAME.sts "
               "or a NAME.sum.sts file";
@@ -162,7 +157,7 @@ DiscoveryResult locateSymbolTable(const std::string& path)
     files.directory = p.parent_path().empty() ? std::string(".") : p.parent_path().string();
     files.baseName = baseNameOf(fileName);
     files.stsPath = p.string();
-    if (endsWith(fileName, ".sum.sts")) {
+    if (fileName.ends_with(".sum.sts")) {
         const auto full = fs::path(files.directory) / (files.baseName + ".sts");
         if (fs::exists(full, ec))
             files.stsPath = full.string();

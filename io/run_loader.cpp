@@ -142,6 +142,23 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
     return !cancelled;
 }
 
+void finishLoadReport(core::Trace& trace)
+{
+    auto& files = trace.files;
+    // PEs without a file of a kind that others have (docs/format.md §5.6: reported, not fatal).
+    auto reportMissing = [&](const std::vector<std::string>& paths, const char* kind) {
+        for (const auto p : core::Trace::pesLackingFile(paths))
+            trace.report.add(core::Issue::MissingFile,
+                files.baseName + "." + std::to_string(p) + kind, 0,
+                "PE " + std::to_string(p) + " has no " + kind + " file");
+    };
+    // A reduced run left the other PEs' logs out on purpose: not a problem to report.
+    if (!attachReducedRun(trace))
+        reportMissing(files.logPaths, ".log");
+    reportMissing(files.sumPaths, ".sum");
+    reportMissing(files.sumdPaths, ".sumd");
+}
+
 FoundRun findRun(const std::string& path, const LoadOptions& options)
 {
     FoundRun run;
@@ -352,19 +369,7 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
                 report.merge(r);
         }
 
-        // PEs without a file of a kind that others have (docs/format.md §5.6: reported, not
-        // fatal).
-        auto reportMissing = [&](const std::vector<std::string>& paths, const char* kind) {
-            for (const auto p : core::Trace::pesLackingFile(paths))
-                report.add(core::Issue::MissingFile,
-                    files.baseName + "." + std::to_string(p) + kind, 0,
-                    "PE " + std::to_string(p) + " has no " + kind + " file");
-        };
-        // A reduced run left the other PEs' logs out on purpose: not a problem to report.
-        if (!attachReducedRun(*trace))
-            reportMissing(files.logPaths, ".log");
-        reportMissing(files.sumPaths, ".sum");
-        reportMissing(files.sumdPaths, ".sumd");
+        finishLoadReport(*trace);
 
         progress({ "done", bytesDone.load(), bytesTotal, filesDone.load(), logPes.size() });
         result.trace = std::move(trace);

@@ -68,6 +68,11 @@ FoundRun findRun(const std::string& path, const LoadOptions& options = {});
 // The rest of loadRun (loadRun(path) is loadFoundRun(findRun(path))). Never throws.
 LoadResult loadFoundRun(FoundRun run, const LoadOptions& options = {});
 
+// The last step of a load, once the logs and summaries are read and their reports merged: the
+// reduced run's manifest (reduction.json) attached, and the PEs lacking a file of a kind the
+// others have reported (shared with the MPI indexer, io/index_build.h).
+void finishLoadReport(core::Trace& trace);
+
 // Reads one PE's log into a PeTrace (used by loadRun; exposed for tests and benchmarks).
 // Returns false when cancelled. `onChunk` hears the bytes and lines read since its last call,
 // every 16,384 lines and once at the end; returning false stops the read.

@@ -1,6 +1,7 @@
 #include "run_reduction.h"
 
 #include "core/analysis/clustering.h"
+#include "core/analysis/run_span.h"
 #include "reduced_run_writer.h"
 
 #include <algorithm>
@@ -66,6 +67,7 @@ ReductionOutcome reduceRun(
         r.parameters.seed = settings.seed;
         r.parameters.rangeGiven = settings.rangeGiven;
         r.processors = static_cast<std::size_t>(std::max(trace.metadata.processors, 0));
+        r.tracedSpan = core::analysis::tracedRunSpan(trace);
 
         // 1. Which PEs.
         report(0.0, "choosing PEs");

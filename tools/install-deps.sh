@@ -8,6 +8,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools libgl-dev qt6-svg-dev
   zlib1g-dev libdeflate-dev libboost-iostreams-dev catch2
   libopen-trace-format2-dev otf2-tools
+  libopenmpi-dev openmpi-bin
   dpkg-dev appstream desktop-file-utils
 )
 

@@ -28,7 +28,8 @@ int runUsage(const std::vector<std::string>& args, std::ostream& out, std::ostre
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepareAnalysis("usage", args, {}, help, cl, trace, request, out, err);
+    if (const int rc
+        = prepareAnalysisCommand("usage", args, {}, help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
     const auto usage = core::analysis::computeUsageProfile(*trace, request);
@@ -53,7 +54,7 @@ int runTimeProfile(const std::vector<std::string>& args, std::ostream& out, std:
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepareAnalysis(
+    if (const int rc = prepareAnalysisCommand(
             "time-profile", args, { "interval", "bins" }, help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
@@ -83,8 +84,8 @@ int runOverview(const std::vector<std::string>& args, std::ostream& out, std::os
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc
-        = prepareAnalysis("overview", args, { "columns" }, help, cl, trace, request, out, err);
+    if (const int rc = prepareAnalysisCommand(
+            "overview", args, { "columns" }, help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
     core::analysis::OverviewOptions options;
@@ -142,7 +143,7 @@ int runHistogram(const std::vector<std::string>& args, std::ostream& out, std::o
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepareAnalysis("histogram", args,
+    if (const int rc = prepareAnalysisCommand("histogram", args,
             { "metric", "bins", "bin-size", "min", "idle" }, help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
@@ -199,8 +200,8 @@ int runComm(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc
-        = prepareAnalysis("comm", args, { "interval", "bins" }, help, cl, trace, request, out, err);
+    if (const int rc = prepareAnalysisCommand(
+            "comm", args, { "interval", "bins" }, help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
     core::analysis::CommOptions options;
@@ -233,8 +234,8 @@ int runExtrema(const std::vector<std::string>& args, std::ostream& out, std::ost
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepareAnalysis("extrema", args, { "criterion", "count", "clusters" }, help,
-            cl, trace, request, out, err);
+    if (const int rc = prepareAnalysisCommand("extrema", args, { "criterion", "count", "clusters" },
+            help, cl, trace, request, out, err);
         rc >= 0)
         return rc;
     core::analysis::ExtremaOptions options;

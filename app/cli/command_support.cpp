@@ -22,10 +22,11 @@ int usageError(std::ostream& err, const std::string& command, const std::string&
 
 int parseCommand(const std::string& command, const std::vector<std::string>& args,
     std::set<std::string> valueOptions, CommandLine& cl, std::ostream& out, std::ostream& err,
-    const char* help, std::set<std::string> flagOptions)
+    const char* help, std::set<std::string> flagOptions, bool severalRuns)
 {
     valueOptions.insert("threads");
     valueOptions.insert("cache-dir");
+    valueOptions.insert("index");
     valueOptions.insert("memory-budget");
     flagOptions.insert({ "help", "no-cache" });
     cl.parser = ArgParser(std::move(valueOptions), std::move(flagOptions));
@@ -38,9 +39,10 @@ int parseCommand(const std::string& command, const std::vector<std::string>& arg
     const auto& pos = cl.parser.positionals();
     if (pos.empty())
         return usageError(err, command, "missing RUN (a run directory or .sts file)");
-    if (pos.size() > 1)
+    if (pos.size() > 1 && !severalRuns)
         return usageError(err, command, "unexpected argument '" + pos[1] + "'");
     cl.run = pos[0];
+    cl.runs = pos;
     std::int64_t threads = 0;
     if (const int rc = readIntOption(command, cl, "threads", 0, 256, threads, err); rc != kExitOk)
         return rc;
@@ -62,10 +64,15 @@ core::TracePtr load(const CommandLine& cl, std::ostream& err, int& exitCode, dou
     options.threads = cl.threads;
     options.memoryBudget = cl.memoryBudget;
     const auto start = std::chrono::steady_clock::now();
-    io::CacheOptions cache;
-    cache.enabled = !cl.parser.flag("no-cache");
-    cache.directory = cl.parser.value("cache-dir").value_or("");
-    auto result = io::loadRunCached(cl.run, options, cache);
+    io::LoadResult result;
+    if (const auto index = cl.parser.value("index")) {
+        result = io::loadRunFromIndex(cl.run, *index, options);
+    } else {
+        io::CacheOptions cache;
+        cache.enabled = !cl.parser.flag("no-cache");
+        cache.directory = cl.parser.value("cache-dir").value_or("");
+        result = io::loadRunCached(cl.run, options, cache);
+    }
     if (!result.cacheNote.empty())
         err << "parallax-cli: note: " << result.cacheNote << "\n";
     if (result.trace && result.trace->logsOnDemand())
@@ -80,6 +87,11 @@ core::TracePtr load(const CommandLine& cl, std::ostream& err, int& exitCode, dou
         exitCode = kExitFatal;
         return nullptr;
     }
+    // A PE of a mapped index whose data fails its check when first read is left out: say so.
+    if (result.trace->lateIssues)
+        result.trace->lateIssues->setOnIssue([&err](const core::IssueExample& e) {
+            err << "parallax-cli: note: " << e.file << ": " << e.message << "\n";
+        });
     exitCode = kExitOk;
     return result.trace;
 }
@@ -137,60 +149,6 @@ int checkRequestAgainstRun(const std::string& command, const core::Trace& trace,
     return kExitOk;
 }
 
-const char* const kAnalysisOptionsHelp
-    = "  --range B:E        time window, e.g. 10ms:25ms (units ns, us, ms, s; plain = us);\n"
-      "                     default: the traced span, from the first BEGIN_COMPUTATION to the\n"
-      "                     run's end (.projrc), not stretched by comm-thread tails\n"
-      "  --pes LIST         PEs, e.g. 0-3,5,7-15:2 (default: every PE with data)\n"
-      "  --entries LIST     entry method ids (default: all)\n"
-      "  --compat java      the reference tool's rules (see docs/differences.md)\n"
-      "  --include-comm-threads\n"
-      "                     count SMP comm threads in averages, sums over PEs, Extrema's\n"
-      "                     ranking and message counts (default: kept apart)\n"
-      "  --threads N        worker threads (default: all cores)\n";
-
-int prepareAnalysis(const std::string& command, const std::vector<std::string>& args,
-    std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
-    core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err)
-{
-    options.insert({ "range", "pes", "entries", "compat" });
-    if (const int rc = parseCommand(command, args, std::move(options), cl, out, err, help.c_str(),
-            { "include-comm-threads" });
-        rc != kExitOk)
-        return rc < 0 ? kExitOk : rc;
-    if (const int rc = parseAnalysisRequest(command, cl, request, err); rc != kExitOk)
-        return rc;
-    int rc = kExitOk;
-    trace = load(cl, err, rc);
-    if (!trace)
-        return rc;
-    if (const int check = checkRequestAgainstRun(command, *trace, request, err); check != kExitOk)
-        return check;
-    return -1;
-}
-
-bool parseIntervalOptions(const std::string& command, const CommandLine& cl, core::TimeUs& size,
-    std::int64_t& bins, std::ostream& err, int& rc)
-{
-    std::string error;
-    if (const auto v = cl.parser.value("interval")) {
-        const auto t = core::parseTime(*v, &error);
-        if (!t || *t <= 0) {
-            rc = usageError(
-                err, command, "--interval: " + (t ? std::string("must be positive") : error));
-            return false;
-        }
-        size = *t;
-    }
-    if ((rc = readIntOption(command, cl, "bins", 1, 10'000'000, bins, err)) != kExitOk)
-        return false;
-    if (size > 0 && bins > 0) {
-        rc = usageError(err, command, "give --interval or --bins, not both");
-        return false;
-    }
-    return true;
-}
-
 int readIntOption(const std::string& command, const CommandLine& cl, const std::string& name,
     std::int64_t min, std::int64_t max, std::int64_t& value, std::ostream& err)
 {
@@ -206,6 +164,63 @@ int readIntOption(const std::string& command, const CommandLine& cl, const std::
                 + std::to_string(max));
     value = parsed;
     return kExitOk;
+}
+
+const char* const kAnalysisOptionsHelp
+    = "  --range B:E        time window, e.g. 10ms:25ms (units ns, us, ms, s; plain = us);\n"
+      "                     default: the traced span, from the first BEGIN_COMPUTATION to the\n"
+      "                     run's end (.projrc), not stretched by comm-thread tails\n"
+      "  --pes LIST         PEs, e.g. 0-3,5,7-15:2 (default: every PE with data)\n"
+      "  --entries LIST     entry method ids (default: all)\n"
+      "  --compat java      the reference tool's rules (see docs/differences.md)\n"
+      "  --include-comm-threads\n"
+      "                     count SMP comm threads in averages, sums over PEs, Extrema's\n"
+      "                     ranking and message counts (default: kept apart)\n"
+      "  --threads N        worker threads (default: all cores)\n";
+
+int prepareAnalysisCommand(const std::string& command, const std::vector<std::string>& args,
+    std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
+    core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err,
+    std::set<std::string> flags)
+{
+    options.insert({ "range", "pes", "entries", "compat" });
+    flags.insert("include-comm-threads");
+    if (const int rc = parseCommand(
+            command, args, std::move(options), cl, out, err, help.c_str(), std::move(flags));
+        rc != kExitOk)
+        return rc < 0 ? kExitOk : rc;
+    if (const int rc = parseAnalysisRequest(command, cl, request, err); rc != kExitOk)
+        return rc;
+    int rc = kExitOk;
+    trace = load(cl, err, rc);
+    if (!trace)
+        return rc;
+    if (const int check = checkRequestAgainstRun(command, *trace, request, err); check != kExitOk)
+        return check;
+    return -1;
+}
+
+bool parseIntervalOptions(const std::string& command, const CommandLine& cl, core::TimeUs& size,
+    std::int64_t& bins, std::ostream& err, int& rc, const std::string& countOption,
+    std::int64_t maxCount)
+{
+    std::string error;
+    if (const auto v = cl.parser.value("interval")) {
+        const auto t = core::parseTime(*v, &error);
+        if (!t || *t <= 0) {
+            rc = usageError(
+                err, command, "--interval: " + (t ? std::string("must be positive") : error));
+            return false;
+        }
+        size = *t;
+    }
+    if ((rc = readIntOption(command, cl, countOption, 1, maxCount, bins, err)) != kExitOk)
+        return false;
+    if (size > 0 && bins > 0) {
+        rc = usageError(err, command, "give --interval or --" + countOption + ", not both");
+        return false;
+    }
+    return true;
 }
 
 } // namespace parallax::cli

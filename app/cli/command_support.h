@@ -19,16 +19,17 @@ int usageError(std::ostream& err, const std::string& command, const std::string&
 
 struct CommandLine {
     ArgParser parser { {}, {} };
-    std::string run;
+    std::string run; // the (first) RUN
+    std::vector<std::string> runs; // every RUN (commands that take several)
     unsigned threads = 0;
     std::uint64_t memoryBudget = 0; // --memory-budget (0: no limit)
 };
 
-// Parses options, exactly one RUN and --help (prints `help`, returns -1). Returns 0 or the
-// usage exit code.
+// Parses options, exactly one RUN (or, with `severalRuns`, one or more) and --help (prints
+// `help`, returns -1). Returns 0 or the usage exit code.
 int parseCommand(const std::string& command, const std::vector<std::string>& args,
     std::set<std::string> valueOptions, CommandLine& cl, std::ostream& out, std::ostream& err,
-    const char* help, std::set<std::string> flagOptions = {});
+    const char* help, std::set<std::string> flagOptions = {}, bool severalRuns = false);
 
 core::TracePtr load(
     const CommandLine& cl, std::ostream& err, int& exitCode, double* seconds = nullptr);
@@ -41,23 +42,27 @@ int parseAnalysisRequest(const std::string& command, const CommandLine& cl,
 int checkRequestAgainstRun(const std::string& command, const core::Trace& trace,
     const core::analysis::AnalysisRequest& request, std::ostream& err);
 
-// The help lines of the options every analysis command takes (--range, --pes, --entries,
-// --compat, --include-comm-threads, --threads).
-extern const char* const kAnalysisOptionsHelp;
-
-// An analysis command's common start: parses `args` (those options plus `options`), loads the
-// run and fills `request`. Returns -1 to go on, else the exit code to return (0 after --help).
-int prepareAnalysis(const std::string& command, const std::vector<std::string>& args,
-    std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
-    core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err);
-
-// --interval T or --bins N (not both) into `size`/`bins`; false with `rc` set on bad input.
-bool parseIntervalOptions(const std::string& command, const CommandLine& cl, core::TimeUs& size,
-    std::int64_t& bins, std::ostream& err, int& rc);
-
 // A whole-number option `--name N` with min <= N <= max: leaves `value` alone when the option is
 // absent; returns 0, or the usage exit code after printing "--name needs a number from A to B".
 int readIntOption(const std::string& command, const CommandLine& cl, const std::string& name,
     std::int64_t min, std::int64_t max, std::int64_t& value, std::ostream& err);
+
+// The help lines of the options every analysis command takes (--range, --pes, --entries,
+// --compat, --include-comm-threads, --threads).
+extern const char* const kAnalysisOptionsHelp;
+
+// An analysis command's start: parses its options (`options` and `flags` plus the shared ones
+// above) and the request, loads the run and checks the request against it. Returns -1 to go on,
+// else the exit code (0 after --help).
+int prepareAnalysisCommand(const std::string& command, const std::vector<std::string>& args,
+    std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
+    core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err,
+    std::set<std::string> flags = {});
+
+// --interval T and --bins N (or the count option `countOption`, 1..maxCount; not both) into
+// `size` and `bins`; false with `rc` set after printing the usage error.
+bool parseIntervalOptions(const std::string& command, const CommandLine& cl, core::TimeUs& size,
+    std::int64_t& bins, std::ostream& err, int& rc, const std::string& countOption = "bins",
+    std::int64_t maxCount = 10'000'000);
 
 } // namespace parallax::cli

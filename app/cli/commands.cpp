@@ -4,13 +4,18 @@
 #include "arg_parser.h"
 #include "cluster_commands.h"
 #include "command_support.h"
+#include "compare_commands.h"
 #include "core/analysis/csv_export.h"
 #include "core/text_args.h"
 #include "core/trace.h"
+#include "event_commands.h"
 #include "export_commands.h"
 #include "group_commands.h"
+#include "heatmap_commands.h"
 #include "io/run_loader.h"
+#include "profile_commands.h"
 #include "reduce_commands.h"
+#include "series_commands.h"
 #include "timeline_commands.h"
 
 #include <algorithm>
@@ -41,6 +46,9 @@ commands:
   overview RUN               per PE and time column: utilization, idle, dominant activity
   histogram RUN              executions by duration, messages by size, PEs by idle %
   comm RUN                   messages and bytes sent/received per interval
+  comm-matrix RUN            messages and bytes per pair of PEs (or nodes), or per PE
+  msg-size-evolution RUN     messages per time interval and size bin (a histogram over time)
+  animation RUN              every PE's utilization per frame (render animation: an APNG)
   extrema RUN --criterion C  the PEs that stand out (least-idle, clustering, ...)
   clusters RUN [--k N|auto]  equivalence classes of PEs by k-means (exemplars, outliers)
   groups RUN --by node|block:N|signature
@@ -50,6 +58,17 @@ commands:
                              its quality report
   export RUN --format otf2|perfetto -o OUT
                              write the run as an OTF2 archive or a Perfetto JSON trace
+  entry-profile RUN          per entry method: executions, total/mean/min/max/sd time, share
+  call-table RUN             per entry method: the entry methods and PEs that sent its messages
+  user-events RUN            user events (instants, brackets) per event id and PE
+  log RUN --pe N             one PE's log decoded record by record (View Log Files)
+  noise RUN                  executions far longer than usual, grouped into noise events
+  user-stats RUN             user statistics (STAT records) over time, per PE or as samples
+  memory RUN                 memory in use over time: min, mean, max over the PEs, or per PE
+  counters RUN               hardware counters per entry method or PE: totals and rates
+                             (PAPI values in the logs, or the old NAME.count files)
+  compare RUN_A RUN_B ...     entry methods of runs (or two ranges of one) side by side,
+                             matched by name; --profile: busy % on a common time axis
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -57,6 +76,8 @@ common options:
   --no-cache                 parse the logs even when the index cache is up to date
   --cache-dir DIR            index cache directory (default: $PARALLAX_CACHE_DIR, else
                              $XDG_CACHE_HOME/parallax, else ~/.cache/parallax)
+  --index DIR                open RUN through this index only (e.g. parallax-index's output);
+                             fails when it is missing, damaged, stale or of another run
   --memory-budget SIZE       when the logs' store would need more (e.g. 4G), open the run
                              from its summary files instead (default: no limit)
   --help                     help for a command
@@ -208,6 +229,12 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runHistogram(rest, out, err);
     if (command == "comm")
         return runComm(rest, out, err);
+    if (command == "comm-matrix")
+        return runCommMatrix(rest, out, err);
+    if (command == "msg-size-evolution")
+        return runMsgSizeEvolution(rest, out, err);
+    if (command == "animation")
+        return runAnimation(rest, out, err);
     if (const auto it = extraCommands().find(command); it != extraCommands().end())
         return it->second(rest, out, err);
     if (command == "render") {
@@ -236,6 +263,24 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runReduce(rest, out, err);
     if (command == "export")
         return runExport(rest, out, err);
+    if (command == "entry-profile")
+        return runEntryProfile(rest, out, err);
+    if (command == "call-table")
+        return runCallTable(rest, out, err);
+    if (command == "user-events")
+        return runUserEvents(rest, out, err);
+    if (command == "log")
+        return runLog(rest, out, err);
+    if (command == "noise")
+        return runNoise(rest, out, err);
+    if (command == "user-stats")
+        return runUserStats(rest, out, err);
+    if (command == "memory")
+        return runMemory(rest, out, err);
+    if (command == "counters")
+        return runCounters(rest, out, err);
+    if (command == "compare")
+        return runCompare(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

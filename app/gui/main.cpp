@@ -107,6 +107,9 @@ struct CommandLine {
         QStringLiteral("KEY") };
     QCommandLineOption ready { QStringLiteral("exit-when-ready"),
         QStringLiteral("Exit once RUN is open and painted (for timing the start-up).") };
+    QCommandLineOption index { QStringLiteral("index"),
+        QStringLiteral("Open RUN through this index only (e.g. written by parallax-index)."),
+        QStringLiteral("DIR") };
     QCommandLineOption palette { QStringLiteral("palette"),
         QStringLiteral("dark: the Fusion style with a dark palette, as a desktop's dark theme "
                        "gives (for checking screenshots)."),
@@ -127,6 +130,7 @@ struct CommandLine {
             QStringLiteral("A run directory, or its NAME.sts / NAME.sum.sts file, or a session "
                            "saved by File > Save Session (NAME.parallax)."),
             QStringLiteral("[RUN | SESSION.parallax]"));
+        parser.addOption(index);
         for (auto* option : { &screenshot, &size, &view, &ready, &palette }) {
             option->setFlags(QCommandLineOption::HiddenFromHelp);
             parser.addOption(*option);
@@ -257,6 +261,7 @@ int main(int argc, char* argv[])
     const auto& sizeOption = cl.size;
     const auto& viewOption = cl.view;
     const auto& readyOption = cl.ready;
+    const auto& indexOption = cl.index;
     if (parser.isSet(cl.palette)) {
         if (parser.value(cl.palette) != QStringLiteral("dark")) {
             std::fprintf(stderr, "parallax: --palette takes dark\n");
@@ -332,7 +337,12 @@ int main(int argc, char* argv[])
             });
         });
     }
+    if (parser.isSet(indexOption) && run.isEmpty()) {
+        std::fprintf(stderr, "parallax: --index needs a run\n");
+        return 64;
+    }
     if (!run.isEmpty())
-        QTimer::singleShot(0, &window, [&] { window.openRun(run); });
+        QTimer::singleShot(
+            0, &window, [&] { window.openRunWithIndex(run, parser.value(indexOption)); });
     return app.exec();
 }

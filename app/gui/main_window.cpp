@@ -4,15 +4,19 @@
 #include "empty_state_widget.h"
 #include "export_dialog.h"
 #include "export_run_dialog.h"
+#include "io/pe_log_listing.h"
 #include "memory_budget.h"
+#include "pe_lists_dialog.h"
 #include "reduce_dialog.h"
 #include "run_load_job.h"
 #include "session_controller.h"
 #include "view_navigation.h"
 #include "view_workspace.h"
+#include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
 #include "views/import_report/import_report_widget.h"
+#include "views/log_view/log_view.h"
 #include "views/summary/run_summary_widget.h"
 #include "views/timeline/timeline_view.h"
 
@@ -82,6 +86,8 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
 {
     setWindowTitle(QStringLiteral("Parallax"));
     setAcceptDrops(true);
+    // Log Files reads its PE's log through io, which the views cannot reach themselves.
+    views::LogView::setDefaultReader(&io::readLogListing);
 
     m_pages = new QStackedWidget(this);
     m_emptyState = new EmptyStateWidget(m_pages);
@@ -221,7 +227,9 @@ void MainWindow::createActions()
     int number = 1;
     for (const auto kind : views::kAllViewKinds) {
         auto* action = new QAction(views::viewTitle(kind), this);
-        action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + number++)));
+        if (number <= 9) // Ctrl+1..9; the views after the ninth have none
+            action->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_0 + number)));
+        ++number;
         connect(action, &QAction::triggered, this, [this, kind]() { m_workspace->openView(kind); });
         m_viewActions.push_back(action);
     }
@@ -295,6 +303,7 @@ void MainWindow::createMenus()
     view->addAction(m_fullScreenAction);
     view->addSeparator();
     view->addAction(tr("&Memory Budget…"), this, &MainWindow::editMemoryBudget);
+    view->addAction(tr("PE &Lists…"), this, &MainWindow::editPeLists);
 
     auto* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_aboutAction);
@@ -425,6 +434,11 @@ void MainWindow::recentRunsChanged()
 
 void MainWindow::openRun(const QString& path)
 {
+    openRunWithIndex(path, {});
+}
+
+void MainWindow::openRunWithIndex(const QString& path, const QString& indexDirectory)
+{
     if (path.isEmpty())
         return;
     if (path.endsWith(QStringLiteral(".parallax"), Qt::CaseInsensitive)) {
@@ -439,6 +453,7 @@ void MainWindow::openRun(const QString& path)
         m_errorBox->close();
 
     m_job = new RunLoadJob(QDir::cleanPath(path), this);
+    m_job->setIndexDirectory(indexDirectory);
     m_jobName = runName(path);
     connect(m_job, &RunLoadJob::progressChanged, this, &MainWindow::onLoadProgress);
     connect(m_job, &RunLoadJob::loaded, this, &MainWindow::onLoaded);
@@ -621,15 +636,22 @@ void MainWindow::exportChart()
         + QLatin1Char('-') + views::viewKey(view->kind()) + QStringLiteral(".png"));
     const QString png = tr("PNG images (*.png)");
     const QString svg = tr("SVG vector images (*.svg)");
+    const QString apng = tr("Animated PNG, every frame (*.png)");
     QString filter = png;
-    const auto path = QFileDialog::getSaveFileName(this, tr("Export Chart"), suggested,
-        view->canExportSvg() ? png + QStringLiteral(";;") + svg : png, &filter);
+    QString filters = view->canExportSvg() ? png + QStringLiteral(";;") + svg : png;
+    if (view->frameCount() > 0)
+        filters += QStringLiteral(";;") + apng;
+    const auto path
+        = QFileDialog::getSaveFileName(this, tr("Export Chart"), suggested, filters, &filter);
     if (path.isEmpty())
         return;
     QString error;
     bool saved = false;
     if (path.endsWith(QStringLiteral(".svg"), Qt::CaseInsensitive) || filter == svg) {
         saved = view->exportSvg(path, sizeDialog.size(), &error);
+    } else if (filter == apng) {
+        saved
+            = views::writeAnimatedPng(*view, path, sizeDialog.size(), view->frameDelayMs(), &error);
     } else {
         const auto image = view->renderChart(sizeDialog.size());
         saved = !image.isNull() && image.save(path, "PNG");
@@ -679,6 +701,30 @@ void MainWindow::writeReducedRun()
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &ReduceDialog::openRunRequested, this, &MainWindow::openRun);
     dialog->open();
+}
+
+void MainWindow::editPeLists()
+{
+    if (auto* open = findChild<PeListsDialog*>()) {
+        open->raise();
+        open->activateWindow();
+        return;
+    }
+    auto* dialog = new PeListsDialog(m_trace ? m_trace->metadata.processors : 0, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &PeListsDialog::listsSaved, this, [this](const QString& path, bool group) {
+        if (!group || !m_trace)
+            return;
+        const std::map<QString, QString> byLists { { QStringLiteral("by"),
+            QStringLiteral("list:") + path } };
+        QString error;
+        auto* overview = m_workspace->openView(views::ViewKind::Overview);
+        if (overview != nullptr && !overview->applyOptions(byLists, &error))
+            QMessageBox::warning(this, tr("PE Lists"), error);
+        if (auto* usage = m_workspace->view(views::ViewKind::UsageProfile))
+            usage->applyOptions(byLists, &error);
+    });
+    dialog->show();
 }
 
 void MainWindow::showImportReport()

@@ -72,6 +72,8 @@ public slots:
     void openRun(const QString& path);
     // View → Add Bookmark: the Timeline's selected execution, or its reference mark.
     void addBookmark();
+    // The same through the index in `indexDirectory` only (parallax RUN --index DIR).
+    void openRunWithIndex(const QString& path, const QString& indexDirectory);
     void closeRun();
     void cancelLoad();
     void showImportReport();
@@ -83,6 +85,10 @@ public slots:
     // File → Write Reduced Run…: the ReduceDialog over the open run (non-modal to the app's
     // event loop; one at a time).
     void writeReducedRun();
+    // View → PE Lists…: the editor of named PE lists (non-modal; one at a time). Lists saved
+    // with "Save and Group by Them" group the Overview (opened if needed) and an open Usage
+    // Profile.
+    void editPeLists();
 
 signals:
     // After the window has been updated for the end of a load.

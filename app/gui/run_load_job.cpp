@@ -48,8 +48,9 @@ void RunLoadJob::start()
     m_clock.start();
     auto shared = m_shared;
     const std::string path = QFile::encodeName(m_path).toStdString();
+    const std::string indexDirectory = QFile::encodeName(m_indexDirectory).toStdString();
     const auto budget = memoryBudget();
-    QThreadPool::globalInstance()->start([shared, path, budget] {
+    QThreadPool::globalInstance()->start([shared, path, indexDirectory, budget] {
         io::LoadOptions options;
         options.memoryBudget = budget;
         options.cancelled = [shared] {
@@ -72,7 +73,8 @@ void RunLoadJob::start()
         cache.deferWrite = [&writeCache](std::function<std::string()> write) {
             writeCache = std::move(write);
         };
-        auto result = io::loadRunCached(path, options, cache);
+        auto result = indexDirectory.empty() ? io::loadRunCached(path, options, cache)
+                                             : io::loadRunFromIndex(path, indexDirectory, options);
         {
             std::lock_guard lock(shared->mutex);
             if (auto* receiver = shared->receiver) {

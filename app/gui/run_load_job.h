@@ -32,6 +32,9 @@ public:
     explicit RunLoadJob(QString path, QObject* parent = nullptr);
     ~RunLoadJob() override;
 
+    // Opens the run through this index only (parallax --index DIR): never parses, never writes.
+    // Call before start().
+    void setIndexDirectory(QString directory) { m_indexDirectory = std::move(directory); }
     // Starts the worker; call once.
     void start();
     // Asks the worker to stop at its next chunk; `cancelled` follows unless it had just finished.
@@ -64,6 +67,7 @@ private:
     bool m_finished = false;
     bool m_fromCache = false;
     QString m_cacheNote;
+    QString m_indexDirectory;
 };
 
 } // namespace parallax::app

@@ -3,9 +3,14 @@
 #include "app/cli/command_support.h"
 #include "app/cli/commands.h"
 #include "core/text_args.h"
+#include "io/counter_reader.h"
+#include "io/pe_log_listing.h"
 #include "io/session_file.h"
+#include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
+#include "views/counters/counters_view.h"
+#include "views/log_view/log_view.h"
 
 #include <QApplication>
 #include <QColor>
@@ -30,8 +35,11 @@ const char* const kHelp
     = "usage: parallax-cli render VIEW RUN -o OUT.png [--width W] [--height H] [options]\n"
       "       parallax-cli render --session FILE.parallax VIEW -o OUT.png [options]\n\n"
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
-      "the timeline, as SVG when OUT ends in .svg).\n"
-      "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters.\n\n"
+      "the timeline and the table views, as SVG when OUT ends in .svg).\n"
+      "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
+      "entry-profile, call-table, user-events, log, noise, comm-matrix, msg-size-evolution,\n"
+      "animation (an animated PNG of every frame), user-stats, memory, counters (also of\n"
+      "NAME.count.sts files).\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
       "  --session FILE     draw the view as a saved session (File > Save Session) has it:\n"
@@ -43,7 +51,16 @@ const char* const kHelp
       "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
       "  --by auto|pes|node|block[:N]|signature|cluster and --mode sum|set|key (overview and\n"
       "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
-      "  --k, --outliers (clusters); timeline takes --pes and --range\n";
+      "  --k, --outliers (clusters), --stat, --aggregate, --by time|pe (user-stats), --by\n"
+      "  time|pe (memory), --counter NAME, --metric total|rate, --by entry|pe (counters);\n"
+      "  timeline takes --pes and --range;\n"
+      "  comm-matrix: --metric messages|bytes, --by pe|pe-by-node|node, --external on|off;\n"
+      "  msg-size-evolution: --event send|receive, --sizes log|linear, --size-bin B,\n"
+      "  --interval, --bins, --entries; animation: --frames N, --interval T, --fps F\n"
+      "  (1, 2, 5, 10, 20, 30), --frame N (the one drawn into an SVG), --frames-dir DIR\n"
+      "  (also every frame as DIR/frame-0001.png, ...);\n"
+      "  --events LIST (user-events); log: the first PE of --pes, --records all|executions|\n"
+      "  messages|user|idle|pack|markers; --k, --min-excess (noise)\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -150,16 +167,22 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     if (rest.empty())
         return cli::usageError(err, "render", "missing VIEW");
     const auto kind = views::viewKindFromKey(QString::fromStdString(rest.front()));
-    if (!kind)
+    if (!kind) {
+        QStringList keys;
+        for (const auto k : views::kAllViewKinds)
+            keys << views::viewKey(k);
         return cli::usageError(err, "render",
-            "unknown view '" + rest.front()
-                + "' (overview, usage, time-profile, histogram, comm, extrema, timeline)");
+            "unknown view '" + rest.front() + "' (" + keys.join(", ").toStdString() + ")");
+    }
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
-    const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers" };
+    const std::set<std::string> viewOptions
+        = { "interval", "bins", "metric", "bin-size", "min", "columns", "criterion", "count",
+              "clusters", "by", "mode", "k", "outliers", "stat", "aggregate", "counter", "external",
+              "event", "sizes", "size-bin", "frames", "fps", "frame", "events", "records" };
     std::set<std::string> options = viewOptions;
-    options.insert({ "output", "width", "height", "range", "pes", "entries", "compat" });
+    options.insert(
+        { "output", "width", "height", "range", "pes", "entries", "compat", "frames-dir" });
     cli::CommandLine cl;
     if (const int rc = cli::parseCommand("render", rest, options, cl, out, err, kHelp);
         rc != cli::kExitOk)
@@ -177,13 +200,27 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     core::analysis::AnalysisRequest request;
     if (const int rc = cli::parseAnalysisRequest("render", cl, request, err); rc != cli::kExitOk)
         return rc;
+    // The old counter tracemode's files are no run: the counters view shows their table alone.
+    std::optional<io::CounterRun> counterRun;
+    if (*kind == views::ViewKind::Counters && io::isCounterRunPath(cl.run)) {
+        auto read = io::readCounterRun(cl.run);
+        if (!read.ok) {
+            err << "parallax-cli render: " << read.error << "\n";
+            return cli::kExitFatal;
+        }
+        if (cl.parser.value("range"))
+            return cli::usageError(
+                err, "render", "--range does not apply: the .count files hold whole-run totals");
+        counterRun = std::move(read.run);
+    }
     int rc = cli::kExitOk;
-    const auto trace = cli::load(cl, err, rc);
-    if (!trace)
+    const auto trace = counterRun ? core::TracePtr() : cli::load(cl, err, rc);
+    if (!trace && !counterRun)
         return rc;
-    if (const int check = cli::checkRequestAgainstRun("render", *trace, request, err);
-        check != cli::kExitOk)
-        return check;
+    if (trace)
+        if (const int check = cli::checkRequestAgainstRun("render", *trace, request, err);
+            check != cli::kExitOk)
+            return check;
 
     const auto application = makeApplication();
     // Computations still running on the pool (e.g. after an option error) must end before the
@@ -194,6 +231,8 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         PoolDrain& operator=(const PoolDrain&) = delete;
         ~PoolDrain() { QThreadPool::globalInstance()->waitForDone(); }
     } drain;
+    // Log Files reads its PE's log through io, which the views cannot reach themselves.
+    views::LogView::setDefaultReader(&io::readLogListing);
     views::EntryPalette palette;
     palette.setRun(trace.get());
     std::unique_ptr<views::AnalysisView> view(views::createView(*kind, &palette));
@@ -203,14 +242,24 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     view->resize(static_cast<int>(width), static_cast<int>(height));
     view->setTrace(trace);
+    if (counterRun) {
+        std::vector<QString> names;
+        for (const auto& e : counterRun->metadata.entries)
+            names.push_back(QString::fromStdString(e.name));
+        palette.setEntryNames(std::move(names));
+        static_cast<views::CountersView*>(view.get())
+            ->setCounterTable(
+                std::make_shared<const core::analysis::CounterTable>(counterRun->table),
+                std::make_shared<const core::RunMetadata>(counterRun->metadata));
+    }
     // Without --range every view keeps its own default: the run's traced span.
     const bool defaultRange = request.range.begin == 0 && request.range.end == 0;
     core::TimeRange range = defaultRange ? core::TimeRange {} : request.range;
-    if (!defaultRange && range.end == core::kTimeMax)
+    if (!defaultRange && range.end == core::kTimeMax && trace)
         range.end = std::max(trace->endTime(), range.begin + 1);
     auto pes = request.pes;
     if (*kind == views::ViewKind::Timeline && pes.empty()) {
-        const auto valid = trace->validPes();
+        const auto valid = trace ? trace->validPes() : std::vector<core::PeId> {};
         pes.assign(valid.begin(),
             valid.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(valid.size(), 16)));
     }
@@ -229,8 +278,11 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     for (const auto& name : viewOptions)
         if (const auto v = cl.parser.value(name))
             given[QString::fromStdString(name)] = QString::fromStdString(*v);
-    // The histogram counts only the chosen entry methods (and then no idle periods).
-    if (*kind == views::ViewKind::Histogram)
+    // The histogram, the message-size evolution and the table tools that count executions count
+    // only the chosen entry methods (the histogram then no idle periods).
+    if (*kind == views::ViewKind::Histogram || *kind == views::ViewKind::MsgSizeEvolution
+        || *kind == views::ViewKind::EntryProfile || *kind == views::ViewKind::CallTable
+        || *kind == views::ViewKind::Noise)
         if (const auto v = cl.parser.value("entries"))
             given[QStringLiteral("entries")] = QString::fromStdString(*v);
     QString error;
@@ -256,6 +308,23 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         }
         return cli::kExitOk;
     }
+    // A view that plays over time: every frame, as an animated PNG (and numbered PNGs).
+    if (view->frameCount() > 0) {
+        QString why;
+        if (const auto dir = cl.parser.value("frames-dir");
+            dir && !views::writeFrameSequence(*view, QString::fromStdString(*dir), size, &why)) {
+            err << "parallax-cli render: " << why.toStdString() << "\n";
+            return cli::kExitFatal;
+        }
+        if (!views::writeAnimatedPng(*view, outputPath, size, view->frameDelayMs(), &why)) {
+            err << "parallax-cli render: could not write " << *output << ": " << why.toStdString()
+                << "\n";
+            return cli::kExitFatal;
+        }
+        return cli::kExitOk;
+    }
+    if (cl.parser.value("frames-dir"))
+        return cli::usageError(err, "render", "--frames-dir goes with the animation view");
     const QImage image = view->renderChart(size);
     if (image.isNull() || !image.save(outputPath, "PNG")) {
         err << "parallax-cli render: could not write " << *output

@@ -51,8 +51,8 @@ TimeUs javaEndTime(const Trace& trace)
     for (const auto& d : trace.details)
         if (d)
             end = std::max(end, d->totalTime());
-    for (const auto& p : trace.pes)
-        if (p.hasLog)
+    for (std::size_t i = 0; i < trace.pes.size(); ++i) // scalar fields: no check of the PE
+        if (const auto& p = trace.pes.peek(i); p.hasLog)
             end = std::max(end, p.lastTime);
     return end;
 }
@@ -81,7 +81,22 @@ ResolvedRequest resolve(const Trace& trace, const AnalysisRequest& request)
         if (r.range.end == kTimeMax)
             r.range.end = std::max(runEnd, r.range.begin + 1);
     }
-    const auto valid = trace.validPes();
+    auto valid = trace.validPes();
+    // A reduced run: the PEs without a log, from their summaries.
+    if (request.summaryFallback && !java && trace.hasLogs()) {
+        const auto count = std::max(trace.summaries.size(), trace.details.size());
+        for (std::size_t p = 0; p < count; ++p) {
+            const bool summary = (p < trace.summaries.size() && trace.summaries[p])
+                || (p < trace.details.size() && trace.details[p]);
+            const bool log = p < trace.pes.size() && trace.pes[p].hasLog;
+            if (!log && summary)
+                r.fromSummary.push_back(static_cast<PeId>(p));
+        }
+        std::vector<PeId> all;
+        std::set_union(valid.begin(), valid.end(), r.fromSummary.begin(), r.fromSummary.end(),
+            std::back_inserter(all));
+        valid = std::move(all);
+    }
     if (request.pes.empty()) {
         r.pes = valid;
     } else {
@@ -89,6 +104,12 @@ ResolvedRequest resolve(const Trace& trace, const AnalysisRequest& request)
         std::sort(wanted.begin(), wanted.end());
         std::set_intersection(
             valid.begin(), valid.end(), wanted.begin(), wanted.end(), std::back_inserter(r.pes));
+    }
+    if (!r.fromSummary.empty()) {
+        std::vector<PeId> selected;
+        std::set_intersection(r.fromSummary.begin(), r.fromSummary.end(), r.pes.begin(),
+            r.pes.end(), std::back_inserter(selected));
+        r.fromSummary = std::move(selected);
     }
     // Comm threads apart, unless asked for, in compat mode, or when no worker PE is selected.
     const auto& metadata = trace.metadata;

@@ -2,6 +2,7 @@
 
 #include "core/types.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -40,6 +41,10 @@ struct AnalysisRequest {
     // PEs' messages) count in averages, in sums over PEs, in the Extrema ranking and in message
     // counts. By default they are kept apart. Compat mode always includes them, as Java does.
     bool includeCommThreads = false;
+    // A run with logs for some PEs only (a reduced run): the PEs without a log are selected
+    // too, and the analyses that can (Overview, usage profile) take them from their summary
+    // files (.sum utilization and idle, .sumd entry time). Correct mode only.
+    bool summaryFallback = false;
 };
 
 // Activities a view shows besides entry methods. In result tables an activity is a column:
@@ -85,6 +90,13 @@ struct ResolvedRequest {
         return k < aggregated.size() && aggregated[k];
     }
     [[nodiscard]] std::size_t aggregatedCount() const;
+    // The selected PEs without a log that a summaryFallback request takes from their summaries
+    // (sorted; empty otherwise).
+    std::vector<PeId> fromSummary;
+    [[nodiscard]] bool isFromSummary(PeId pe) const
+    {
+        return std::binary_search(fromSummary.begin(), fromSummary.end(), pe);
+    }
 };
 ResolvedRequest resolve(const Trace& trace, const AnalysisRequest& request);
 

@@ -14,6 +14,10 @@ namespace {
 
 // PEs per task of the assignment step: enough work per task to make the scheduling cheap.
 constexpr std::size_t kChunk = 256;
+// Up to this k, each PE keeps a lower bound per centroid (Elkan); above, one (Hamerly).
+constexpr std::size_t kElkanMaxK = 64;
+// Independent partial sums of a squared distance (see distance2).
+constexpr std::size_t kLanes = 4;
 
 unsigned workerCount(unsigned threads)
 {
@@ -45,23 +49,52 @@ std::optional<PeClustering> kMeans(const std::vector<double>& values, std::size_
         for (std::size_t d = 0; d < dims; ++d)
             c.centroids[j * dims + d] = lo[d] + (hi[d] - lo[d]) * t;
     }
-    // Squared distance of PE i to centroid j, dimensions added in order.
+    // Squared distance of PE i to centroid j: dimension d is added into lane d % kLanes, each
+    // lane in order, and the lanes are added pairwise at the end. Four independent sums run
+    // four times as fast as one; the full assignment below sums the same way, so every
+    // distance of a PE to a centroid is the same number whichever step computes it.
     auto distance2 = [&](std::size_t i, std::size_t j) {
         const double* x = values.data() + i * dims;
         const double* m = c.centroids.data() + j * dims;
-        double sum = 0;
-        for (std::size_t d = 0; d < dims; ++d)
-            sum += (x[d] - m[d]) * (x[d] - m[d]);
-        return sum;
+        const auto square = [&](std::size_t d) {
+            return (x[d] - m[d]) * (x[d] - m[d]);
+        };
+        double s0 = 0;
+        double s1 = 0;
+        double s2 = 0;
+        double s3 = 0;
+        std::size_t d = 0;
+        for (; d + kLanes <= dims; d += kLanes) {
+            s0 += square(d);
+            s1 += square(d + 1);
+            s2 += square(d + 2);
+            s3 += square(d + 3);
+        }
+        if (d < dims)
+            s0 += square(d);
+        if (d + 1 < dims)
+            s1 += square(d + 1);
+        if (d + 2 < dims)
+            s2 += square(d + 2);
+        return (s0 + s1) + (s2 + s3);
     };
     // Hamerly's bounds (2010) let most PEs skip the k distances once clusters settle: upper[i]
     // is at least the distance to its centroid, lower[i] at most the distance to any other;
     // `half[j]` is half the distance from centroid j to the nearest other one. A PE whose upper
     // bound is below both cannot move, and plain Lloyd would keep it where it is (strictly: a
     // small slack covers rounding in the bounds, so the result is Lloyd's, ties included).
+    //
+    // Up to kElkanMaxK centroids, Elkan's bounds (2003) instead: a lower bound per PE and
+    // centroid (`lowerTo`), loosened by that centroid's own move, and half the distance between
+    // every two centroids (`halfBetween`). Data without structure (many PEs near the borders of
+    // clusters that barely move) then skips most distances where one bound for all centroids,
+    // loosened by the largest move, skips few.
     constexpr double kSlack = 1e-9;
+    const bool elkan = kk <= kElkanMaxK;
     std::vector<double> upper(n, 0.0);
-    std::vector<double> lower(n, 0.0);
+    std::vector<double> lower(elkan ? 0 : n, 0.0);
+    std::vector<double> lowerTo(elkan ? n * kk : 0, 0.0);
+    std::vector<double> halfBetween(elkan ? kk * kk : 0, 0.0);
     std::vector<double> half(kk, 0.0);
     std::vector<double> moved(kk, 0.0);
     std::size_t fastest = 0; // the centroid that moved most
@@ -73,6 +106,48 @@ std::optional<PeClustering> kMeans(const std::vector<double>& values, std::size_
     std::vector<double> byDim(dims * kk);
     const std::size_t chunks = (n + kChunk - 1) / kChunk;
     const unsigned workers = workerCount(threads);
+    // One PE's Elkan step after the centroids moved; true when it changed cluster. Decisions
+    // compare squared distances, summed as the full assignment sums them, so the result is
+    // Lloyd's (the lower cluster on ties); the bounds only skip what cannot win.
+    auto elkanStep = [&](std::size_t i) {
+        auto a = static_cast<std::size_t>(c.cluster[i]);
+        double* bound = lowerTo.data() + i * kk;
+        for (std::size_t j = 0; j < kk; ++j)
+            bound[j] = std::max(bound[j] - moved[j], 0.0);
+        upper[i] += moved[a];
+        if (upper[i] * (1 + kSlack) < half[a])
+            return false;
+        bool tight = false;
+        double best = 0;
+        for (std::size_t j = 0; j < kk; ++j) {
+            if (j == a)
+                continue;
+            const auto skip = [&]() {
+                const double u = upper[i] * (1 + kSlack);
+                return u < bound[j] || u < halfBetween[a * kk + j];
+            };
+            if (skip())
+                continue;
+            if (!tight) {
+                best = distance2(i, a);
+                upper[i] = bound[a] = std::sqrt(best);
+                tight = true;
+                if (skip())
+                    continue;
+            }
+            const double d2 = distance2(i, j);
+            bound[j] = std::sqrt(d2);
+            if (d2 < best || (d2 == best && j < a)) {
+                a = j;
+                best = d2;
+                upper[i] = bound[j];
+            }
+        }
+        if (c.cluster[i] == static_cast<int>(a))
+            return false;
+        c.cluster[i] = static_cast<int>(a);
+        return true;
+    };
     auto assign = [&](bool first) {
         for (std::size_t d = 0; d < dims; ++d)
             for (std::size_t j = 0; j < kk; ++j)
@@ -80,9 +155,14 @@ std::optional<PeClustering> kMeans(const std::vector<double>& values, std::size_
         std::atomic<std::size_t> changed { 0 };
         parallelFor(chunks, workers, {}, [&](std::size_t chunk) {
             std::vector<double> acc(kk);
+            std::vector<double> lanes(kLanes * kk);
             std::size_t movedHere = 0;
             const std::size_t end = std::min(n, (chunk + 1) * kChunk);
             for (std::size_t i = chunk * kChunk; i < end; ++i) {
+                if (!first && elkan) {
+                    movedHere += elkanStep(i) ? 1U : 0U;
+                    continue;
+                }
                 if (!first) {
                     const auto a = static_cast<std::size_t>(c.cluster[i]);
                     upper[i] += moved[a];
@@ -94,16 +174,19 @@ std::optional<PeClustering> kMeans(const std::vector<double>& values, std::size_
                     if (upper[i] * (1 + kSlack) < bound)
                         continue;
                 }
-                std::fill(acc.begin(), acc.end(), 0.0);
+                std::fill(lanes.begin(), lanes.end(), 0.0);
                 const double* x = values.data() + i * dims;
                 for (std::size_t d = 0; d < dims; ++d) {
                     const double xd = x[d];
                     const double* cd = byDim.data() + d * kk;
+                    double* lane = lanes.data() + (d % kLanes) * kk;
                     for (std::size_t j = 0; j < kk; ++j) {
                         const double diff = xd - cd[j];
-                        acc[j] += diff * diff;
+                        lane[j] += diff * diff;
                     }
                 }
+                for (std::size_t j = 0; j < kk; ++j)
+                    acc[j] = (lanes[j] + lanes[kk + j]) + (lanes[2 * kk + j] + lanes[3 * kk + j]);
                 std::size_t best = 0; // ties go to the lower cluster
                 for (std::size_t j = 1; j < kk; ++j)
                     if (acc[j] < acc[best])
@@ -117,7 +200,11 @@ std::optional<PeClustering> kMeans(const std::vector<double>& values, std::size_
                     ++movedHere;
                 }
                 upper[i] = std::sqrt(acc[best]);
-                lower[i] = std::sqrt(second);
+                if (elkan)
+                    for (std::size_t j = 0; j < kk; ++j)
+                        lowerTo[i * kk + j] = std::sqrt(acc[j]);
+                else
+                    lower[i] = std::sqrt(second);
             }
             changed += movedHere;
         });
@@ -187,6 +274,8 @@ std::optional<PeClustering> kMeans(const std::vector<double>& values, std::size_
                     sum += diff * diff;
                 }
                 nearest = std::min(nearest, sum);
+                if (elkan)
+                    halfBetween[j * kk + o] = 0.5 * std::sqrt(sum);
             }
             half[j] = kk > 1 ? 0.5 * std::sqrt(nearest) : std::numeric_limits<double>::max();
         }

@@ -22,6 +22,32 @@ std::string_view commMetricName(CommMetric metric)
     return kNames[static_cast<std::size_t>(metric)];
 }
 
+ReceiveFilter::ReceiveFilter(const ExecutionColumns& executions, Mode mode)
+    : m_executions(executions)
+    , m_java(mode == Mode::JavaCompat)
+{ }
+
+bool ReceiveFilter::isReceive(std::size_t j)
+{
+    if (m_java)
+        return true;
+    const auto& ex = m_executions;
+    bool receive = true;
+    // Walk the executions skipped since the last call, so that the stack is as after j - 1.
+    for (; m_next <= j && m_next < ex.size(); ++m_next) {
+        const auto k = m_next;
+        const auto key = std::make_tuple(ex.entry[k], ex.sourcePe[k], ex.eventId[k]);
+        receive = true;
+        if (!m_suspended.empty() && m_suspended.back() == key) {
+            m_suspended.pop_back();
+            receive = false;
+        }
+        if ((ex.flags[k] & kClosedByNextBegin) != 0)
+            m_suspended.push_back(key);
+    }
+    return j < ex.size() && receive && ex.msgBytes[j] > 0;
+}
+
 std::optional<CommunicationOverTime> computeCommunication(const Trace& trace,
     const AnalysisRequest& request, const CommOptions& options, const Progress& progress)
 {
@@ -73,22 +99,9 @@ std::optional<CommunicationOverTime> computeCommunication(const Trace& trace,
                 n * static_cast<double>(std::max(s.msgBytes[j], 0)));
         }
         const auto& ex = pe.executions;
-        // Correct mode: the tracer re-opens an outer execution after a nested one with the same
-        // (entry, source PE, event); those re-opened pieces are not new messages.
-        std::vector<std::tuple<std::uint16_t, PeId, std::int32_t>> suspended;
+        ReceiveFilter receives(ex, r.mode);
         for (std::size_t j = 0; j < ex.size(); ++j) {
-            bool receive = true;
-            if (!java) {
-                const auto key = std::make_tuple(ex.entry[j], ex.sourcePe[j], ex.eventId[j]);
-                if (!suspended.empty() && suspended.back() == key) {
-                    suspended.pop_back();
-                    receive = false;
-                }
-                if ((ex.flags[j] & kClosedByNextBegin) != 0)
-                    suspended.push_back(key);
-                receive = receive && ex.msgBytes[j] > 0;
-            }
-            if (!receive)
+            if (!receives.isReceive(j))
                 continue;
             const double bytes = static_cast<double>(std::max(ex.msgBytes[j], 0));
             const int entry = ex.entry[j];

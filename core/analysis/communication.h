@@ -4,11 +4,37 @@
 #include "interval_grid.h"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
+namespace parallax::core {
+struct ExecutionColumns;
+}
+
 namespace parallax::core::analysis {
+
+// Which executions of one PE delivered a message (a receive), shared by every analysis that
+// counts received messages. Correct mode: an execution with a message (len > 0) that is not the
+// re-opened piece of an outer execution (the tracer repeats the outer BEGIN, with the same entry,
+// source PE and event, after a nested execution); thread resumptions and SDAG serial blocks carry
+// no message. Java compat: every BEGIN_PROCESSING is a receive, as Java counts them.
+// Ask for the executions in order, from index 0: the re-opened pieces are told apart by what came
+// before them.
+class ReceiveFilter {
+public:
+    explicit ReceiveFilter(const ExecutionColumns& executions, Mode mode);
+    // Whether execution `j` is a receive; `j` must be larger than the previous call's.
+    [[nodiscard]] bool isReceive(std::size_t j);
+
+private:
+    const ExecutionColumns& m_executions;
+    bool m_java;
+    std::size_t m_next = 0; // executions before it are on the stack below
+    std::vector<std::tuple<std::uint16_t, PeId, std::int32_t>> m_suspended;
+};
 
 // The eight metrics of Communication over Time (docs/format.md §4.5).
 enum class CommMetric : std::uint8_t {

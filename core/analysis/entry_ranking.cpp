@@ -13,13 +13,22 @@ EntryRanking rankEntriesByTime(const Trace& trace)
     EntryRanking r;
     r.time.assign(count, 0.0);
     bool fromLogs = false;
-    for (const auto& pe : trace.pes) {
-        const auto& ex = pe.executions;
-        for (std::size_t k = 0; k < ex.size(); ++k) {
-            const auto entry = static_cast<std::size_t>(ex.entry[k]);
-            if (entry < count) {
-                r.time[entry] += static_cast<double>(std::max<TimeUs>(0, ex.end[k] - ex.begin[k]));
-                fromLogs = true;
+    if (trace.entryTimeTotals.size() == count && count > 0) {
+        // Recorded by the index: the same integer sums (exact in a double below 2^53 µs), so that
+        // a mapped run's PEs are not all read for the colours.
+        for (std::size_t e = 0; e < count; ++e)
+            r.time[e] = static_cast<double>(trace.entryTimeTotals[e]);
+        fromLogs = true;
+    } else {
+        for (const auto& pe : trace.pes) {
+            const auto& ex = pe.executions;
+            for (std::size_t k = 0; k < ex.size(); ++k) {
+                const auto entry = static_cast<std::size_t>(ex.entry[k]);
+                if (entry < count) {
+                    r.time[entry]
+                        += static_cast<double>(std::max<TimeUs>(0, ex.end[k] - ex.begin[k]));
+                    fromLogs = true;
+                }
             }
         }
     }

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <unordered_map>
 
 namespace parallax::core::analysis {
 
@@ -195,8 +196,7 @@ std::optional<Extrema> computeExtrema(const Trace& trace, const AnalysisRequest&
 
     // Default number of extremes (Java: ceil(10 % of PROCESSORS) up to 256 PEs, else 20).
     const auto processors = static_cast<std::int64_t>(trace.metadata.processors);
-    std::int64_t count
-        = options.count > 0 ? options.count : (processors <= 256 ? (processors + 9) / 10 : 20);
+    std::int64_t count = options.count > 0 ? options.count : defaultExtremaCount(processors);
     count = std::clamp<std::int64_t>(count, 0, static_cast<std::int64_t>(n));
     const auto th = static_cast<std::size_t>(count);
 
@@ -325,6 +325,87 @@ std::optional<Extrema> computeExtrema(const Trace& trace, const AnalysisRequest&
             = selected.empty() ? 0.0 : x.outliers[c] / static_cast<double>(selected.size());
     }
     return x;
+}
+
+std::int64_t defaultExtremaCount(std::int64_t candidates)
+{
+    return candidates <= 256 ? (candidates + 9) / 10 : 20;
+}
+
+GroupExtrema rankGroups(
+    const Extrema& x, const std::vector<std::vector<PeId>>& groups, std::int64_t count)
+{
+    GroupExtrema out;
+    const auto width = static_cast<std::size_t>(x.columns.count());
+    std::unordered_map<PeId, std::size_t> indexOf;
+    for (std::size_t k = 0; k < x.pes.size(); ++k)
+        indexOf.emplace(x.pes[k], k);
+    // The most extreme has the highest key.
+    const auto keyOf = [&](double score) {
+        return x.criterion == ExtremaCriterion::LeastIdle ? -score : score;
+    };
+    std::vector<GroupExtremum> ranked;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        GroupExtremum e;
+        e.group = g;
+        e.vector.assign(width, 0.0);
+        std::vector<std::size_t> at;
+        for (const auto pe : groups[g])
+            if (const auto it = indexOf.find(pe); it != indexOf.end())
+                at.push_back(it->second);
+        if (at.empty())
+            continue;
+        std::sort(at.begin(), at.end());
+        at.erase(std::unique(at.begin(), at.end()), at.end());
+        for (const auto k : at) {
+            e.score += x.scores[k];
+            for (std::size_t c = 0; c < width; ++c)
+                e.vector[c] += x.vectors[k * width + c];
+        }
+        const auto n = static_cast<double>(at.size());
+        e.score /= n;
+        for (auto& v : e.vector)
+            v /= n;
+        std::stable_sort(at.begin(), at.end(),
+            [&](std::size_t a, std::size_t b) { return keyOf(x.scores[a]) > keyOf(x.scores[b]); });
+        for (const auto k : at) {
+            e.members.push_back(x.pes[k]);
+            e.memberScores.push_back(x.scores[k]);
+        }
+        ranked.push_back(std::move(e));
+    }
+    out.ranked = ranked.size();
+    const auto wanted = static_cast<std::size_t>(std::clamp<std::int64_t>(
+        count > 0 ? count : defaultExtremaCount(static_cast<std::int64_t>(ranked.size())), 0,
+        static_cast<std::int64_t>(ranked.size())));
+    std::vector<std::size_t> order(ranked.size());
+    std::iota(order.begin(), order.end(), 0U);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return keyOf(ranked[a].score) > keyOf(ranked[b].score);
+    });
+    std::vector<bool> extreme(ranked.size(), false);
+    for (std::size_t i = 0; i < wanted; ++i)
+        extreme[order[i]] = true;
+    out.outliers.assign(width, 0.0);
+    out.nonOutliers.assign(width, 0.0);
+    std::size_t inExtremes = 0;
+    std::size_t inOthers = 0;
+    for (std::size_t i = 0; i < ranked.size(); ++i) {
+        auto& sum = extreme[i] ? out.outliers : out.nonOutliers;
+        auto& members = extreme[i] ? inExtremes : inOthers;
+        const auto n = static_cast<double>(ranked[i].members.size());
+        for (std::size_t c = 0; c < width; ++c)
+            sum[c] += ranked[i].vector[c] * n;
+        members += ranked[i].members.size();
+    }
+    for (std::size_t c = 0; c < width; ++c) {
+        out.outliers[c] = inExtremes > 0 ? out.outliers[c] / static_cast<double>(inExtremes) : 0.0;
+        out.nonOutliers[c]
+            = inOthers > 0 ? out.nonOutliers[c] / static_cast<double>(inOthers) : 0.0;
+    }
+    for (std::size_t i = 0; i < wanted; ++i)
+        out.extremes.push_back(std::move(ranked[order[i]]));
+    return out;
 }
 
 } // namespace parallax::core::analysis

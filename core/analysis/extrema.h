@@ -53,4 +53,31 @@ struct Extrema {
 std::optional<Extrema> computeExtrema(const Trace& trace, const AnalysisRequest& request,
     const ExtremaOptions& options = {}, const Progress& progress = {});
 
+// The number of extremes reported by default among `candidates` PEs or groups: 10 % of them
+// (rounded up) up to 256, else 20.
+std::int64_t defaultExtremaCount(std::int64_t candidates);
+
+// The criterion computed over groups of PEs (--by node, block): a group's score is the mean of
+// its analysed members' scores and its activity vector the mean of theirs; groups without an
+// analysed member are left out. Groups are ranked as PEs are (least idle: the lowest idle
+// first; every other criterion: the highest score first; ties keep the groups' order).
+struct GroupExtremum {
+    std::size_t group = 0; // index into the groups given
+    double score = 0;
+    std::vector<double> vector; // per activity column, as Extrema::vectors
+    std::vector<PeId> members; // the analysed members, most extreme first (ties: lower PE)
+    std::vector<double> memberScores;
+};
+struct GroupExtrema {
+    std::size_t ranked = 0; // groups with an analysed member
+    std::vector<GroupExtremum> extremes; // the `count` most extreme groups, most extreme first
+    // Per activity column: the mean over the members of the extreme groups, and of the others.
+    std::vector<double> outliers;
+    std::vector<double> nonOutliers;
+};
+// `count` 0: defaultExtremaCount of the ranked groups. Clustering ranks groups by their members'
+// mean distance to their clusters' centres.
+GroupExtrema rankGroups(
+    const Extrema& extrema, const std::vector<std::vector<PeId>>& groups, std::int64_t count = 0);
+
 } // namespace parallax::core::analysis

@@ -1,6 +1,7 @@
 #include "group_overview.h"
 
 #include "core/trace.h"
+#include "pe_activity.h"
 
 #include <algorithm>
 #include <limits>
@@ -10,38 +11,47 @@ namespace parallax::core::analysis {
 
 namespace {
 
-// Entry-method time of one PE's rows (the KEY ranking: busy = work, not idle or overhead).
-double entryTime(
-    const std::vector<double>& rows, const ActivityColumns& cols, bool logs, std::int64_t intervals)
-{
-    const auto width = static_cast<std::size_t>(cols.count());
-    double sum = 0;
-    for (std::int64_t i = 0; i < intervals; ++i) {
-        const double* row = rows.data() + static_cast<std::size_t>(i) * width;
-        double entries = 0;
-        for (int x = 0; x < cols.entryCount; ++x)
-            entries += row[x];
-        // Summary-only runs: the .sum utilization when there is no .sumd entry time.
-        sum += (!logs && entries <= 0) ? row[cols.pack()] : entries;
-    }
-    return sum;
-}
-
 struct GroupWork {
-    std::vector<double> member; // one member's activity rows
-    std::vector<double> total; // the group's summed activity rows
-    std::vector<double> rest; // total minus the key PEs' rows
-    std::vector<double> key[3]; // first, slowest, fastest
+    ActivityCollector scratch; // one PE's rows
+    ActivityAccumulator sum; // the group's total, then the rest's
+    SparseActivityRows member;
+    SparseActivityRows total; // the group's summed activity rows
+    SparseActivityRows rest; // total minus the key PEs' rows
+    SparseActivityRows key[3]; // first, slowest, fastest
+    std::vector<double> busy; // one member's busy and idle µs per interval (from its log)
+    std::vector<double> idle;
 };
 
-void writeCells(const std::vector<double>& rows, const GroupOverview& o, bool logs, double divisor,
+// A member from its log, not kept as rows: its time added to the group's total as it is
+// visited, its busy and idle µs per interval (whole µs: sums do not depend on their order, so
+// the figures are those of its rows). Returns its entry-method time.
+double addMember(const PeTrace& pe, const GroupOverview& o, GroupWork& w)
+{
+    const auto cols = o.columns;
+    w.busy.assign(static_cast<std::size_t>(o.grid.count), 0.0);
+    w.idle.assign(static_cast<std::size_t>(o.grid.count), 0.0);
+    double entries = 0;
+    visitActivity(pe, o.grid, cols, [&](std::int64_t i, int column, double us) {
+        w.sum.add(i, column, us);
+        const auto at = static_cast<std::size_t>(i);
+        if (column < cols.entryCount) {
+            w.busy[at] += us;
+            entries += us;
+        } else if (column == cols.pack() || column == cols.unpack()) {
+            w.busy[at] += us;
+        } else if (column == cols.idle()) {
+            w.idle[at] += us;
+        }
+    });
+    return entries;
+}
+
+void writeCells(const SparseActivityRows& rows, const GroupOverview& o, double divisor,
     std::size_t firstCell, std::vector<float>& util, std::vector<float>& idle,
     std::vector<std::int32_t>& dominant)
 {
-    const auto width = static_cast<std::size_t>(o.columns.count());
     for (std::int64_t i = 0; i < o.grid.count; ++i) {
-        const auto cell = overviewCell(
-            rows.data() + static_cast<std::size_t>(i) * width, o.grid, i, o.columns, logs);
+        const auto cell = overviewCell(rows, o.grid, i, o.columns);
         const auto at = firstCell + static_cast<std::size_t>(i);
         util[at] = static_cast<float>(static_cast<double>(cell.utilization) / divisor);
         idle[at] = static_cast<float>(static_cast<double>(cell.idle) / divisor);
@@ -49,13 +59,22 @@ void writeCells(const std::vector<double>& rows, const GroupOverview& o, bool lo
     }
 }
 
-void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs, GroupWork& w)
+void computeGroup(const Trace& trace, const ResolvedRequest& r, GroupOverview& o, std::size_t g,
+    bool logs, GroupWork& w)
 {
+    // A PE's own rows: from its log, or from its summaries (a reduced run's PE without a log,
+    // whose .sum utilization is in the pack column: not added to the group's total, which is
+    // read as log time and where it would be mistaken for pack time).
+    const auto skipOf = [&](PeId pe) {
+        return logs && r.isFromSummary(pe) ? o.columns.pack() : -1;
+    };
+    const auto rowsOf = [&](PeId pe, SparseActivityRows& rows) {
+        overviewActivityRows(trace, pe, o.grid, o.columns, logs && skipOf(pe) < 0, w.scratch, rows);
+    };
     const auto& members = o.members[g];
     const auto cellsPerRow = static_cast<std::size_t>(o.grid.count);
-    const auto width = static_cast<std::size_t>(o.columns.count());
-    const auto rowLength = cellsPerRow * width;
-    w.total.assign(rowLength, 0.0);
+    const int width = o.columns.count();
+    w.sum.reset(o.grid.count, width);
     const auto base = o.index(g, 0);
     for (std::size_t i = 0; i < cellsPerRow; ++i) {
         o.minUtilization[base + i] = std::numeric_limits<float>::infinity();
@@ -70,13 +89,24 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
     std::vector<double> busyOf(members.size(), 0.0);
     for (std::size_t m = 0; m < members.size(); ++m) {
         const PeId pe = members[m];
-        overviewActivityRows(trace, pe, o.grid, o.columns, logs, w.member);
-        for (std::size_t x = 0; x < rowLength; ++x)
-            w.total[x] += w.member[x];
+        // The first member's rows are its KEY row; the others from logs need no rows.
+        const bool direct = m > 0 && logs && skipOf(pe) < 0;
+        double busy = 0;
+        if (direct) {
+            static const PeTrace none;
+            const auto p = static_cast<std::size_t>(pe);
+            busy = addMember(p < trace.pes.size() ? trace.pes[p] : none, o, w);
+        } else {
+            rowsOf(pe, w.member);
+            w.sum.add(w.member, 1.0, skipOf(pe));
+            busy = entryTime(w.member, o.columns);
+        }
+        o.summaryMembers[g] += skipOf(pe) >= 0 ? 1U : 0U;
         for (std::int64_t i = 0; i < o.grid.count; ++i) {
-            const auto cell = overviewCell(
-                w.member.data() + static_cast<std::size_t>(i) * width, o.grid, i, o.columns, logs);
             const auto c = static_cast<std::size_t>(i);
+            const auto cell = direct ? OverviewCell { percentOfInterval(w.busy[c], o.grid, i),
+                percentOfInterval(w.idle[c], o.grid, i), 0 }
+                                     : overviewCell(w.member, o.grid, i, o.columns);
             sumUtil[c] += static_cast<double>(cell.utilization);
             sumIdle[c] += static_cast<double>(cell.idle);
             if (cell.utilization < o.minUtilization[base + c]) {
@@ -88,7 +118,6 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
                 o.maxPe[base + c] = pe;
             }
         }
-        const double busy = entryTime(w.member, o.columns, logs, o.grid.count);
         busyOf[m] = busy;
         if (m == 0) {
             w.key[0] = w.member;
@@ -100,6 +129,7 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
             slowest = pe;
         }
     }
+    w.sum.take(w.total, logs);
     // The least busy of the others, never the busiest itself (they tie when all are equal).
     for (std::size_t m = 1; m < members.size(); ++m)
         if (members[m] != slowest && busyOf[m] < fastestBusy) {
@@ -117,9 +147,8 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
     for (std::size_t i = 0; i < cellsPerRow; ++i) {
         o.meanUtilization[base + i] = static_cast<float>(sumUtil[i] / n);
         o.meanIdle[base + i] = static_cast<float>(sumIdle[i] / n);
-        const auto cell = overviewCell(
-            w.total.data() + i * width, o.grid, static_cast<std::int64_t>(i), o.columns, logs);
-        o.dominant[base + i] = cell.dominant;
+        o.dominant[base + i]
+            = overviewCell(w.total, o.grid, static_cast<std::int64_t>(i), o.columns).dominant;
     }
 
     // KEY: the first member (kept unconditionally, as the seed's initial thread), then the
@@ -131,23 +160,42 @@ void computeGroup(const Trace& trace, GroupOverview& o, std::size_t g, bool logs
         o.keyPe[keyBase + static_cast<std::size_t>(role)] = keys[role];
         o.keyBusyUs[keyBase + static_cast<std::size_t>(role)] = keys[role] >= 0 ? keyBusy[role] : 0;
     }
-    w.rest = w.total;
+    w.sum.reset(o.grid.count, width);
+    w.sum.add(w.total);
     for (int role = 0; role < 3; ++role) {
         if (keys[role] < 0)
             continue;
         if (role > 0)
-            overviewActivityRows(trace, keys[role], o.grid, o.columns, logs, w.key[role]);
-        for (std::size_t x = 0; x < rowLength; ++x)
-            w.rest[x] -= w.key[role][x];
-        writeCells(w.key[role], o, logs, 1.0, o.keyIndex(g, role, 0), o.keyUtilization, o.keyIdle,
+            rowsOf(keys[role], w.key[role]);
+        w.sum.add(w.key[role], -1.0, skipOf(keys[role]));
+        writeCells(w.key[role], o, 1.0, o.keyIndex(g, role, 0), o.keyUtilization, o.keyIdle,
             o.keyDominant);
     }
+    w.sum.take(w.rest, logs);
     const std::size_t restCount = members.size() >= 3 ? members.size() - 3 : 0;
     if (restCount > 0) {
-        for (auto& v : w.rest)
+        for (auto& v : w.rest.value)
             v = std::max(0.0, v); // rounding of the subtraction
-        writeCells(w.rest, o, logs, static_cast<double>(restCount),
-            o.keyIndex(g, GroupOverview::Rest, 0), o.keyUtilization, o.keyIdle, o.keyDominant);
+        writeCells(w.rest, o, static_cast<double>(restCount), o.keyIndex(g, GroupOverview::Rest, 0),
+            o.keyUtilization, o.keyIdle, o.keyDominant);
+        // Members from their summaries: the rest's utilization and idle are the mean of its
+        // members' own (their summed rows do not hold them).
+        if (o.summaryMembers[g] > 0)
+            for (std::size_t i = 0; i < cellsPerRow; ++i) {
+                double util = sumUtil[i];
+                double idle = sumIdle[i];
+                for (int role = 0; role < 3; ++role)
+                    if (keys[role] >= 0) {
+                        const auto at = o.keyIndex(g, role, static_cast<std::int64_t>(i));
+                        util -= static_cast<double>(o.keyUtilization[at]);
+                        idle -= static_cast<double>(o.keyIdle[at]);
+                    }
+                const auto at = o.keyIndex(g, GroupOverview::Rest, static_cast<std::int64_t>(i));
+                o.keyUtilization[at]
+                    = static_cast<float>(std::max(util, 0.0) / static_cast<double>(restCount));
+                o.keyIdle[at]
+                    = static_cast<float>(std::max(idle, 0.0) / static_cast<double>(restCount));
+            }
         double restBusy = 0;
         for (std::size_t m = 0; m < members.size(); ++m)
             if (members[m] != keys[0] && members[m] != keys[1] && members[m] != keys[2])
@@ -183,6 +231,8 @@ std::optional<GroupOverview> computeGroupOverview(const Trace& trace,
         kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
         o.members.push_back(std::move(kept));
     }
+    o.fromSummary = r.fromSummary;
+    o.summaryMembers.assign(groups.size(), 0);
     const auto cells = groups.size() * static_cast<std::size_t>(o.grid.count);
     o.meanUtilization.assign(cells, 0.0F);
     o.minUtilization.assign(cells, 0.0F);
@@ -200,7 +250,7 @@ std::optional<GroupOverview> computeGroupOverview(const Trace& trace,
     const bool logs = trace.hasLogs();
     const bool ok = parallelFor(groups.size(), r.threads, progress, [&](std::size_t g) {
         thread_local GroupWork work;
-        computeGroup(trace, o, g, logs, work);
+        computeGroup(trace, r, o, g, logs, work);
     });
     if (!ok)
         return std::nullopt;

@@ -18,6 +18,10 @@ struct GroupOverview {
     // Per group, the members that count: selected by the request, comm threads left out unless
     // the request includes them (as every average does). A group may end up empty.
     std::vector<std::vector<PeId>> members;
+    // The PEs drawn from their summary files (a reduced run's PEs without a log,
+    // AnalysisRequest::summaryFallback; sorted), and how many of them each group has.
+    std::vector<PeId> fromSummary;
+    std::vector<std::uint32_t> summaryMembers;
 
     // [group * grid.count + column]
     std::vector<float> meanUtilization;

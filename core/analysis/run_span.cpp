@@ -9,10 +9,14 @@ namespace parallax::core::analysis {
 TimeRange tracedRunSpan(const Trace& trace)
 {
     const auto& metadata = trace.metadata;
+    // A reduced run: the span of the run it was reduced from (its kept PEs are only a few).
+    if (trace.reduced && !trace.reduced->sourceSpan.empty())
+        return trace.reduced->sourceSpan;
     TimeUs begin = -1;
     TimeUs end = -1;
     for (std::size_t p = 0; p < trace.pes.size(); ++p) {
-        const auto& pe = trace.pes[p];
+        // Scalar fields only: peek, so that a mapped index does not check every PE for this.
+        const auto& pe = trace.pes.peek(p);
         if (!pe.hasLog || pe.firstTime < 0 || metadata.isCommThread(static_cast<PeId>(p)))
             continue;
         const TimeUs b = pe.beginComputation >= 0 ? pe.beginComputation : pe.firstTime;

@@ -144,6 +144,7 @@ std::optional<UsageProfile> computeUsageProfile(
     u.range = r.range;
     u.columns = r.columns;
     u.pes = r.pes;
+    u.fromSummary = r.fromSummary;
     const auto width = static_cast<std::size_t>(r.columns.count());
     u.percent.assign(r.pes.size() * width, 0.0);
     u.sendPercent.assign(r.pes.size() * width, 0.0);
@@ -155,7 +156,7 @@ std::optional<UsageProfile> computeUsageProfile(
         std::vector<double> us(width, 0.0);
         std::vector<double> sendUs(width, 0.0);
         const auto& pe = r.pes[k];
-        if (!logs) {
+        if (!logs || r.isFromSummary(pe)) {
             us = usageFromSummaries(trace, pe, r);
         } else if (r.mode == Mode::JavaCompat) {
             javaUsage(trace.pes[static_cast<std::size_t>(pe)], r, us.data(), sendUs.data());

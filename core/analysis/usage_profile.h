@@ -21,6 +21,8 @@ struct UsageProfile {
     std::vector<double> average; // per column, mean over pes except `apart`
     std::vector<PeId> apart; // PEs left out of the average (comm threads, by default)
     std::vector<double> averageSend; // per column
+    // The PEs profiled from their summary files (a reduced run's PEs without a log; sorted).
+    std::vector<PeId> fromSummary;
 
     [[nodiscard]] double at(std::size_t peIndex, int column) const
     {

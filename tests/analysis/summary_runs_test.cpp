@@ -2,12 +2,18 @@
 // SummaryDetailCell covers `length` intervals): a run counts as that many cells, and a header
 // claiming millions of intervals cannot make the time profile's grid dense.
 
+#include "core/analysis/overview.h"
+#include "core/analysis/run_span.h"
 #include "core/analysis/time_profile.h"
 #include "core/analysis/usage_profile.h"
 #include "core/trace.h"
+#include "io/run_reduction.h"
+#include "support/io_support.h"
+#include "support/test_support.h"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -93,4 +99,77 @@ TEST_CASE("a .sumd header of 4M intervals does not make the time profile grid de
     for (std::int64_t i = 0; i < profile->grid.count; ++i)
         total += profile->at(i, 5);
     CHECK(total == Approx(100.0 * static_cast<double>(intervals)));
+}
+
+TEST_CASE("a reduced run: the source's traced span by default, its PEs without a log from their "
+          "summaries as the source's summaries give them",
+    "[analysis][reduce]")
+{
+    namespace test = parallax::test;
+    const auto source = test::realLog("gen-leanmd-smp");
+    const auto full = test::loadOk(source);
+    test::TempDir tmp;
+    parallax::io::ReductionSettings settings;
+    settings.keep = *parseKeepAmount("2");
+    settings.keepText = "2";
+    settings.select = parallax::io::PeSelectionMethod::Random;
+    settings.outDir = (tmp / "out").string();
+    settings.source = "gen-leanmd-smp";
+    const auto outcome = parallax::io::reduceRun(*full, settings);
+    REQUIRE(outcome.ok());
+    const auto reduced = test::loadOk(tmp / "out");
+    REQUIRE(reduced->reduced);
+    // The default range is the source's traced span, not the kept PEs'.
+    const auto span = tracedRunSpan(*full);
+    CHECK(tracedRunSpan(*reduced).begin == span.begin);
+    CHECK(tracedRunSpan(*reduced).end == span.end);
+
+    // Every PE is selected; the ones without a log come from their summaries.
+    AnalysisRequest request;
+    request.summaryFallback = true;
+    const auto resolved = resolve(*reduced, request);
+    CHECK(resolved.pes.size() == 6);
+    REQUIRE(resolved.fromSummary.size() == 4);
+    for (const auto pe : resolved.fromSummary)
+        CHECK(reduced->reduced->find(pe) == nullptr);
+    // Their figures are the source's own from its summaries (the same files).
+    parallax::io::LoadOptions summariesOnly;
+    summariesOnly.readLogs = false;
+    const auto sums = test::loadOk(source, summariesOnly);
+    AnalysisRequest same = request;
+    same.range = span;
+    const auto usage = computeUsageProfile(*reduced, same);
+    const auto expected = computeUsageProfile(*sums, same);
+    REQUIRE(usage);
+    REQUIRE(expected);
+    CHECK(usage->fromSummary == resolved.fromSummary);
+    OverviewOptions coarse;
+    coarse.columns = 40; // coarser than the .sum bins: the same grid with or without logs
+    const auto overview = computeOverview(*reduced, same, coarse);
+    const auto expectedOverview = computeOverview(*sums, same, coarse);
+    REQUIRE(overview);
+    REQUIRE(expectedOverview);
+    REQUIRE(overview->grid.count == expectedOverview->grid.count);
+    const auto width = static_cast<std::size_t>(usage->columns.count());
+    for (const auto pe : resolved.fromSummary) {
+        const auto at = [](const std::vector<PeId>& pes, PeId p) {
+            return static_cast<std::size_t>(std::find(pes.begin(), pes.end(), p) - pes.begin());
+        };
+        const auto k = at(usage->pes, pe);
+        const auto e = at(expected->pes, pe);
+        REQUIRE(e < expected->pes.size());
+        for (std::size_t c = 0; c < width; ++c)
+            CHECK(usage->percent[k * width + c] == Approx(expected->percent[e * width + c]));
+        const auto r = at(overview->pes, pe);
+        const auto s = at(expectedOverview->pes, pe);
+        REQUIRE(s < expectedOverview->pes.size());
+        for (std::int64_t i = 0; i < overview->grid.count; ++i) {
+            CHECK(overview->utilization[overview->index(r, i)]
+                == expectedOverview->utilization[expectedOverview->index(s, i)]);
+            CHECK(overview->idle[overview->index(r, i)]
+                == expectedOverview->idle[expectedOverview->index(s, i)]);
+        }
+    }
+    // Without the fallback, only the kept PEs.
+    CHECK(resolve(*reduced, {}).pes.size() == 2);
 }

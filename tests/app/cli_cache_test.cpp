@@ -53,12 +53,12 @@ TEST_CASE("info through the index cache prints what a full load prints", "[cli][
     REQUIRE(infoWithoutTiming(second) == infoWithoutTiming(uncached));
 
     // A damaged cache: the same answer, a note on stderr, a good cache again afterwards.
-    writeFile(files[0], "garbage");
+    writeFile(files[0] / "manifest", "garbage");
     const auto damaged = runCliInProcess({ "info", tinyRun(), "--cache-dir", cacheDir });
     REQUIRE(damaged.exitCode == 0);
     REQUIRE(damaged.err.find("note: index cache was damaged") != std::string::npos);
     REQUIRE(infoWithoutTiming(damaged) == infoWithoutTiming(uncached));
-    REQUIRE(fs::file_size(files[0]) > 100);
+    REQUIRE(fs::file_size(files[0] / "manifest") > 100);
 }
 
 TEST_CASE("info with --no-cache neither reads nor writes the index cache", "[cli][index_cache]")

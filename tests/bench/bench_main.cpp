@@ -71,12 +71,21 @@ double best(const std::vector<double>& v)
     return v.empty() ? 0.0 : *std::min_element(v.begin(), v.end());
 }
 
-double timed(int repeat, const std::function<void()>& fn)
+// Median wall time and median CPU time (all threads) of `repeat` runs.
+struct Timing {
+    double wall = 0;
+    double cpu = 0;
+};
+Timing timedWithCpu(int repeat, const std::function<void()>& fn)
 {
-    std::vector<double> runs;
-    for (int i = 0; i < repeat; ++i)
-        runs.push_back(seconds(fn));
-    return median(runs);
+    std::vector<double> walls;
+    std::vector<double> cpus;
+    for (int i = 0; i < repeat; ++i) {
+        const double cpuBefore = cpuSeconds();
+        walls.push_back(seconds(fn));
+        cpus.push_back(cpuSeconds() - cpuBefore);
+    }
+    return { median(walls), median(cpus) };
 }
 
 double mb(std::uint64_t bytes)
@@ -199,118 +208,157 @@ void printIngest(const IngestFigures& f, const core::Trace& trace, const Baselin
 }
 
 // ---------------------------------------------------------------------------------------------
-// REOPEN THROUGH THE INDEX CACHE (issue: "reopen through the index cache").
-// io::loadRunCached into a fresh temporary cache directory (removed afterwards, the user's cache
-// is never touched): the first open parses the logs and writes the cache, every further open
-// reads the cache. Prints the first open, the best reopen, the cache file's size and the peak
-// RSS of a reopen. Hands back the reopened trace (null when the cache was not used).
+// REOPEN THROUGH THE MAPPED INDEX, and every analysis on it against the in-memory store.
+// io::loadRunCached into a fresh temporary cache directory (removed at the end, the user's cache
+// is never touched): the first open parses the logs and writes the index (the cold open), every
+// further open maps it. Prints both, their ratio, the index's size and the RSS an open adds.
 // ---------------------------------------------------------------------------------------------
-core::TracePtr measureReopenThroughIndexCache(const Options& o, int repeat)
-{
-    std::printf("Reopen through the index cache (io::loadRunCached, 2 threads)\n");
-    std::error_code ec;
-    auto dir = std::filesystem::temp_directory_path(ec);
-    if (ec) {
-        std::printf("  not measured: no temporary directory\n");
-        return nullptr;
-    }
-    std::string pattern = (dir / "parallax-bench-cache-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-        std::printf("  not measured: cannot create a temporary cache directory\n");
-        return nullptr;
-    }
+struct MappedIndex {
+    std::string cacheDir; // removed by the destructor
     io::CacheOptions cache;
-    cache.directory = pattern;
     io::LoadOptions options;
-    options.threads = 2;
+    MappedIndex() = default;
+    MappedIndex(const MappedIndex&) = delete;
+    MappedIndex& operator=(const MappedIndex&) = delete;
+    ~MappedIndex()
+    {
+        std::error_code ec;
+        if (!cacheDir.empty())
+            std::filesystem::remove_all(cacheDir, ec);
+    }
+    // Opens the run through its index; null (with a note) when the index was not used.
+    [[nodiscard]] core::TracePtr open(const std::string& run) const
+    {
+        auto result = io::loadRunCached(run, options, cache);
+        if (!result.fromCache) {
+            std::printf("  not opened from the index: %s\n",
+                (result.cacheNote.empty() ? result.error : result.cacheNote).c_str());
+            return nullptr;
+        }
+        return result.trace;
+    }
+};
 
-    io::LoadResult first;
-    const double firstSeconds
-        = seconds([&]() { first = io::loadRunCached(o.run, options, cache); });
-    first.trace.reset();
-    std::vector<double> times;
-    core::TracePtr reopened;
-    std::string note;
-    bench::PeakMemory memory;
-    std::uint64_t peak = 0;
-    for (int r = 0; r < repeat; ++r) {
-        reopened.reset();
-        memory.startPhase();
-        io::LoadResult again;
-        times.push_back(seconds([&]() { again = io::loadRunCached(o.run, options, cache); }));
-        peak = std::max(peak, memory.peakBytes());
-        if (!again.fromCache)
-            note = again.cacheNote.empty() ? again.error : again.cacheNote;
-        reopened = again.trace;
-    }
-    const auto file = io::cacheFilePath(o.run, options, cache);
-    const auto cacheBytes = std::filesystem::file_size(file, ec);
-    std::printf("  %-34s %12.3f\n", "first open: load + write cache (s)", firstSeconds);
-    if (!note.empty()) {
-        std::printf("  not reopened from the cache: %s\n", note.c_str());
-        reopened.reset();
-    } else {
-        std::printf(
-            "  %-34s %12.3f   (best of %d)\n", "reopen from the cache (s)", best(times), repeat);
-        std::printf("  %-34s %12.1f\n", "cache file (MB)", ec ? 0.0 : mb(cacheBytes));
-        std::printf("  %-34s %12.0f\n",
-            memory.perPhase() ? "peak RSS during a reopen (MB)" : "peak RSS of the process (MB)",
-            mb(peak));
-    }
-    std::filesystem::remove_all(pattern, ec);
-    return reopened;
+std::uint64_t directoryBytes(const std::string& dir)
+{
+    std::uint64_t total = 0;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+        total += std::filesystem::file_size(entry.path(), ec);
+    return total;
 }
 
-void measureAnalyses(const Options& o, const core::Trace& trace)
+bool measureReopenThroughIndex(const Options& o, int repeat, MappedIndex& index)
+{
+    std::printf("Reopen through the mapped index (io::loadRunCached, 2 threads)\n");
+    std::error_code ec;
+    auto dir = std::filesystem::temp_directory_path(ec);
+    std::string pattern = (dir / "parallax-bench-cache-XXXXXX").string();
+    if (ec || ::mkdtemp(pattern.data()) == nullptr) {
+        std::printf("  not measured: cannot create a temporary cache directory\n");
+        return false;
+    }
+    index.cacheDir = pattern;
+    index.cache.directory = pattern;
+    index.options.threads = 2;
+
+    io::LoadResult first;
+    const double cold
+        = seconds([&]() { first = io::loadRunCached(o.run, index.options, index.cache); });
+    first.trace.reset();
+    bench::PeakMemory::trimHeap();
+    std::vector<double> times;
+    std::uint64_t added = 0;
+    for (int r = 0; r < std::max(repeat, 3); ++r) {
+        const auto before = bench::PeakMemory::currentBytes();
+        core::TracePtr reopened;
+        times.push_back(seconds([&]() { reopened = index.open(o.run); }));
+        if (!reopened)
+            return false;
+        const auto after = bench::PeakMemory::currentBytes();
+        added = std::max(added, after > before ? after - before : 0);
+        reopened.reset();
+        bench::PeakMemory::trimHeap();
+    }
+    const auto indexDir = io::cacheFilePath(o.run, index.options, index.cache);
+    std::printf("  %-34s %12.3f\n", "cold open: parse + write index (s)", cold);
+    std::printf(
+        "  %-34s %12.4f   (best of %zu)\n", "reopen: map the index (s)", best(times), times.size());
+    std::printf("  %-34s %12.4f   (target <= 0.05)\n", "reopen / cold open", best(times) / cold);
+    std::printf("  %-34s %12.1f   (target <= 50)\n", "RSS added by an open (MB)", mb(added));
+    std::printf("  %-34s %12.1f\n", "index on disk (MB)", mb(directoryBytes(indexDir)));
+    return true;
+}
+
+void measureAnalyses(const Options& o, const core::Trace& inMemory, const MappedIndex* index)
 {
     struct Case {
         const char* name;
-        std::function<void(const AnalysisRequest&)> run;
+        std::function<void(const core::Trace&, const AnalysisRequest&)> run;
     };
     const std::vector<Case> cases = {
         { "usage profile",
-            [&](const AnalysisRequest& r) {
-                (void)computeUsageProfile(trace, r);
+            [](const core::Trace& t, const AnalysisRequest& r) {
+                (void)computeUsageProfile(t, r);
             } },
         { "time profile (1000 intervals)",
-            [&](const AnalysisRequest& r) {
-                (void)computeTimeProfile(trace, r);
+            [](const core::Trace& t, const AnalysisRequest& r) {
+                (void)computeTimeProfile(t, r);
             } },
         { "overview",
-            [&](const AnalysisRequest& r) {
-                (void)computeOverview(trace, r);
+            [](const core::Trace& t, const AnalysisRequest& r) {
+                (void)computeOverview(t, r);
             } },
         { "histogram (durations)",
-            [&](const AnalysisRequest& r) {
-                (void)computeHistogram(trace, r);
+            [](const core::Trace& t, const AnalysisRequest& r) {
+                (void)computeHistogram(t, r);
             } },
         { "histogram (message sizes)",
-            [&](const AnalysisRequest& r) {
-                (void)computeHistogram(trace, r, { HistogramMetric::MessageSize, 0, 0, 0 });
+            [](const core::Trace& t, const AnalysisRequest& r) {
+                (void)computeHistogram(t, r, { HistogramMetric::MessageSize, 0, 0, 0 });
             } },
         { "communication over time",
-            [&](const AnalysisRequest& r) {
-                (void)computeCommunication(trace, r);
+            [](const core::Trace& t, const AnalysisRequest& r) {
+                (void)computeCommunication(t, r);
             } },
         { "extrema least idle",
-            [&](const AnalysisRequest& r) {
-                (void)computeExtrema(trace, r);
+            [](const core::Trace& t, const AnalysisRequest& r) {
+                (void)computeExtrema(t, r);
             } },
         { "extrema clustering",
-            [&](const AnalysisRequest& r) {
-                (void)computeExtrema(trace, r, { ExtremaCriterion::Clustering, 0, 0 });
+            [](const core::Trace& t, const AnalysisRequest& r) {
+                (void)computeExtrema(t, r, { ExtremaCriterion::Clustering, 0, 0 });
             } },
     };
-    std::printf("%-36s %12s %12s   (median of %d, whole run, all PEs)\n", "analysis", "default",
-        "--compat java", o.repeat);
-    for (const auto& c : cases) {
-        AnalysisRequest correct;
-        correct.threads = o.analysisThreads;
-        AnalysisRequest java = correct;
-        java.mode = Mode::JavaCompat;
-        const double a = timed(o.repeat, [&]() { c.run(correct); });
-        const double b = timed(o.repeat, [&]() { c.run(java); });
-        std::printf("%-36s %10.3f s %10.3f s\n", c.name, a, b);
+    std::printf("Analyses, whole run, all PEs (median of %d; \"1st\" = the first one after a fresh "
+                "open of the index,\nwhich checks every PE it reads; CPU = user + system time of "
+                "the process, which other load on the machine inflates less than the wall time)\n",
+        o.repeat);
+    std::printf("%-36s %10s %10s %10s %7s %7s   %s\n", "", "in memory", "mapped", "1st mapped",
+        "ratio", "1st/mem", "CPU: in memory / mapped / 1st (ratio)");
+    for (const bool java : { false, true }) {
+        std::printf("%s\n", java ? "--compat java" : "default");
+        for (const auto& c : cases) {
+            AnalysisRequest request;
+            request.threads = o.analysisThreads;
+            if (java)
+                request.mode = Mode::JavaCompat;
+            const auto memory = timedWithCpu(o.repeat, [&]() { c.run(inMemory, request); });
+            if (index == nullptr) {
+                std::printf("  %-34s %8.3f s\n", c.name, memory.wall);
+                continue;
+            }
+            const auto mapped = index->open(o.run);
+            if (!mapped)
+                return;
+            const auto first = timedWithCpu(1, [&]() { c.run(*mapped, request); });
+            const auto steady = timedWithCpu(o.repeat, [&]() { c.run(*mapped, request); });
+            std::printf(
+                "  %-34s %8.3f s %8.3f s %8.3f s %7.2f %7.2f   %.3f / %.3f / %.3f s (%.2f)\n",
+                c.name, memory.wall, steady.wall, first.wall, steady.wall / memory.wall,
+                first.wall / memory.wall, memory.cpu, steady.cpu, first.cpu,
+                steady.cpu / memory.cpu);
+        }
     }
 }
 
@@ -405,21 +453,19 @@ int main(int argc, char** argv)
             baselines[k].at[0].seconds / ingest.seconds[0],
             baselines[k].at[1].seconds / ingest.seconds[1]);
     std::printf("\n");
-    // The ingest trace is released first so the reopen's peak RSS is its own; the analyses then
-    // run on the reopened trace (the same store) or, without a cache, on a fresh load.
+    // The ingest trace is released first so that the reopen's RSS is its own; the analyses then
+    // run on the in-memory store and on the mapped index side by side.
     trace.reset();
-    trace = measureReopenThroughIndexCache(o, loadRepeat);
+    MappedIndex index;
+    const bool mapped = measureReopenThroughIndex(o, loadRepeat, index);
     std::printf("\n");
-    if (!trace) {
+    if (!o.skipAnalyses) {
         auto result = io::loadRun(o.run);
-        trace = result.trace;
-        if (!trace) {
+        if (!result.trace) {
             std::fprintf(stderr, "parallax-bench: %s\n", result.error.c_str());
             return 1;
         }
+        measureAnalyses(o, *result.trace, mapped ? &index : nullptr);
     }
-
-    if (!o.skipAnalyses)
-        measureAnalyses(o, *trace);
     return 0;
 }

@@ -34,12 +34,17 @@ std::uint64_t statusKb(const char* key)
 
 } // namespace
 
-void PeakMemory::startPhase()
+void PeakMemory::trimHeap()
 {
 #if defined(__GLIBC__)
-    // Give freed heap back first, so a phase is not charged for what an earlier one left.
     ::malloc_trim(0);
 #endif
+}
+
+void PeakMemory::startPhase()
+{
+    // Give freed heap back first, so a phase is not charged for what an earlier one left.
+    trimHeap();
     std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
     m_perPhase = f != nullptr && std::fputs("5", f) >= 0;
     if (f != nullptr && std::fclose(f) != 0)

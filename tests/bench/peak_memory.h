@@ -15,6 +15,8 @@ public:
     void startPhase();
     // Peak RSS in bytes since startPhase() (or since the process started, see perPhase()).
     [[nodiscard]] std::uint64_t peakBytes() const;
+    // Gives freed heap back to the system (glibc), so that the RSS read next is what is in use.
+    static void trimHeap();
     // Current RSS in bytes (0 when unknown).
     [[nodiscard]] static std::uint64_t currentBytes();
     [[nodiscard]] bool perPhase() const { return m_perPhase; }

@@ -1,13 +1,15 @@
 // parallax-bench-timeline: how long the Timeline takes to paint a frame. Not a test: it prints
 // figures (the target is 16 ms per frame, docs/performance.md). Usage:
 //   parallax-bench-timeline RUN [--frames 50] [--width 1920 --height 1080] [--pes N]
-//                           [--collapse K]
+//                           [--collapse K [--mode sum|set|key]]
 // It loads the run, shows the first N PEs (default 512, or all), and paints the TimelineWidget
 // offscreen into a QImage at five zoom levels from the whole run down to 100 µs, centred on
 // the middle of the run. Per zoom level it prints the median and the maximum of
 //   cold: a frame after the window moved by 1 µs (the geometry is rebuilt), and
-//   warm: a repaint of the same window (cached geometry, as for hover or selection).
-// With --collapse K every K consecutive PEs are collapsed into one aggregated row.
+//   warm: a repaint of the same window (cached geometry, as for hover or selection);
+//   cold cpu: the CPU time of a cold frame over all threads (less sensitive to other load).
+// With --collapse K every K consecutive PEs are collapsed into one group, drawn in --mode (SUM:
+// one aggregated row, SET: one row with the members' spread, KEY: four rows).
 // Example:
 //   build/bin/parallax-bench-timeline /tmp/bench512 --frames 50
 
@@ -26,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -40,6 +43,7 @@ struct Options {
     int height = 1080;
     int pes = 512;
     int collapse = 0;
+    core::analysis::AggregationMode mode = core::analysis::AggregationMode::Sum;
 };
 
 bool readNumber(const char* text, int minimum, int& out)
@@ -56,7 +60,7 @@ int usage()
 {
     std::fprintf(stderr,
         "usage: parallax-bench-timeline RUN [--frames N] [--width W --height H] [--pes N] "
-        "[--collapse K]\n");
+        "[--collapse K [--mode sum|set|key]]\n");
     return 2;
 }
 
@@ -73,13 +77,25 @@ Figures summarize(std::vector<double> ms)
     return { ms[ms.size() / 2], ms.back() };
 }
 
-double paintMs(const views::TimelineWidget& widget, QImage& image)
+// CPU time of the whole process (every thread), ms: what a frame costs whatever else runs on
+// the machine.
+double processCpuMs()
 {
+    timespec t {};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+double paintMs(const views::TimelineWidget& widget, QImage& image, double* cpuMs = nullptr)
+{
+    const double cpu = processCpuMs();
     const auto start = std::chrono::steady_clock::now();
     QPainter painter(&image);
     painter.setFont(widget.font());
     widget.paintChart(painter, widget.size(), false);
     painter.end();
+    if (cpuMs != nullptr)
+        *cpuMs = processCpuMs() - cpu;
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
 }
@@ -107,6 +123,12 @@ int main(int argc, char** argv)
             ok = readNumber(argv[i + 1], 1, options.pes);
         else if (flag == "--collapse")
             ok = readNumber(argv[i + 1], 1, options.collapse);
+        else if (flag == "--mode") {
+            const auto mode = core::analysis::parseAggregationMode(argv[i + 1]);
+            ok = mode && *mode != core::analysis::AggregationMode::Signature;
+            if (ok)
+                options.mode = *mode;
+        }
         if (!ok) {
             std::fprintf(
                 stderr, "parallax-bench-timeline: bad option %s %s\n", flag.c_str(), argv[i + 1]);
@@ -140,6 +162,7 @@ int main(int argc, char** argv)
     for (std::size_t pe = 0; pe < shown; ++pe)
         pes.push_back(static_cast<core::PeId>(pe));
     widget.setPes(pes);
+    widget.setGroupMode(options.mode);
     if (options.collapse > 1)
         for (std::size_t first = 0; first < pes.size();
              first += static_cast<std::size_t>(options.collapse)) {
@@ -155,8 +178,8 @@ int main(int argc, char** argv)
                 "%dx%d, %d frames per figure\n",
         trace->pes.size(), static_cast<unsigned long long>(trace->eventCount()), loadS, shown,
         widget.rowSources().size(), options.width, options.height, options.frames);
-    std::printf("%-16s %9s %16s %16s %9s\n", "window", "rows", "cold median/max", "warm median/max",
-        "blocks");
+    std::printf("%-16s %9s %16s %10s %16s %9s\n", "window", "rows", "cold median/max", "cold cpu",
+        "warm median/max", "blocks");
 
     // Five windows from the whole run down to 100 µs, evenly spaced on a log scale.
     constexpr int kLevels = 5;
@@ -175,6 +198,7 @@ int main(int argc, char** argv)
         const auto base = widget.window();
 
         std::vector<double> cold;
+        std::vector<double> coldCpu;
         std::vector<double> warm;
         (void)paintMs(widget, image); // warm-up (fonts, glyph caches)
         for (int f = 0; f < options.frames; ++f) {
@@ -187,7 +211,9 @@ int main(int argc, char** argv)
             } else {
                 widget.setWindow(base);
             }
-            cold.push_back(paintMs(widget, image));
+            double cpu = 0.0;
+            cold.push_back(paintMs(widget, image, &cpu));
+            coldCpu.push_back(cpu);
             warm.push_back(paintMs(widget, image));
         }
         std::size_t blocks = 0;
@@ -198,8 +224,9 @@ int main(int argc, char** argv)
         const auto w = summarize(warm);
         // Padded as a QString: "µs" is one character but two bytes.
         const QString label = views::formatPreciseTime(base.length()).leftJustified(16);
-        std::printf("%s %9zu %7.2f/%6.2f ms %7.2f/%6.2f ms %9zu\n", label.toUtf8().constData(),
-            g.rows.size(), c.median, c.max, w.median, w.max, blocks);
+        std::printf("%s %9zu %7.2f/%6.2f ms %7.2f ms %7.2f/%6.2f ms %9zu\n",
+            label.toUtf8().constData(), g.rows.size(), c.median, c.max, summarize(coldCpu).median,
+            w.median, w.max, blocks);
     }
     return 0;
 }

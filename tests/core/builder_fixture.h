@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -117,8 +118,7 @@ inline BuiltPe build(const std::vector<LogRecord>& records,
 
 // Begin and end columns non-decreasing, begin <= end, and consecutive intervals not
 // overlapping: the invariant the interval index relies on.
-inline void requireSortedNonOverlapping(
-    const std::vector<TimeUs>& begin, const std::vector<TimeUs>& end)
+inline void requireSortedNonOverlapping(std::span<const TimeUs> begin, std::span<const TimeUs> end)
 {
     REQUIRE(begin.size() == end.size());
     for (std::size_t i = 0; i < begin.size(); ++i) {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <limits>
 #include <random>
+#include <span>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -30,7 +31,7 @@ bool overlaps(TimeUs begin, TimeUs end, TimeUs t0, TimeUs t1)
 }
 
 std::vector<std::size_t> bruteForce(
-    const std::vector<TimeUs>& begin, const std::vector<TimeUs>& end, TimeUs t0, TimeUs t1)
+    std::span<const TimeUs> begin, std::span<const TimeUs> end, TimeUs t0, TimeUs t1)
 {
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < begin.size(); ++i)

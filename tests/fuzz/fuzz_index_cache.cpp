@@ -1,20 +1,21 @@
-// Fuzz harness: the index cache reader (io::loadRunCached reading a .pxindex file).
+// Fuzz harness: the index reader (io::loadRunCached opening a cached index, docs/index.md).
 //
-// A fixed tiny run is laid out once in a fixed directory with fixed timestamps, so a cache file
-// written for it stays valid from one process to the next (the seed corpus holds one). Each
-// input is put in place of the run's cache file. Checksums only prove integrity, so to reach
-// the validation of the fields themselves the harness first re-seals the input: every section
-// checksum, the section-table checksum and the header checksum are recomputed over the fuzzed
-// bytes (the layout is io/index_cache.cpp's FileHeader + CacheSection table).
+// A fixed tiny run is laid out once in a fixed directory with fixed timestamps, so an index
+// written for it stays valid from one process to the next (the seed corpus holds one). An input
+// is a 4-byte little-endian length, that many bytes of manifest, then the shard: they are put in
+// place of the run's cached index. Checksums only prove integrity, so to reach the validation of
+// the fields themselves the harness first re-seals the input: every checksum is recomputed over
+// the fuzzed bytes (tests/support/index_forge.h). Every PE and summary of an accepted index is
+// then read, so that the checks made on first use run too.
 //
-// PARALLAX_FUZZ_CACHE_SEED=FILE: the first call also writes a fresh valid cache file to FILE.
+// PARALLAX_FUZZ_CACHE_SEED=FILE: the first call also writes a fresh valid input to FILE.
 
+#include "../support/index_forge.h"
 #include "core/analysis/usage_profile.h"
 #include "fuzz_support.h"
-#include "io/cache_file.h"
-#include "io/cache_hash.h"
 #include "io/index_cache.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -24,13 +25,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using parallax::io::CacheHash;
-using parallax::io::CacheSection;
-
-constexpr std::size_t kHeaderBytes = 64;
-constexpr std::size_t kSectionCountAt = 24;
-constexpr std::size_t kTableHashAt = 32;
-constexpr std::size_t kHeaderHashAt = 40;
+constexpr const char* kShardName = "shard-0-of-1.pxshard";
 
 const fs::path& runDir()
 {
@@ -62,40 +57,17 @@ const fs::path& runDir()
     return dir;
 }
 
-std::uint64_t readU64(const std::vector<std::uint8_t>& bytes, std::size_t at)
+std::string readWhole(const fs::path& path)
 {
-    std::uint64_t v = 0;
-    std::memcpy(&v, bytes.data() + at, sizeof v);
-    return v;
-}
-
-void writeU64(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint64_t v)
-{
-    std::memcpy(bytes.data() + at, &v, sizeof v);
-}
-
-// Recomputes every checksum the reader checks, over the (fuzzed) bytes as they are.
-void reseal(std::vector<std::uint8_t>& bytes)
-{
-    if (bytes.size() < kHeaderBytes)
-        return;
-    const std::uint64_t count = readU64(bytes, kSectionCountAt);
-    const std::size_t room = (bytes.size() - kHeaderBytes) / sizeof(CacheSection);
-    if (count <= room) {
-        const auto sections = static_cast<std::size_t>(count);
-        for (std::size_t i = 0; i < sections; ++i) {
-            const std::size_t at = kHeaderBytes + i * sizeof(CacheSection);
-            CacheSection s;
-            std::memcpy(&s, bytes.data() + at, sizeof s);
-            if (s.offset <= bytes.size() && s.size <= bytes.size() - s.offset) {
-                s.hash = CacheHash::of(bytes.data() + s.offset, static_cast<std::size_t>(s.size));
-                std::memcpy(bytes.data() + at, &s, sizeof s);
-            }
-        }
-        writeU64(bytes, kTableHashAt,
-            CacheHash::of(bytes.data() + kHeaderBytes, sections * sizeof(CacheSection)));
+    std::string bytes;
+    if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+        char buffer[65536];
+        std::size_t n = 0;
+        while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0)
+            bytes.append(buffer, n);
+        std::fclose(f);
     }
-    writeU64(bytes, kHeaderHashAt, CacheHash::of(bytes.data(), kHeaderHashAt));
+    return bytes;
 }
 
 } // namespace
@@ -112,27 +84,43 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (const char* seed = std::getenv("PARALLAX_FUZZ_CACHE_SEED");
         seed != nullptr && !seedWritten) {
         seedWritten = true;
-        const auto written = parallax::io::loadRunCached(run, load, cache); // writes the cache
-        std::error_code ec;
-        fs::copy_file(parallax::io::cacheFilePath(run, load, cache), seed,
-            fs::copy_options::overwrite_existing, ec);
+        (void)parallax::io::loadRunCached(run, load, cache); // writes the index
+        const fs::path index = parallax::io::cacheFilePath(run, load, cache);
+        const auto manifest = readWhole(index / "manifest");
+        const auto shard = readWhole(index / kShardName);
+        const auto length = static_cast<std::uint32_t>(manifest.size());
+        std::string input(reinterpret_cast<const char*>(&length), 4);
+        input += manifest + shard;
+        parallax::fuzz::writeFile(seed, input);
     }
 
-    const auto cachePath = parallax::io::cacheFilePath(run, load, cache);
-    if (cachePath.empty())
+    const auto indexPath = parallax::io::cacheFilePath(run, load, cache);
+    if (indexPath.empty() || size < 4)
         return 0;
-    fs::create_directories(fs::path(cachePath).parent_path());
-    std::vector<std::uint8_t> bytes(data, data + size);
-    reseal(bytes);
-    if (!parallax::fuzz::writeFile(cachePath, bytes.data(), bytes.size()))
+    std::uint32_t length = 0;
+    std::memcpy(&length, data, 4);
+    if (length > size - 4)
         return 0;
-    // Never rewrite the cache after a rejected file: the next input replaces it anyway.
+    std::string manifest(reinterpret_cast<const char*>(data) + 4, length);
+    std::string shard(reinterpret_cast<const char*>(data) + 4 + length, size - 4 - length);
+    parallax::test::forge::resealShard(shard);
+    parallax::test::forge::resealManifest(manifest, { { kShardName, shard } });
+    const fs::path index(indexPath);
+    fs::create_directories(index);
+    if (!parallax::fuzz::writeFile(index / "manifest", manifest)
+        || !parallax::fuzz::writeFile(index / kShardName, shard))
+        return 0;
+    // Never rewrite the index after a rejected one: the next input replaces it anyway.
     cache.deferWrite = [](const std::function<std::string()>&) {
     };
     const auto result = parallax::io::loadRunCached(run, load, cache);
     if (result.trace) {
-        // Run an analysis over what was accepted, as every view does: a field that passed
-        // validation but is inconsistent (a PE or entry id out of range) shows up here.
+        // Read everything that was accepted, then run an analysis over it, as every view does:
+        // a field that passed validation but is inconsistent (a PE or entry id out of range)
+        // shows up here.
+        result.trace->pes.completeAll();
+        result.trace->summaries.completeAll();
+        result.trace->details.completeAll();
         parallax::core::analysis::AnalysisRequest request;
         request.threads = 1;
         (void)parallax::core::analysis::computeUsageProfile(*result.trace, request);

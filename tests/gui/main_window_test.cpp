@@ -194,6 +194,8 @@ TEST_CASE("every view renders a real chart and its data for a sample run", "[gui
         QTRY_VERIFY_WITH_TIMEOUT(!view->busy(), 20'000);
         const QImage image = view->renderChart(QSize(1000, 600));
         REQUIRE_FALSE(image.isNull());
+        if (kind == views::ViewKind::Counters) // the sample runs carry no PAPI values
+            continue;
         QSet<QRgb> colours;
         for (int y = 0; y < image.height(); y += 3)
             for (int x = 0; x < image.width(); x += 3)
@@ -409,6 +411,9 @@ TEST_CASE("over the memory budget: the summary says so, Extrema finds the PEs, t
     window.resize(1400, 900);
     window.show();
     {
+        // No index of the run yet: with one it would be mapped, which the budget allows.
+        QTemporaryDir noIndex;
+        const test::ScopedEnv cacheDir("PARALLAX_CACHE_DIR", noIndex.path().toStdString());
         const test::ScopedEnv budget("PARALLAX_MEMORY_BUDGET", "64K");
         REQUIRE(test::openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
     }

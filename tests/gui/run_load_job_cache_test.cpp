@@ -56,8 +56,8 @@ TEST_CASE("the run load job writes the index cache, then reads it", "[gui][index
     QThreadPool::globalInstance()->waitForDone();
     const auto files = QDir(cache.path()).entryList({ QStringLiteral("*.pxindex") });
     REQUIRE(files.size() == 1);
-    // A successful cache read marks the file as used (its modification time becomes now).
-    const auto file = std::filesystem::path(cache.filePath(files[0]).toStdString());
+    // A successful cache read marks the index as used (its manifest's time becomes now).
+    const auto file = std::filesystem::path(cache.filePath(files[0]).toStdString()) / "manifest";
     const auto old = std::filesystem::file_time_type::clock::now() - std::chrono::hours(1);
     std::filesystem::last_write_time(file, old);
     const auto second = loadWithJob(run);

@@ -179,19 +179,27 @@ TEST_CASE(
     CHECK(light->detailSource->get(2) != nullptr);
 }
 
-TEST_CASE("the index cache is neither used nor written for a run over the budget", "[io][big]")
+TEST_CASE(
+    "a run over the budget opens from its mapped index, and without one writes none", "[io][big]")
 {
     test::TempDir cacheDir;
     io::CacheOptions cache;
     cache.directory = cacheDir.path().string();
     const auto run = (kSamples / "imbalance").string();
-    // A whole store in the cache must not be handed to a run that has to stay small.
-    REQUIRE(io::loadRunCached(run, {}, cache).trace);
-    REQUIRE(io::loadRunCached(run, {}, cache).fromCache);
     io::LoadOptions tight;
     tight.memoryBudget = 64 * 1024;
+    // No index yet: the run opens from its summaries, and no index is written for it (the cache
+    // writes whole loads only).
     const auto light = io::loadRunCached(run, tight, cache);
     REQUIRE(light.trace);
     CHECK_FALSE(light.fromCache);
     CHECK(light.trace->logsOnDemand());
+    CHECK_FALSE(fs::exists(io::cacheFilePath(run, tight, cache)));
+    // With an index the run is mapped, not held: the budget does not apply to it.
+    REQUIRE(io::loadRunCached(run, {}, cache).trace);
+    const auto mapped = io::loadRunCached(run, tight, cache);
+    REQUIRE(mapped.trace);
+    CHECK(mapped.fromCache);
+    CHECK_FALSE(mapped.trace->logsOnDemand());
+    CHECK(mapped.trace->hasLogs());
 }

@@ -1,10 +1,12 @@
 // The index cache (io/index_cache.h): a reopened run must equal a freshly parsed one in every
-// column, and a damaged, foreign, stale or truncated cache file must be detected, reported and
+// column, and a damaged, foreign, stale or truncated index must be detected, reported and
 // rebuilt, never trusted. Every test uses its own temporary cache directory.
 
 #include "io/index_cache.h"
+#include "io/index_format.h"
 #include "io/run_loader.h"
 #include "support/allocation_tracker.h"
+#include "support/index_forge.h"
 #include "support/io_support.h"
 #include "support/test_support.h"
 #include "trace_compare.h"
@@ -199,13 +201,29 @@ std::vector<std::string> filesInCache(const io::CacheOptions& cache)
     return files;
 }
 
-fs::path onlyCacheFile(const io::CacheOptions& cache)
+// The one index in the cache directory: a directory holding its manifest and one shard, and no
+// temporary file.
+fs::path onlyIndex(const io::CacheOptions& cache)
 {
-    std::vector<fs::path> files;
+    std::vector<fs::path> entries;
     for (const auto& entry : fs::directory_iterator(cache.directory))
-        files.push_back(entry.path());
-    REQUIRE(files.size() == 1);
-    return files[0];
+        entries.push_back(entry.path());
+    REQUIRE(entries.size() == 1);
+    REQUIRE(fs::is_directory(entries[0]));
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(entries[0]))
+        files.push_back(entry.path().filename().string());
+    std::sort(files.begin(), files.end());
+    REQUIRE(files == std::vector<std::string> { "manifest", "shard-0-of-1.pxshard" });
+    return entries[0];
+}
+
+std::uint64_t bytesIn(const fs::path& dir)
+{
+    std::uint64_t total = 0;
+    for (const auto& entry : fs::directory_iterator(dir))
+        total += fs::file_size(entry.path());
+    return total;
 }
 
 void patchFile(const fs::path& path, std::uint64_t offset, const void* data, std::size_t size)
@@ -215,6 +233,20 @@ void patchFile(const fs::path& path, std::uint64_t offset, const void* data, std
     f.seekp(static_cast<std::streamoff>(offset));
     f.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
     REQUIRE(f.good());
+}
+
+// Every PE, summary and detail of `t` read (so that each is checked), compared with `fresh`
+// unless it was left out and reported.
+void requireReadAll(const core::Trace& fresh, const core::Trace& t)
+{
+    REQUIRE(t.pes.size() == fresh.pes.size());
+    for (std::size_t p = 0; p < t.pes.size(); ++p)
+        if (!t.pes[p].executions.begin.empty() || fresh.pes[p].executions.begin.empty())
+            requireSamePeTrace(fresh.pes[p], t.pes[p]);
+    for (std::size_t p = 0; p < t.summaries.size(); ++p)
+        (void)t.summaries[p];
+    for (std::size_t p = 0; p < t.details.size(); ++p)
+        (void)t.details[p];
 }
 
 // Loads the run with a broken cache: the load must succeed from the logs, say why, equal a
@@ -320,10 +352,10 @@ TEST_CASE(
     std::sort(before.begin(), before.end());
     std::sort(after.begin(), after.end());
     REQUIRE(after == before);
-    // One finished cache file, no temporary left behind.
-    const auto file = onlyCacheFile(cache);
-    REQUIRE(endsWith(file.filename().string(), ".pxindex"));
-    REQUIRE(io::cacheFilePath(run.string(), {}, cache) == file.string());
+    // One finished index, no temporary left behind.
+    const auto index = onlyIndex(cache);
+    REQUIRE(endsWith(index.filename().string(), ".pxindex"));
+    REQUIRE(io::cacheFilePath(run.string(), {}, cache) == index.string());
 }
 
 TEST_CASE("a log changed after caching invalidates the index cache", "[index_cache]")
@@ -376,49 +408,44 @@ TEST_CASE("a log changed after caching invalidates the index cache", "[index_cac
     }
 }
 
-TEST_CASE("a damaged, foreign or truncated index cache is reported and rebuilt", "[index_cache]")
+TEST_CASE("a damaged, foreign or truncated index is reported and rebuilt", "[index_cache]")
 {
     TempDir dir;
     const auto cache = cacheIn(dir);
     const auto run = copyOfTinyRun(dir);
     REQUIRE_FALSE(loadCached(run, cache).fromCache);
-    const auto file = onlyCacheFile(cache);
-    const auto size = fs::file_size(file);
-    REQUIRE(size > 200);
+    const auto index = onlyIndex(cache);
+    const auto manifest = index / "manifest";
+    const auto shard = index / "shard-0-of-1.pxshard";
+    const auto manifestSize = fs::file_size(manifest);
+    const auto shardSize = fs::file_size(shard);
+    REQUIRE(manifestSize > 200);
+    const auto fresh = loadOk(run);
 
-    // Section 2 is PE 0: pe, hasLog, four times, recordCount, lastIdleFlags, then the length
-    // of the first column (execution begin times) and its values.
-    std::uint64_t peOffset = 0;
+    SECTION("a flipped bit in a column: that PE is left out when read, the index rebuilt")
     {
-        std::ifstream in(file, std::ios::binary);
-        in.seekg(64 + 24 * 2);
-        in.read(reinterpret_cast<char*>(&peOffset), sizeof peOffset);
-        REQUIRE(in.good());
+        auto bytes = readFile(shard);
+        const auto r = forge::load<io::index::PeRecord>(bytes, forge::recordAt(0));
+        REQUIRE(r.counts[io::index::kExecBegin] > 0);
+        const auto at = static_cast<std::size_t>(r.dataOffset);
+        bytes[at] = static_cast<char>(bytes[at] ^ 0x10);
+        writeFile(shard, bytes);
+        const auto opened = loadCached(run, cache);
+        REQUIRE(opened.fromCache); // the open reads no column
+        CHECK(opened.trace->pes[0].executions.begin.empty());
+        const auto report = opened.trace->fullReport();
+        REQUIRE_FALSE(report.examples().empty());
+        CHECK(report.examples().back().message.find("checksum mismatch") != std::string::npos);
+        requireRebuilt(run, cache, "");
     }
-    const std::uint64_t firstColumn = peOffset + 4 + 1 + 8 * 4 + 8 + 1;
-
-    SECTION("a flipped bit in a column")
+    SECTION("a flipped byte in every position of the manifest's header and section table")
     {
-        auto bytes = readFile(file);
-        bytes[firstColumn + 8] = static_cast<char>(bytes[firstColumn + 8] ^ 0x10);
-        writeFile(file, bytes);
-        requireRebuilt(run, cache, "damaged (checksum mismatch)");
-    }
-    SECTION("a flipped byte near the end")
-    {
-        auto bytes = readFile(file);
-        bytes[size - 5] = static_cast<char>(bytes[size - 5] ^ 0x10);
-        writeFile(file, bytes);
-        requireRebuilt(run, cache, "damaged (");
-    }
-    SECTION("a flipped byte in every position of the header and section table")
-    {
-        const auto good = readFile(file);
+        const auto good = readFile(manifest);
         for (std::size_t i = 0; i < 64 + 24 * 3; ++i) {
             INFO("byte " << i);
             auto bytes = good;
             bytes[i] = static_cast<char>(bytes[i] ^ 0x01);
-            writeFile(file, bytes);
+            writeFile(manifest, bytes);
             const auto result = loadCached(run, cache);
             // Bytes 48..63 of the header are reserved (not read); everything else is checked.
             if (i >= 48 && i < 64) {
@@ -429,14 +456,14 @@ TEST_CASE("a damaged, foreign or truncated index cache is reported and rebuilt",
             REQUIRE(result.cacheNote.find("rebuilt") != std::string::npos);
         }
     }
-    SECTION("a flipped bit anywhere in the file")
+    SECTION("a flipped bit anywhere in the manifest")
     {
-        const auto good = readFile(file);
-        for (std::size_t i = 0; i < good.size(); i += 7) {
+        const auto good = readFile(manifest);
+        for (std::size_t i = 0; i < good.size(); i += 5) {
             INFO("byte " << i << " of " << good.size());
             auto bytes = good;
             bytes[i] = static_cast<char>(bytes[i] ^ 0x04);
-            writeFile(file, bytes);
+            writeFile(manifest, bytes);
             const auto result = loadCached(run, cache);
             if (i >= 48 && i < 64) {
                 REQUIRE(result.fromCache); // reserved header bytes
@@ -446,40 +473,96 @@ TEST_CASE("a damaged, foreign or truncated index cache is reported and rebuilt",
             REQUIRE(result.cacheNote.find("rebuilt") != std::string::npos);
         }
     }
+    SECTION("a flipped bit anywhere in the shard: refused at the open, or its PE left out when "
+            "read, or in padding nothing reads")
+    {
+        const auto good = readFile(shard);
+        std::size_t refused = 0;
+        std::size_t leftOut = 0;
+        for (std::size_t i = 0; i < good.size(); i += 7) {
+            INFO("byte " << i << " of " << good.size());
+            auto bytes = good;
+            bytes[i] = static_cast<char>(bytes[i] ^ 0x04);
+            writeFile(shard, bytes);
+            const auto result = loadCached(run, cache);
+            if (!result.fromCache) {
+                ++refused;
+                REQUIRE(result.cacheNote.find("rebuilt") != std::string::npos);
+                continue;
+            }
+            requireReadAll(*fresh, *result.trace);
+            if (!result.trace->fullReport().examples().empty()
+                && result.trace->fullReport().count(core::Issue::FileError) > 0) {
+                ++leftOut;
+                REQUIRE_FALSE(loadCached(run, cache).fromCache); // dropped, rebuilt
+            }
+        }
+        CHECK(refused > 0);
+        CHECK(leftOut > 0);
+    }
     SECTION("truncated")
     {
-        for (const auto keep : { std::uintmax_t { 0 }, std::uintmax_t { 10 },
-                 std::uintmax_t { 100 }, size / 2, size - 1 }) {
-            INFO("kept " << keep << " of " << size << " bytes");
-            fs::resize_file(file, keep);
-            const auto result = loadCached(run, cache);
-            REQUIRE_FALSE(result.fromCache);
-            REQUIRE(result.cacheNote.find("damaged") != std::string::npos);
-            REQUIRE(loadCached(run, cache).fromCache);
-            REQUIRE(fs::file_size(file) == size);
+        for (const auto& [file, size] :
+            { std::pair { manifest, manifestSize }, std::pair { shard, shardSize } }) {
+            for (const auto keep : { std::uintmax_t { 0 }, std::uintmax_t { 10 },
+                     std::uintmax_t { 100 }, size / 2, size - 1 }) {
+                INFO(file.filename().string() << ": kept " << keep << " of " << size << " bytes");
+                fs::resize_file(file, keep);
+                const auto result = loadCached(run, cache);
+                REQUIRE_FALSE(result.fromCache);
+                REQUIRE(result.cacheNote.find("damaged") != std::string::npos);
+                REQUIRE(loadCached(run, cache).fromCache);
+                REQUIRE(fs::file_size(file) == size);
+            }
         }
+    }
+    SECTION("a manifest naming a shard that is missing")
+    {
+        fs::remove(shard);
+        requireRebuilt(run, cache, "which is missing");
     }
     SECTION("wrong magic")
     {
-        patchFile(file, 0, "NOTMINE!", 8);
+        patchFile(manifest, 0, "NOTMINE!", 8);
         requireRebuilt(run, cache, "wrong magic");
     }
     SECTION("a foreign file")
     {
-        writeFile(file, std::string(4096, 'x'));
+        writeFile(manifest, std::string(4096, 'x'));
         requireRebuilt(run, cache, "wrong magic");
+    }
+    SECTION("a shard of another version")
+    {
+        const std::uint32_t version = 2;
+        patchFile(shard, 8, &version, sizeof version);
+        std::string why = "another version (format 2, expected ";
+        why += std::to_string(io::index::kFormatVersion);
+        why += ")";
+        requireRebuilt(run, cache, why);
     }
     SECTION("written by another format version")
     {
         const std::uint32_t version = 999;
-        patchFile(file, 8, &version, sizeof version);
+        patchFile(manifest, 8, &version, sizeof version);
         requireRebuilt(run, cache, "another version");
+    }
+    SECTION("an index cache file of an older Parallax in its place")
+    {
+        fs::remove_all(index);
+        writeFile(index, "PLXINDEX" + std::string(200, '\0'));
+        requireRebuilt(run, cache, "");
+        REQUIRE(fs::is_directory(index));
     }
     SECTION("a huge length inside a section allocates nothing big")
     {
-        // Lengths are checked before the checksum is known.
-        const std::uint64_t huge = 0x0FFFFFFFFFFFFFFFULL;
-        patchFile(file, firstColumn, &huge, sizeof huge);
+        // Lengths are checked before anything is allocated (here in the key section, resealed
+        // so that its checksum matches).
+        auto bytes = readFile(manifest);
+        const auto key = forge::load<io::index::Section>(bytes, 64);
+        forge::store<std::uint64_t>(
+            bytes, static_cast<std::size_t>(key.offset) + 1, 0x0FFFFFFFFFFFFFFFULL);
+        forge::resealManifest(bytes);
+        writeFile(manifest, bytes);
         resetLargestAllocation();
         const auto result = loadCached(run, cache);
         REQUIRE(largestAllocation() < (1U << 22));
@@ -488,7 +571,7 @@ TEST_CASE("a damaged, foreign or truncated index cache is reported and rebuilt",
     }
 }
 
-TEST_CASE("reading the index cache reports its stage and can be cancelled", "[index_cache]")
+TEST_CASE("opening the index cache reports its stage and can be cancelled", "[index_cache]")
 {
     TempDir dir;
     const auto cache = cacheIn(dir);
@@ -503,7 +586,7 @@ TEST_CASE("reading the index cache reports its stage and can be cancelled", "[in
     REQUIRE(std::find(stages.begin(), stages.end(), "writing index cache") != stages.end());
     stages.clear();
     REQUIRE(loadCached(run, cache, options).fromCache);
-    REQUIRE(std::find(stages.begin(), stages.end(), "reading index cache") != stages.end());
+    REQUIRE(std::find(stages.begin(), stages.end(), "checking index cache") != stages.end());
     REQUIRE(std::find(stages.begin(), stages.end(), "reading symbol table") == stages.end());
 
     options.cancelled = [] {
@@ -539,8 +622,8 @@ TEST_CASE("the index cache can be switched off and its directory chosen", "[inde
     REQUIRE(result.cacheNote.find("not written") != std::string::npos);
 }
 
-TEST_CASE(
-    "the cache directory keeps the most recently used files within its byte limit", "[index_cache]")
+TEST_CASE("the cache directory keeps the most recently used indexes within its byte limit",
+    "[index_cache]")
 {
     TempDir dir;
     auto cache = cacheIn(dir);
@@ -550,27 +633,31 @@ TEST_CASE(
     for (const auto& run : { tiny, smp, hello })
         REQUIRE_FALSE(loadCached(run, cache).fromCache);
     REQUIRE(filesInCache(cache).size() == 3);
-    const auto tinyFile = io::cacheFilePath(tiny.string(), {}, cache);
-    const auto smpFile = io::cacheFilePath(smp.string(), {}, cache);
-    const auto helloFile = io::cacheFilePath(hello.string(), {}, cache);
+    const auto tinyIndex = io::cacheFilePath(tiny.string(), {}, cache);
+    const auto smpIndex = io::cacheFilePath(smp.string(), {}, cache);
+    const auto helloIndex = io::cacheFilePath(hello.string(), {}, cache);
     const auto now = fs::file_time_type::clock::now();
-    fs::last_write_time(tinyFile, now - std::chrono::hours(3));
-    fs::last_write_time(smpFile, now - std::chrono::hours(2));
-    fs::last_write_time(helloFile, now - std::chrono::hours(1));
-    // A temporary file a crashed writer left behind long ago.
-    const auto leftover = fs::path(cache.directory) / ".pxindex-abcdef";
+    // An index's last use is its manifest's time.
+    fs::last_write_time(fs::path(tinyIndex) / "manifest", now - std::chrono::hours(3));
+    fs::last_write_time(fs::path(smpIndex) / "manifest", now - std::chrono::hours(2));
+    fs::last_write_time(fs::path(helloIndex) / "manifest", now - std::chrono::hours(1));
+    // A temporary file a crashed writer left behind long ago, and a cache file of an older
+    // Parallax.
+    const auto leftover = fs::path(smpIndex) / ".tmp-abcdef";
     writeFile(leftover, "partial");
     fs::last_write_time(leftover, now - std::chrono::hours(2));
+    const auto older = fs::path(cache.directory) / "old-0123456789abcdef.pxindex";
+    writeFile(older, "PLXINDEX");
 
-    // Reading the tiny run's cache makes it the most recently used one.
+    // Reading the tiny run's index makes it the most recently used one.
     REQUIRE(loadCached(tiny, cache).fromCache);
-    // Room for a second copy of the tiny run's cache and the tiny run's own, nothing more.
-    cache.maxBytes = 2 * fs::file_size(tinyFile) + 100;
+    // Room for a second copy of the tiny run's index and the tiny run's own, nothing more.
+    cache.maxBytes = 2 * bytesIn(tinyIndex) + 100;
     TempDir other;
     const auto tiny2 = copyOfTinyRun(other);
     REQUIRE_FALSE(loadCached(tiny2, cache).fromCache);
-    const auto tiny2File = io::cacheFilePath(tiny2.string(), {}, cache);
-    std::vector<std::string> expected { tinyFile, tiny2File };
+    const auto tiny2Index = io::cacheFilePath(tiny2.string(), {}, cache);
+    std::vector<std::string> expected { tinyIndex, tiny2Index };
     std::sort(expected.begin(), expected.end());
     REQUIRE(filesInCache(cache) == expected);
     REQUIRE(loadCached(tiny, cache).fromCache);

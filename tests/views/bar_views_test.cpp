@@ -3,6 +3,7 @@
 // and drags, and reject bad options with a visible message.
 
 #include "io/run_loader.h"
+#include "support/io_support.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
 #include "support/view_test_support.h"
@@ -182,7 +183,8 @@ TEST_CASE("the context menu opens the shown range in the other views", "[views][
     QStringList titles;
     for (QAction* action : open->actions())
         titles << action->text();
-    CHECK(titles.size() == 7); // every other view, Clusters included
+    CHECK(
+        titles.size() == static_cast<qsizetype>(std::size(kAllViewKinds)) - 1); // every other view
     CHECK_FALSE(titles.contains(viewTitle(ViewKind::TimeProfile))); // not itself
     for (QAction* action : open->actions())
         if (action->text() == viewTitle(ViewKind::Histogram))
@@ -388,6 +390,79 @@ TEST_CASE("extrema by least idle time shows PEs 9 and 3, the most extreme rightm
     QTest::mouseClick(view.addAllButton(), Qt::LeftButton);
     REQUIRE(requests.size() == 2);
     CHECK(requests[1] == std::vector<core::PeId> { 3, 9 });
+}
+
+TEST_CASE("extrema by node: groups ranked by their PEs' mean score, a group's bar shows its PEs in "
+          "place, a PE's bar opens its timeline",
+    "[views][extrema][groups]")
+{
+    const auto trace
+        = parallax::test::loadOk(parallax::test::realLog("gen-leanmd-smp")); // 2 nodes of 2 workers
+    test::RunPalette p(trace);
+    ExtremaView view(&p.palette);
+    view.resize(1200, 700);
+    view.setTrace(trace);
+    QString error;
+    REQUIRE(view.applyOptions({ { QStringLiteral("criterion"), QStringLiteral("least-idle") },
+                                  { QStringLiteral("by"), QStringLiteral("node") },
+                                  { QStringLiteral("count"), QStringLiteral("2") } },
+        &error));
+    test::waitForResult(view);
+    const auto* groups = view.groupExtrema();
+    REQUIRE(groups != nullptr);
+    REQUIRE(groups->extremes.size() == 2);
+    CHECK(groups->ranked == 2);
+    // Each group's score is its workers' mean idle share (the comm threads are not ranked).
+    const auto& x = *view.extrema();
+    for (const auto& e : groups->extremes) {
+        REQUIRE(e.members.size() == 2);
+        double sum = 0;
+        for (const auto pe : e.members) {
+            const auto at = std::find(x.pes.begin(), x.pes.end(), pe) - x.pes.begin();
+            sum += x.scores[static_cast<std::size_t>(at)];
+        }
+        CHECK(e.score == Approx(sum / 2));
+    }
+    CHECK(groups->extremes[0].score <= groups->extremes[1].score); // least idle first
+    const auto& data = view.chart()->data();
+    REQUIRE(data.categories.size() == 5); // avg, non-outliers, outliers, two nodes
+    CHECK(data.categories[3].label.endsWith(
+        QStringLiteral("node %1").arg(groups->extremes[1].group)));
+    CHECK(view.extremePes().size() == 4);
+    CHECK(view.csv().startsWith(QStringLiteral("rank,pe,score")));
+
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    std::vector<std::vector<core::PeId>> requests;
+    QObject::connect(&view, &AnalysisView::timelineRequested,
+        [&](std::vector<core::PeId> pes, core::TimeRange) { requests.push_back(std::move(pes)); });
+    const auto click = [&](const QRect& r) {
+        REQUIRE_FALSE(r.isNull());
+        QTest::mouseClick(
+            view.chart(), Qt::LeftButton, {}, view.chart()->mapFrom(&view, r.center()));
+    };
+    // The most extreme node (rightmost) expands in place: its PEs follow its bar.
+    const QRect before = view.barRectForGroup(0);
+    click(before);
+    CHECK(view.isExpanded(0));
+    CHECK(requests.empty());
+    CHECK(view.chart()->data().categories.size() == 7);
+    const auto member = groups->extremes[0].members.front();
+    const QRect memberBar = view.barRectForPe(member);
+    CHECK(memberBar.left() > view.barRectForGroup(0).right());
+    click(memberBar);
+    REQUIRE(requests.size() == 1);
+    CHECK(requests[0] == std::vector<core::PeId> { member });
+    // A second click on the group hides its PEs again.
+    click(view.barRectForGroup(0));
+    CHECK_FALSE(view.isExpanded(0));
+    CHECK(view.chart()->data().categories.size() == 5);
+    CHECK(view.barRectForPe(member).isNull());
+
+    // The bars stay bounded: no more than kMaxBars before anything is expanded.
+    CHECK_FALSE(view.applyOptions({ { QStringLiteral("count"), QStringLiteral("500") } }, &error));
+    CHECK(error.contains(QStringLiteral("197")));
+    CHECK_FALSE(view.applyOptions({ { QStringLiteral("by"), QStringLiteral("rack") } }, &error));
 }
 
 TEST_CASE("extrema by messages sent ranks the heavy sender first", "[views][extrema]")

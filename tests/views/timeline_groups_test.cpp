@@ -7,7 +7,13 @@
 #include "timeline_test_support.h"
 #include "views/timeline/timeline_widget.h"
 
+#include <QScrollBar>
+#include <QTest>
+
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
 
 using namespace parallax;
 
@@ -39,12 +45,191 @@ TEST_CASE("the timeline collapses PEs beyond about 200 rows into blocks, expanda
     REQUIRE_FALSE(timeline->groups().empty());
     CHECK(timeline->groups().front().label == QStringLiteral("PEs 0-3"));
 
-    // Expanding one block adds its PEs as rows and keeps the others collapsed.
+    // Expanding one block adds its PEs as rows under its own row and keeps the others
+    // collapsed.
     timeline->expand(0);
-    CHECK(timeline->rowSources().size() == rows + 3);
-    CHECK(timeline->groups().size() == rows - 1);
+    CHECK(timeline->rowSources().size() == rows + 4);
+    CHECK(timeline->groups().size() == rows);
+    CHECK(timeline->groups().front().expanded);
+    CHECK(timeline->groups().front().automatic);
 
-    // A few PEs are shown one row each.
+    // A few PEs are shown one row each: the groups made for want of room go.
     view.setPes({ 1, 2, 3 });
     CHECK(timeline->rowSources().size() == 3);
+    CHECK(timeline->groups().empty());
+}
+
+namespace {
+
+// Four PEs traced over [0, 100): PE p runs entry 0 over [0, busy) and idles after.
+// Busy: PE 0 40, PE 1 80, PE 2 20, PE 3 70 µs.
+core::TracePtr fourPes()
+{
+    return parallax::test::busyIdleRun({ 40, 80, 20, 70 }, 100);
+}
+
+// The rows of `sources` over [0, 100) on a plot exactly 100 pixels wide: 1 µs per pixel.
+views::TimelineGeometry onePixelPerUs(
+    const core::Trace& trace, const std::vector<views::TimelineRowSource>& sources)
+{
+    views::TimelineLayout layout;
+    const QSize size(layout.margin + layout.labelWidth + 100 + layout.margin, 300);
+    return views::buildTimelineGeometryForRows(trace, sources, { 0, 100 }, size, layout);
+}
+
+const views::TimelineBlock* blockAtUs(const views::TimelineRow& row, core::TimeUs us)
+{
+    for (const auto& b : row.blocks)
+        if (b.begin <= us && us < b.end)
+            return &b;
+    return nullptr;
+}
+
+} // namespace
+
+TEST_CASE("a SET row gives per pixel the lowest, mean and highest member with their PEs",
+    "[views][timeline][groups]")
+{
+    using views::TimelineRowRole;
+    const auto trace = fourPes();
+    views::TimelineRowSource source;
+    source.members = { 0, 1, 2, 3 };
+    source.group = 0;
+    source.label = QStringLiteral("all");
+    source.role = TimelineRowRole::GroupSet;
+    const auto g = onePixelPerUs(*trace, { source });
+    REQUIRE(g.rows.size() == 1);
+    const auto& row = g.rows[0];
+    REQUIRE(row.spread.size() == row.blocks.size());
+    const auto spreadAt = [&](core::TimeUs us) {
+        const auto* b = blockAtUs(row, us);
+        REQUIRE(b != nullptr);
+        return std::pair { b, row.spread[static_cast<std::size_t>(b - row.blocks.data())] };
+    };
+    // [0, 20): everybody busy.
+    auto [all, allSpread] = spreadAt(10);
+    CHECK(all->utilization == Approx(1.0F));
+    CHECK(allSpread.low == Approx(1.0F));
+    CHECK(allSpread.high == Approx(1.0F));
+    CHECK(allSpread.lowPe == 0); // ties: the first member
+    // [20, 40): PE 2 idles.
+    auto [three, threeSpread] = spreadAt(30);
+    CHECK(three->utilization == Approx(0.75F));
+    CHECK(threeSpread.low == Approx(0.0F));
+    CHECK(threeSpread.lowPe == 2);
+    CHECK(threeSpread.high == Approx(1.0F));
+    CHECK(threeSpread.highPe == 0);
+    // [40, 70): PEs 1 and 3 busy; the first idle member is the lowest.
+    auto [two, twoSpread] = spreadAt(50);
+    CHECK(two->utilization == Approx(0.5F));
+    CHECK(twoSpread.lowPe == 0);
+    CHECK(twoSpread.highPe == 1);
+    // [80, 100): nobody: nothing drawn.
+    CHECK(blockAtUs(row, 90) == nullptr);
+}
+
+TEST_CASE("KEY rows: the first, busiest and least busy PE as their own rows, the rest averaged, "
+          "each named",
+    "[views][timeline][groups]")
+{
+    using views::TimelineRowRole;
+    parallax::test::ShownTimeline shown(900, 500);
+    auto& view = shown.view;
+    view.setTrace(fourPes());
+    view.setPes({ 0, 1, 2, 3 });
+    auto* w = view.timeline();
+    w->collapse({ 0, 1, 2, 3 }, QStringLiteral("all"));
+    QString error;
+    REQUIRE(view.applyOptions({ { QStringLiteral("mode"), QStringLiteral("key") } }, &error));
+    CHECK(w->groupMode() == core::analysis::AggregationMode::Key);
+    CHECK(w->keyPes(0) == std::array<core::PeId, 3> { 0, 1, 2 });
+    const auto rows = w->rowSources();
+    REQUIRE(rows.size() == 4);
+    CHECK(rows[0].role == TimelineRowRole::KeyFirst);
+    CHECK(rows[0].pe == 0);
+    CHECK(rows[1].role == TimelineRowRole::KeyBusiest);
+    CHECK(rows[1].pe == 1);
+    CHECK(rows[2].role == TimelineRowRole::KeyLeastBusy);
+    CHECK(rows[2].pe == 2);
+    CHECK(rows[3].role == TimelineRowRole::KeyRest);
+    CHECK(rows[3].members == std::vector<core::PeId> { 3 });
+    // The key rows are the PEs' own: their executions can be selected (the drill-down).
+    const auto& g = w->currentGeometry();
+    REQUIRE(g.rows.size() == 4);
+    const auto& busiest = g.rows[1];
+    CHECK(busiest.blocks.front().kind == views::TimelineBlockKind::Execution);
+    const QPoint label(busiest.label.center().x(), busiest.bar.center().y());
+    CHECK(w->toolTipAt(label).contains(QStringLiteral("PE 1, the busiest")));
+    const QPoint inBar(busiest.blocks.front().left + 2, busiest.bar.center().y());
+    CHECK(w->toolTipAt(inBar).contains(QStringLiteral("PE 1, the busiest")));
+    QTest::mouseClick(w, Qt::LeftButton, {}, inBar);
+    REQUIRE(w->selectedBlock().has_value());
+    CHECK(w->selectedBlock()->pe == 1);
+    // SET names the PEs behind its extremes.
+    REQUIRE(view.applyOptions({ { QStringLiteral("mode"), QStringLiteral("set") } }, &error));
+    const auto& set = w->currentGeometry();
+    REQUIRE(set.rows.size() == 1);
+    CHECK(set.rows[0].role == TimelineRowRole::GroupSet);
+    const auto& row = set.rows[0];
+    const auto mid = std::find_if(row.blocks.begin(), row.blocks.end(),
+        [](const views::TimelineBlock& b) { return b.begin >= 25 && b.begin < 35; });
+    REQUIRE(mid != row.blocks.end());
+    const QString tip = w->toolTipAt(QPoint(mid->left, row.bar.bottom() - 1));
+    CHECK(tip.contains(QStringLiteral("lowest 0 % (PE 2)")));
+    CHECK(tip.contains(QStringLiteral("highest 100 % (PE 0)")));
+    CHECK_FALSE(view.applyOptions({ { QStringLiteral("mode"), QStringLiteral("max") } }, &error));
+    CHECK(error.contains(QStringLiteral("sum, set or key")));
+}
+
+TEST_CASE("expanding and collapsing a group keeps the window and the group's place on screen",
+    "[views][timeline][groups]")
+{
+    parallax::test::ShownTimeline shown(1000, 600);
+    auto& view = shown.view;
+    view.setTrace(manyPes(600));
+    std::vector<core::PeId> all(600);
+    for (core::PeId pe = 0; pe < 600; ++pe)
+        all[static_cast<std::size_t>(pe)] = pe;
+    view.setPes(all);
+    auto* w = view.timeline();
+    w->setWindow({ 100, 700 });
+    const auto window = w->window();
+    // Scroll to the middle of the groups and pick a group row well below the top.
+    auto* bar = w->findChild<QScrollBar*>();
+    REQUIRE(bar != nullptr);
+    REQUIRE(bar->isVisible());
+    bar->setValue(bar->maximum() / 2);
+    const auto& before = w->currentGeometry();
+    REQUIRE(before.rows.size() > 6);
+    const auto& target = before.rows[5];
+    const int group = target.group;
+    REQUIRE(group >= 0);
+    const int top = target.bar.top();
+    const QPoint label(target.label.center().x(), target.bar.center().y());
+    QTest::mouseClick(w, Qt::LeftButton, {}, label);
+    REQUIRE(w->groups()[static_cast<std::size_t>(group)].expanded);
+    const auto rowTop = [&]() {
+        for (const auto& row : w->currentGeometry().rows)
+            if (row.group == group && row.groupRow())
+                return row.bar.top();
+        return -1;
+    };
+    CHECK(rowTop() == top);
+    CHECK(w->window().begin == window.begin);
+    CHECK(w->window().end == window.end);
+    // Its PEs are under it.
+    const auto& after = w->currentGeometry();
+    const auto it = std::find_if(after.rows.begin(), after.rows.end(),
+        [&](const views::TimelineRow& r) { return r.group == group && r.groupRow(); });
+    REQUIRE(it + 1 != after.rows.end());
+    CHECK((it + 1)->role == views::TimelineRowRole::Member);
+    CHECK((it + 1)->pe == w->groups()[static_cast<std::size_t>(group)].pes.front());
+    // Collapsing it again (a click on the bracket of its PEs) keeps it there too.
+    const auto& member = *(it + 1);
+    QTest::mouseClick(
+        w, Qt::LeftButton, {}, QPoint(member.label.left() + 1, member.bar.center().y()));
+    CHECK_FALSE(w->groups()[static_cast<std::size_t>(group)].expanded);
+    CHECK(rowTop() == top);
+    CHECK(w->window().begin == window.begin);
+    CHECK(w->window().end == window.end);
 }

@@ -444,10 +444,20 @@ TEST_CASE("rows by PE list: add, remove and collapse, a bad list refused with a 
     const QPoint inBar(collapsed.blocks.front().left, collapsed.bar.bottom() - 1);
     CHECK(w->groupAt(inBar) == 0);
     CHECK(w->toolTipAt(inBar).contains(QStringLiteral("busy")));
-    // A click on a collapsed row selects nothing; a double click on its label expands it.
+    // A click on a collapsed row selects nothing and expands it in place: its row stays, its
+    // PEs follow it; a click on its label collapses it again.
+    const QRect groupBar = collapsed.bar;
     QTest::mouseClick(w, Qt::LeftButton, {}, inBar);
     CHECK_FALSE(w->selectedBlock().has_value());
-    QTest::mouseDClick(w, Qt::LeftButton, {}, QPoint(collapsed.label.center().x(), inBar.y()));
+    REQUIRE(w->groups().size() == 1);
+    CHECK(w->groups()[0].expanded);
+    CHECK(w->rowSources().size() == 4);
+    CHECK(w->rowRect(4).isValid());
+    CHECK(w->currentGeometry().rows[1].bar == groupBar); // the group's row did not move
+    QTest::mouseClick(w, Qt::LeftButton, {}, QPoint(collapsed.label.center().x(), inBar.y()));
+    CHECK_FALSE(w->groups()[0].expanded);
+    CHECK(w->rowRect(4).isNull());
+    w->ungroup(0);
     CHECK(w->groups().empty());
     CHECK(w->rowRect(4).isValid());
     CHECK(view.loadedPes() == std::vector<core::PeId> { 1, 4, 10 });
@@ -517,9 +527,9 @@ TEST_CASE("SMP: rows sorted by node, each node collapsed into one row and expand
     const QImage image = view.renderChart(QSize(900, 300));
     CHECK(colourCount(image) > 8);
     w->expand(0);
-    CHECK(w->groups().size() == 1);
-    CHECK(w->rowSources().size() == 4);
-    w->expandAll();
+    CHECK(w->groups().size() == 2);
+    CHECK(w->rowSources().size() == 5); // node 0's row and PEs, node 1's row
+    w->expandAll(); // ungroups all
     CHECK(w->rowSources().size() == 6);
 }
 

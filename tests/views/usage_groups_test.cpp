@@ -4,6 +4,7 @@
 // range. SET draws spreads, KEY names its PEs. Runs offscreen; results are awaited through the
 // view's computed() signal.
 
+#include "core/analysis/group_aggregation.h"
 #include "io/run_loader.h"
 #include "support/busy_idle_run.h"
 #include "support/test_support.h"
@@ -233,4 +234,79 @@ TEST_CASE("the usage view takes group and mode options and rejects unknown ones"
     REQUIRE(s.view->grouped());
     // PE 0 runs the main chare: a signature of its own.
     CHECK(s.view->groupBars().front().pes == std::vector<core::PeId> { 0 });
+}
+
+TEST_CASE("named PE lists group the usage profile and Export Data writes the groups shown as "
+          "parallax-cli groups does",
+    "[views][usage][groups]")
+{
+    namespace a = core::analysis;
+    test::TempDir dir;
+    const auto file = dir.path() / "lists.txt";
+    test::writeFile(file,
+        "# the two nodes' workers, and PE 0 alone\nnode zero: 0-1\n"
+        "node one: 2-3\nmain: 0\n");
+    Shown s(leanmdSmp());
+    QString error;
+    s.after([&]() {
+        s.view->setTrace(s.trace);
+        REQUIRE(s.view->applyOptions(
+            { { QStringLiteral("by"),
+                QStringLiteral("list:") + QString::fromStdString(file.string()) } },
+            &error));
+    });
+    REQUIRE(s.view->grouped());
+    const auto& bars = s.view->groupBars();
+    REQUIRE(bars.size() >= 3);
+    CHECK(bars[0].label == QStringLiteral("node zero"));
+    CHECK(bars[0].pes == std::vector<core::PeId> { 0, 1 });
+    CHECK(bars[1].label == QStringLiteral("node one"));
+    CHECK(bars[2].pes == std::vector<core::PeId> { 0 }); // a PE may be in several lists
+    // The CSV is the aggregation of the groups shown, the CLI's columns and numbers.
+    const auto& profile = *s.view->profile();
+    const auto lists = a::parsePeLists("node zero: 0-1\nnode one: 2-3\nmain: 0\n");
+    REQUIRE(lists);
+    auto groups = a::groupByLists(*lists);
+    groups.push_back({ "comm threads", profile.apart, profile.apart, {}, {} });
+    const auto expected
+        = a::groupAggregationCsv(a::aggregateGroups(profile, groups, a::AggregationMode::Sum));
+    const QString csv = s.view->csv();
+    CHECK(csv.section(QLatin1Char('\n'), 0, 0)
+        == QStringLiteral("group,first_pe,last_pe,members,mode,role,pe,activity,activity_name,"
+                          "value_us,percent"));
+    CHECK(csv.toStdString() == expected);
+    // A file that cannot be used: one sentence, nothing changed.
+    CHECK_FALSE(s.view->applyOptions(
+        { { QStringLiteral("by"),
+            QStringLiteral("list:") + QString::fromStdString((dir / "none.txt").string()) } },
+        &error));
+    CHECK(error.contains(QStringLiteral("cannot be read")));
+}
+
+TEST_CASE("KEY: expanding a group adds at most 200 bars", "[views][usage][groups]")
+{
+    // 3,200 PEs, each its own node: 3,200 nodes under 50 parents of 64 nodes.
+    Shown s(manyPes(3200));
+    s.after([&]() {
+        s.view->setTrace(s.trace);
+        s.view->setGrouping(UsageGrouping::Node);
+        s.view->setAggregationMode(core::analysis::AggregationMode::Key);
+    });
+    const auto before = s.view->groupBars();
+    REQUIRE(before.size() <= core::analysis::kMaxAxisRows);
+    const auto first = before.front().path;
+    REQUIRE(s.view->toggleGroup(first));
+    const auto after = s.view->groupBars();
+    CHECK(after.size() > before.size());
+    CHECK(after.size() - before.size() <= core::analysis::kMaxAxisRows);
+    // Its sub-groups expand in turn, each by at most 200 bars, down to the PEs.
+    std::string path;
+    for (const auto& bar : after)
+        if (bar.path != first && bar.path.rfind(first, 0) == 0) {
+            path = bar.path;
+            break;
+        }
+    REQUIRE_FALSE(path.empty());
+    REQUIRE(s.view->toggleGroup(path));
+    CHECK(s.view->groupBars().size() - after.size() <= core::analysis::kMaxAxisRows);
 }

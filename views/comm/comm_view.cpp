@@ -63,21 +63,7 @@ CommView::CommView(EntryPalette* palette, QWidget* parent)
     m_metric = m_options->addChoice(tr("&Metric"), labels);
     m_metric->setObjectName(QStringLiteral("metric"));
     m_options->offerCommThreads(); // relays are counted only when included
-    m_interval = m_options->addField(tr("&Interval"), {},
-        [this](const QString& text) { return intervalFieldError(text, m_options); });
-    m_interval->setObjectName(QStringLiteral("interval"));
-    m_interval->setPlaceholderText(tr("auto"));
-    m_interval->setToolTip(tr("Interval size with a unit, e.g. 100µs, 1ms (empty: use Bins)"));
-    m_bins = m_options->addField(tr("&Bins"), {}, [this](const QString& text) {
-        if (auto e = countFieldError(text, 1, kMaxIntervals, tr("Bins")))
-            return e;
-        if (!text.trimmed().isEmpty() && !m_interval->text().trimmed().isEmpty())
-            return std::optional<QString>(tr("Give an interval or a number of bins, not both"));
-        return std::optional<QString>();
-    });
-    m_bins->setObjectName(QStringLiteral("bins"));
-    m_bins->setPlaceholderText(QStringLiteral("1000"));
-    m_bins->setToolTip(tr("Number of intervals over the range (empty: 1000)"));
+    addIntervalFields(1000);
 
     m_chart->setObjectName(QStringLiteral("commChart"));
     m_chart->setHint(tr("Drag across the chart to zoom · right-click for more"));
@@ -103,11 +89,10 @@ void CommView::setMetric(CommMetric metric)
 bool CommView::applyOptions(const std::map<QString, QString>& options, QString* error)
 {
     for (const auto& [name, value] : options) {
-        if (name == QStringLiteral("interval")) {
-            m_interval->setText(value);
-        } else if (name == QStringLiteral("bins")) {
-            m_bins->setText(value);
-        } else if (name == QStringLiteral("metric")) {
+        if (applyIntervalOption(name, value)) {
+            continue;
+        }
+        if (name == QStringLiteral("metric")) {
             int index = -1;
             QString wanted = value;
             wanted.replace(QLatin1Char('-'), QLatin1Char('_'));
@@ -149,11 +134,8 @@ void CommView::recompute()
     }
     auto request = m_options->request();
     core::analysis::CommOptions options;
-    if (!m_interval->text().trimmed().isEmpty())
-        options.intervalSize
-            = OptionsBar::parseTimeField(m_interval->text().trimmed(), nullptr).value_or(0);
-    else
-        options.bins = countFieldValue(m_bins->text(), 0);
+    options.intervalSize = intervalSize();
+    options.bins = intervalBins();
     const auto grid
         = core::analysis::gridForRange(request.range, options.intervalSize, options.bins);
     if (grid.count > kMaxIntervals) {

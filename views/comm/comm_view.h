@@ -49,8 +49,6 @@ private:
     void showContextMenu(QPoint globalPos, int category) override;
 
     QComboBox* m_metric = nullptr;
-    QLineEdit* m_interval = nullptr;
-    QLineEdit* m_bins = nullptr;
     std::optional<core::analysis::CommunicationOverTime> m_result;
     QString m_requestKey; // inputs of the last computation: a new metric alone needs none
 };

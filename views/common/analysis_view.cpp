@@ -26,6 +26,30 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("timeline");
     case ViewKind::Clusters:
         return QStringLiteral("clusters");
+    case ViewKind::CommMatrix:
+        return QStringLiteral("comm-matrix");
+    case ViewKind::MsgSizeEvolution:
+        return QStringLiteral("msg-size-evolution");
+    case ViewKind::Animation:
+        return QStringLiteral("animation");
+
+    case ViewKind::EntryProfile:
+        return QStringLiteral("entry-profile");
+    case ViewKind::CallTable:
+        return QStringLiteral("call-table");
+    case ViewKind::UserEvents:
+        return QStringLiteral("user-events");
+    case ViewKind::LogView:
+        return QStringLiteral("log");
+    case ViewKind::Noise:
+        return QStringLiteral("noise");
+
+    case ViewKind::UserStats:
+        return QStringLiteral("user-stats");
+    case ViewKind::Memory:
+        return QStringLiteral("memory");
+    case ViewKind::Counters:
+        return QStringLiteral("counters");
     }
     return {};
 }
@@ -49,6 +73,30 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Timeline");
     case ViewKind::Clusters:
         return QObject::tr("Clusters");
+    case ViewKind::CommMatrix:
+        return QObject::tr("Communication per Processor");
+    case ViewKind::MsgSizeEvolution:
+        return QObject::tr("Message Size Evolution");
+    case ViewKind::Animation:
+        return QObject::tr("Animation");
+
+    case ViewKind::EntryProfile:
+        return QObject::tr("Entry Method Profile");
+    case ViewKind::CallTable:
+        return QObject::tr("Call Table");
+    case ViewKind::UserEvents:
+        return QObject::tr("User Events");
+    case ViewKind::LogView:
+        return QObject::tr("Log Files");
+    case ViewKind::Noise:
+        return QObject::tr("Noise Miner");
+
+    case ViewKind::UserStats:
+        return QObject::tr("User Stats");
+    case ViewKind::Memory:
+        return QObject::tr("Memory Usage");
+    case ViewKind::Counters:
+        return QObject::tr("Performance Counters");
     }
     return {};
 }
@@ -62,13 +110,21 @@ bool AnalysisView::exportSvg(const QString& path, QSize size, QString* error)
     return false;
 }
 
+QImage AnalysisView::renderFrame(int frame, QSize size)
+{
+    (void)frame;
+    return renderChart(size);
+}
+
 bool AnalysisView::applyOptions(const std::map<QString, QString>& options, QString* error)
 {
-    if (options.empty())
-        return true;
+    return options.empty() || rejectOption(options.begin()->first, error);
+}
+
+bool AnalysisView::rejectOption(const QString& name, QString* error) const
+{
     if (error != nullptr)
-        *error = QObject::tr("the %1 view has no option --%2")
-                     .arg(viewKey(m_kind), options.begin()->first);
+        *error = QObject::tr("the %1 view has no option --%2").arg(viewKey(m_kind), name);
     return false;
 }
 

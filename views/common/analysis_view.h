@@ -26,16 +26,46 @@ enum class ViewKind {
     Communication,
     Extrema,
     Timeline,
-    Clusters
+    Clusters,
+    CommMatrix,
+    MsgSizeEvolution,
+    Animation,
+    EntryProfile,
+    CallTable,
+    UserEvents,
+    LogView,
+    Noise,
+    UserStats,
+    Memory,
+    Counters,
 };
 
-// Every view, in menu order (View menu, Ctrl+1..8).
-inline constexpr ViewKind kAllViewKinds[]
-    = { ViewKind::Overview, ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Histogram,
-          ViewKind::Communication, ViewKind::Extrema, ViewKind::Timeline, ViewKind::Clusters };
+// Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
+inline constexpr ViewKind kAllViewKinds[] = {
+    ViewKind::Overview,
+    ViewKind::UsageProfile,
+    ViewKind::TimeProfile,
+    ViewKind::Histogram,
+    ViewKind::Communication,
+    ViewKind::Extrema,
+    ViewKind::Timeline,
+    ViewKind::Clusters,
+    ViewKind::EntryProfile,
+    ViewKind::CallTable,
+    ViewKind::UserEvents,
+    ViewKind::LogView,
+    ViewKind::Noise,
+    ViewKind::CommMatrix,
+    ViewKind::MsgSizeEvolution,
+    ViewKind::Animation,
+    ViewKind::UserStats,
+    ViewKind::Memory,
+    ViewKind::Counters,
+};
 
-// "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters" (the
-// names of `parallax-cli render VIEW`), and the human title.
+// "overview", "usage", "time-profile", "histogram", "comm", "extrema", "timeline", "clusters",
+// "user-stats", "memory", "counters" (the names of `parallax-cli render VIEW`), and the human
+// title.
 QString viewKey(ViewKind kind);
 QString viewTitle(ViewKind kind);
 
@@ -73,6 +103,16 @@ public:
     // "bins", "metric", "bin-size", "min", "columns", "criterion", "count", "clusters", ...
     // Returns false with a message for an unknown option or a bad value. Applying recomputes.
     virtual bool applyOptions(const std::map<QString, QString>& options, QString* error);
+    // Views that play over time (the Animation): their number of frames (0: a still chart) and
+    // the chart of one frame at `size` (renderChart draws the one shown), for animated exports.
+    [[nodiscard]] virtual int frameCount() const { return 0; }
+    [[nodiscard]] virtual QImage renderFrame(int frame, QSize size);
+    // The delay between frames when played, in ms.
+    [[nodiscard]] virtual int frameDelayMs() const { return 200; }
+
+protected:
+    // applyOptions() helper: the error for an option the view does not have (returns false).
+    bool rejectOption(const QString& name, QString* error) const;
 
     // The view's state as text, for session files and `parallax-cli render --session`: "range"
     // (B:E in µs) and "pes" (a PE list) when the view has them, the view's options under their

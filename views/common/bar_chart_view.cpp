@@ -6,6 +6,7 @@
 #include "views/common/stacked_bar_chart.h"
 
 #include <QHBoxLayout>
+#include <QLineEdit>
 #include <QMenu>
 #include <QProgressBar>
 #include <QVBoxLayout>
@@ -74,6 +75,41 @@ void BarChartView::showTimeAxisMenu(QPoint globalPos, std::optional<core::TimeRa
     addOpenRangeMenu(menu, *this, m_options->range(), m_options->pes());
     addExportActions(menu, *this);
     menu.exec(globalPos);
+}
+
+void BarChartView::addIntervalFields(long long defaultBins)
+{
+    const auto fields = m_options->addIntervalFields(
+        tr("&Bins"), QStringLiteral("bins"), tr("Number of intervals"), defaultBins, kMaxIntervals);
+    m_interval = fields.interval;
+    m_bins = fields.count;
+}
+
+core::TimeUs BarChartView::intervalSize() const
+{
+    if (m_interval == nullptr || m_interval->text().trimmed().isEmpty())
+        return 0;
+    return OptionsBar::parseTimeField(m_interval->text().trimmed(), nullptr).value_or(0);
+}
+
+std::int64_t BarChartView::intervalBins() const
+{
+    if (m_bins == nullptr || intervalSize() > 0)
+        return 0;
+    return countFieldValue(m_bins->text(), 0); // 0: the analysis's own default
+}
+
+bool BarChartView::applyIntervalOption(const QString& name, const QString& value)
+{
+    if (name == QStringLiteral("interval") && m_interval != nullptr) {
+        m_interval->setText(value);
+        return true;
+    }
+    if (name == QStringLiteral("bins") && m_bins != nullptr) {
+        m_bins->setText(value);
+        return true;
+    }
+    return false;
 }
 
 void BarChartView::addToolbarWidget(QWidget* widget)
@@ -160,20 +196,18 @@ bool BarChartView::restoreState(const State& state, QString* problems)
     return AnalysisView::restoreState(rest, problems);
 }
 
-bool BarChartView::rejectOption(const QString& name, QString* error) const
-{
-    if (error != nullptr)
-        *error = tr("the %1 view has no option --%2").arg(viewKey(kind()), name);
-    return false;
-}
-
 bool BarChartView::applyFields(QString* error)
 {
-    if (m_options->apply())
-        return true;
-    if (error != nullptr)
-        *error = m_options->errorText();
-    return false;
+    return m_options->applyOrExplain(error);
+}
+
+QString logsOnlyMessage(const core::Trace& trace, const QString& what)
+{
+    return trace.logsOnDemand()
+        ? BarChartView::tr("This run was opened from its summary files (memory budget), and only "
+                           "its logs hold %1")
+              .arg(what)
+        : BarChartView::tr("This run has no logs, and only logs hold %1").arg(what);
 }
 
 } // namespace parallax::views

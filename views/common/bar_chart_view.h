@@ -6,6 +6,7 @@
 #include <vector>
 
 class QHBoxLayout;
+class QLineEdit;
 
 namespace parallax::views {
 
@@ -61,17 +62,26 @@ protected:
     // zoom out, the whole traced run, "Open this range in …" and the export actions.
     void showTimeAxisMenu(QPoint globalPos, std::optional<core::TimeRange> interval);
 
+    // Time-axis views: adds the "Interval" (a time) and "Bins" (a count, at most kMaxIntervals)
+    // fields; `defaultBins` is what the analysis does with neither (shown as the placeholder).
+    // intervalSize() and intervalBins() read them (0: not given); applyIntervalOption() takes
+    // "interval" and "bins" in applyOptions() (false for another name).
+    void addIntervalFields(long long defaultBins);
+    [[nodiscard]] core::TimeUs intervalSize() const;
+    [[nodiscard]] std::int64_t intervalBins() const;
+    bool applyIntervalOption(const QString& name, const QString& value);
+
     // Puts a widget in the top row, right of the options bar.
     void addToolbarWidget(QWidget* widget);
-    // applyOptions() helpers: the error for an option the view does not have, and the last
-    // step, which validates and applies every field.
-    bool rejectOption(const QString& name, QString* error) const;
+    // applyOptions()'s last step, which validates and applies every field.
     bool applyFields(QString* error);
 
     core::TracePtr m_trace;
     OptionsBar* m_options = nullptr;
     StackedBarChart* m_chart = nullptr;
     AsyncComputation* m_computation = nullptr;
+    QLineEdit* m_interval = nullptr; // addIntervalFields()
+    QLineEdit* m_bins = nullptr;
 
 private:
     // Records the range and PEs now shown; true when they changed.
@@ -84,5 +94,9 @@ private:
     std::vector<core::PeId> m_shownPes;
     std::vector<core::TimeRange> m_zoomHistory; // ranges shown before each zoom
 };
+
+// Why a run shows no records that only its logs hold ("memory usage", "user stats"): it was
+// opened from its summaries (memory budget) or has no logs at all.
+QString logsOnlyMessage(const core::Trace& trace, const QString& what);
 
 } // namespace parallax::views

@@ -64,7 +64,7 @@ std::vector<LegendItem> legendItems(const StackedBarData& data)
         item.series = s;
         item.label = series.name;
         item.toolTip = series.fullName.isEmpty() ? series.name : series.fullName;
-        item.share = grand > 0 ? totals[s] / grand : 0.0;
+        item.share = grand > 0 && data.legendShares ? totals[s] / grand : 0.0;
         item.entry = series.entry;
         (series.entry >= 0 ? entries : specials).push_back(item);
     }

@@ -6,6 +6,13 @@
 
 #include <QColor>
 #include <QPalette>
+#include <QSize>
+#include <QString>
+
+#include <functional>
+
+class QFont;
+class QPainter;
 
 namespace parallax::views {
 
@@ -32,5 +39,14 @@ struct ChartStyle {
 // the text faded towards the background by the given amounts (so dark themes work).
 ChartStyle screenChartStyle(
     const QPalette& palette, double mutedFade, double gridFade, double rowFade = 0.975);
+
+// Whether this build can write SVG (Qt Svg found at build time).
+bool svgExportAvailable();
+
+// Writes what `paint` draws at `size` (with `font`) as an SVG file titled `title`, atomically
+// (beside the target, renamed over it when complete). False with the reason in *error, also when
+// the build has no SVG support.
+bool writeSvgFile(const QString& path, QSize size, const QString& title, const QString& description,
+    const QFont& font, const std::function<void(QPainter&)>& paint, QString* error);
 
 } // namespace parallax::views

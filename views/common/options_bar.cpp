@@ -2,6 +2,7 @@
 
 #include "core/analysis/run_span.h"
 #include "core/text_args.h"
+#include "views/common/stacked_bar_chart.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -224,6 +225,64 @@ bool OptionsBar::apply()
     showError({});
     emit applied();
     return true;
+}
+
+OptionsBar::IntervalFields OptionsBar::addIntervalFields(const QString& countLabel,
+    const QString& countName, const QString& countWhat, long long defaultCount, long long maxCount)
+{
+    IntervalFields f;
+    QString plain = countLabel;
+    plain.remove(QLatin1Char('&'));
+    f.interval = addField(tr("&Interval"), {},
+        [this](const QString& text) { return intervalFieldError(text, this); });
+    f.interval->setObjectName(QStringLiteral("interval"));
+    f.interval->setPlaceholderText(tr("auto"));
+    f.interval->setToolTip(
+        tr("Interval size with a unit, e.g. 100µs, 1ms (empty: use %1)").arg(plain));
+    QLineEdit* interval = f.interval;
+    f.count = addField(countLabel, {}, [interval, plain, maxCount](const QString& text) {
+        if (auto e = countFieldError(text, 1, maxCount, plain))
+            return e;
+        if (!text.trimmed().isEmpty() && !interval->text().trimmed().isEmpty())
+            return std::optional<QString>(
+                tr("Give an interval or a number of %1, not both").arg(plain.toLower()));
+        return std::optional<QString>();
+    });
+    f.count->setObjectName(countName);
+    f.count->setPlaceholderText(QString::number(defaultCount));
+    f.count->setToolTip(tr("%1 over the range (empty: %2)").arg(countWhat).arg(defaultCount));
+    return f;
+}
+
+bool OptionsBar::applyOrExplain(QString* error)
+{
+    if (apply())
+        return true;
+    if (error != nullptr)
+        *error = errorText();
+    return false;
+}
+
+std::optional<std::vector<core::EntryId>> OptionsBar::parseEntryField(
+    const QString& text, const core::Trace* trace, QString* error)
+{
+    std::string why;
+    const auto list = core::parsePeList(text.toStdString(), &why, 65536);
+    if (!list) {
+        if (error != nullptr)
+            *error = tr("--entries: %1").arg(QString::fromStdString(why));
+        return std::nullopt;
+    }
+    if (trace != nullptr)
+        for (const auto id : *list)
+            if (static_cast<std::size_t>(id) >= trace->metadata.entryCount()) {
+                if (error != nullptr)
+                    *error = tr("--entries: the run has no entry method %1 (it has %2)")
+                                 .arg(id)
+                                 .arg(trace->metadata.entryCount());
+                return std::nullopt;
+            }
+    return std::vector<core::EntryId>(list->begin(), list->end());
 }
 
 } // namespace parallax::views

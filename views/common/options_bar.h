@@ -58,16 +58,31 @@ public:
     QLineEdit* addField(
         const QString& label, const QString& initial, Validator validator, int widthChars = 8);
     QComboBox* addChoice(const QString& label, const QStringList& items);
+    // The two fields of a time-axis view: "Interval" (a time with a unit, object name
+    // "interval") or a count of intervals (`countLabel`, e.g. "&Bins", object name `countName`,
+    // 1..maxCount, `countWhat` in its tooltip, empty = defaultCount), never both.
+    struct IntervalFields {
+        QLineEdit* interval = nullptr;
+        QLineEdit* count = nullptr;
+    };
+    IntervalFields addIntervalFields(const QString& countLabel, const QString& countName,
+        const QString& countWhat, long long defaultCount, long long maxCount);
 
     // The message shown next to the fields (empty when everything is valid).
     [[nodiscard]] QString errorText() const;
     // Parses and applies all fields; returns false (and shows why) when one is invalid.
     bool apply();
+    // apply(), and when it fails the message in *error (views' applyOptions).
+    bool applyOrExplain(QString* error);
 
     // Parsers shared with tests: a time with units; a PE list limited to the run's PEs.
     static std::optional<core::TimeUs> parseTimeField(const QString& text, QString* error);
     static std::optional<std::vector<core::PeId>> parsePeField(
         const QString& text, core::PeId processors, QString* error);
+    // An entry id list ("3,7-9") of `trace`'s entry methods (any ids without a trace), for
+    // --entries; the message in *error otherwise.
+    static std::optional<std::vector<core::EntryId>> parseEntryField(
+        const QString& text, const core::Trace* trace, QString* error);
 
 signals:
     void applied();

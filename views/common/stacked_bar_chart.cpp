@@ -3,6 +3,7 @@
 #include "core/text_args.h"
 #include "views/common/analysis_view.h"
 #include "views/common/async_computation.h"
+#include "views/common/chart_frame.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
 
@@ -16,7 +17,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QProgressBar>
-#include <QTimer>
 #include <QToolTip>
 
 #include <algorithm>
@@ -27,8 +27,6 @@ namespace parallax::views {
 
 namespace {
 
-constexpr int kDragThreshold = 4; // pixels before a press becomes a drag
-constexpr int kBusyDelayMs = 150;
 constexpr int kMinLegendWidth = 460; // narrower charts have no legend
 
 QString percentOf(double part, double whole)
@@ -42,19 +40,9 @@ QString percentOf(double part, double whole)
 } // namespace
 
 StackedBarChart::StackedBarChart(EntryPalette* palette, QWidget* parent)
-    : QWidget(parent)
+    : ChartWidget(parent)
     , m_palette(palette)
 {
-    setMouseTracking(true);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-    setAttribute(Qt::WA_OpaquePaintEvent);
-    m_busyDelay = new QTimer(this);
-    m_busyDelay->setSingleShot(true);
-    m_busyDelay->setInterval(kBusyDelayMs);
-    connect(m_busyDelay, &QTimer::timeout, this, [this]() {
-        m_showBusy = m_busy;
-        update();
-    });
     if (palette != nullptr)
         connect(palette, &EntryPalette::changed, this, qOverload<>(&QWidget::update));
 }
@@ -74,57 +62,13 @@ void StackedBarChart::clearData(const QString& message)
     invalidate();
 }
 
-void StackedBarChart::setTitle(const QString& title, const QString& subtitle)
-{
-    m_title = title;
-    m_subtitle = subtitle;
-    update();
-}
-
-void StackedBarChart::setLegendHeading(const QString& heading)
-{
-    m_legendHeading = heading;
-    invalidate();
-}
-
-void StackedBarChart::setHint(const QString& hint)
-{
-    m_hint = hint;
-    update();
-}
-
-void StackedBarChart::setBusy(bool busy)
-{
-    if (busy == m_busy)
-        return;
-    m_busy = busy;
-    if (busy) {
-        m_busyDelay->start();
-    } else {
-        m_busyDelay->stop();
-        m_showBusy = false;
-    }
-    update();
-}
-
 void StackedBarChart::invalidate()
 {
     m_frame.reset();
     m_hoverColumn.reset();
     m_hoverSegment.reset();
     m_hoverLegendRow.reset();
-    m_dragging = false;
-    update();
-}
-
-QSize StackedBarChart::sizeHint() const
-{
-    return { 900, 520 };
-}
-
-QSize StackedBarChart::minimumSizeHint() const
-{
-    return { 360, 240 };
+    ChartWidget::invalidate();
 }
 
 StackedBarChart::Frame StackedBarChart::buildFrame(QSize size) const
@@ -217,35 +161,13 @@ QColor StackedBarChart::seriesHatch(std::size_t series) const
     return seriesColor(series).lighter(135); // quiet stripes: overhead must not dominate
 }
 
-StackedBarChart::Style StackedBarChart::screenStyle() const
+void StackedBarChart::paintExport(QPainter& painter, QSize size) const
 {
-    return screenChartStyle(palette(), 0.4, 0.88);
-}
-
-StackedBarChart::Style StackedBarChart::exportStyle()
-{
-    return { QColor(Qt::white), QColor(0x1f, 0x1f, 0x1f), QColor(0x5f, 0x5f, 0x5f),
-        QColor(0xe9, 0xe9, 0xe9), {} };
-}
-
-QImage StackedBarChart::renderImage(QSize size) const
-{
-    if (size.isEmpty())
-        size = QSize(1200, 700);
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    const int dpm = static_cast<int>(std::lround(logicalDpiX() / 0.0254));
-    image.setDotsPerMeterX(dpm);
-    image.setDotsPerMeterY(dpm);
-    image.fill(Qt::white);
-    QPainter painter(&image);
     painter.setFont(font());
-    if (m_frame && m_frame->size == size) {
+    if (m_frame && m_frame->size == size)
         paintFrame(painter, *m_frame, exportStyle(), false);
-    } else {
-        const Frame f = buildFrame(size);
-        paintFrame(painter, f, exportStyle(), false);
-    }
-    return image;
+    else
+        paintFrame(painter, buildFrame(size), exportStyle(), false);
 }
 
 void StackedBarChart::paintEvent(QPaintEvent*)
@@ -258,71 +180,12 @@ void StackedBarChart::paintFrame(
     QPainter& painter, const Frame& f, const Style& style, bool onScreen) const
 {
     const QFontMetricsF fm(painter.font());
-    painter.fillRect(QRect(QPoint(0, 0), f.size), style.background);
-
-    // Title line: bold title, muted subtitle, on screen a hint at the right.
-    {
-        painter.save();
-        QFont titleFont = painter.font();
-        titleFont.setBold(true);
-        titleFont.setPointSizeF(titleFont.pointSizeF() * 1.15);
-        painter.setFont(titleFont);
-        const QFontMetricsF tfm(titleFont);
-        painter.setPen(style.text);
-        const double titleWidth
-            = std::min(tfm.horizontalAdvance(m_title) + 1.0, f.titleBox.width());
-        painter.drawText(
-            QRectF(f.titleBox.left(), f.titleBox.top(), titleWidth, f.titleBox.height()),
-            Qt::AlignLeft | Qt::AlignVCenter, tfm.elidedText(m_title, Qt::ElideRight, titleWidth));
-        painter.restore();
-        double hintWidth = 0.0;
-        if (onScreen && !m_hint.isEmpty() && hasData()) {
-            hintWidth = std::min(fm.horizontalAdvance(m_hint) + 1.0, f.titleBox.width() * 0.4);
-            painter.setPen(style.muted);
-            painter.drawText(QRectF(f.titleBox.right() - hintWidth, f.titleBox.top(), hintWidth,
-                                 f.titleBox.height()),
-                Qt::AlignRight | Qt::AlignVCenter,
-                fm.elidedText(m_hint, Qt::ElideRight, hintWidth));
-        }
-        const double subLeft = f.titleBox.left() + titleWidth + fm.height() * 0.8;
-        const double subWidth = f.titleBox.right() - hintWidth - fm.height() - subLeft;
-        if (!m_subtitle.isEmpty() && subWidth > fm.height() * 3) {
-            painter.setPen(style.muted);
-            painter.drawText(QRectF(subLeft, f.titleBox.top(), subWidth, f.titleBox.height()),
-                Qt::AlignLeft | Qt::AlignVCenter,
-                fm.elidedText(m_subtitle, Qt::ElideRight, subWidth));
-        }
-    }
-
-    const auto& g = f.geometry;
-    if (g.empty()) {
-        QString text = m_message;
-        if (onScreen && m_busy)
-            text = tr("Computing…");
-        else if (text.isEmpty())
-            text = hasData() ? tr("Too small to draw") : tr("No data");
-        QFont big = painter.font();
-        big.setPointSizeF(big.pointSizeF() * 1.1);
-        painter.save();
-        painter.setFont(big);
-        painter.setPen(style.muted);
-        const QRectF area(16.0, f.titleBox.bottom(), f.size.width() - 32.0,
-            f.size.height() - f.titleBox.bottom() - 16.0);
-        painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap, text);
-        painter.restore();
+    if (!paintBackdrop(painter, f.size, f.titleBox, style, onScreen, hasData(), f.geometry.empty()))
         return;
-    }
-
+    const auto& g = f.geometry;
     painter.setRenderHint(QPainter::Antialiasing, false);
     const int baseline = g.plot.top() + g.plot.height();
-    // Horizontal grid at the y ticks (not at 0: that is the axis).
-    painter.setPen(QPen(style.grid, 1.0));
-    for (const auto& tick : g.yTicks) {
-        const int y = static_cast<int>(std::lround(tick.position));
-        if (y >= baseline)
-            continue;
-        painter.drawLine(g.plot.left(), y, g.plot.left() + g.plot.width() - 1, y);
-    }
+    paintYGrid(painter, g.plot, g.yTicks, style);
 
     // Bars, one fill call per series (grouped by colour). A hovered legend row fades the rest.
     std::vector<bool> emphasised;
@@ -438,47 +301,16 @@ void StackedBarChart::paintValueLabels(QPainter& painter, const Frame& f, const 
 void StackedBarChart::paintAxes(QPainter& painter, const Frame& f, const Style& style) const
 {
     const auto& g = f.geometry;
-    const QFontMetricsF fm(painter.font());
-    const int baseline = g.plot.top() + g.plot.height();
-    const double tick = 4.0;
-    painter.setPen(QPen(faded(style.text, style.background, 0.45), 1.0));
-    painter.drawLine(g.plot.left(), baseline, g.plot.left() + g.plot.width() - 1, baseline);
-
-    painter.setPen(style.muted);
-    for (const auto& t : g.yTicks) {
-        const QRectF box(0.0, t.position - fm.height() / 2.0, g.yLabelRight, fm.height());
-        painter.drawText(box, Qt::AlignRight | Qt::AlignVCenter, t.label);
-    }
-    for (const auto& t : g.xTicks) {
-        const auto x = static_cast<int>(std::lround(t.position));
-        painter.setPen(QPen(faded(style.text, style.background, 0.45), 1.0));
-        painter.drawLine(x, baseline, x, baseline + static_cast<int>(tick));
-        const double w = fm.horizontalAdvance(t.label);
-        const double left
-            = std::clamp(t.position - w / 2.0, 8.0, std::max(8.0, f.size.width() - w - 1.0));
-        painter.setPen(style.muted);
-        painter.drawText(QRectF(left, g.xLabelTop, w + 1.0, fm.height()), Qt::AlignCenter, t.label);
-    }
-    painter.setPen(style.text);
-    if (!g.xTitle.isEmpty())
-        painter.drawText(QRectF(g.plot.left(), g.xTitleBaseline - fm.height() / 2.0, g.plot.width(),
-                             fm.height()),
-            Qt::AlignCenter, g.xTitle);
-    if (!g.yTitle.isEmpty()) {
-        painter.save();
-        painter.translate(g.yTitleCenterX, g.plot.top() + g.plot.height() / 2.0);
-        painter.rotate(-90.0);
-        const double length = g.plot.height();
-        painter.drawText(QRectF(-length / 2.0, -fm.height() / 2.0, length, fm.height()),
-            Qt::AlignCenter, fm.elidedText(g.yTitle, Qt::ElideRight, length));
-        painter.restore();
-    }
+    paintChartAxes(painter,
+        { g.plot, g.xTicks, g.yTicks, g.xTitle, g.yTitle, g.xTitleBaseline, g.yTitleCenterX,
+            g.yLabelRight, g.xLabelTop },
+        style, f.size.width());
 }
 
 void StackedBarChart::paintOverlays(QPainter& painter, const Frame& f, const Style& style) const
 {
     const auto& g = f.geometry;
-    if (m_hoverColumn && *m_hoverColumn < g.columns.size() && !m_dragging) {
+    if (m_hoverColumn && *m_hoverColumn < g.columns.size() && !dragging()) {
         const auto& c = g.columns[*m_hoverColumn];
         // A light band above the bar marks the whole slot; the bar and segment get outlines.
         const QRect above(c.bar.left(), g.plot.top(), c.bar.width(), c.bar.top() - g.plot.top());
@@ -497,39 +329,8 @@ void StackedBarChart::paintOverlays(QPainter& painter, const Frame& f, const Sty
             painter.drawRect(QRectF(r).adjusted(0.0, 0.0, -1.0, -1.0));
         }
     }
-    if (m_dragging && m_pressPos) {
-        const int x0 = std::clamp(m_pressPos->x(), g.plot.left(), g.plot.left() + g.plot.width());
-        const int x1 = m_dragX;
-        const QRect band(std::min(x0, x1), g.plot.top(), std::abs(x1 - x0), g.plot.height());
-        const QColor highlight = palette().color(QPalette::Highlight);
-        painter.fillRect(band, withAlpha(highlight, 50));
-        painter.setPen(QPen(highlight, 1.0));
-        painter.drawLine(band.left(), band.top(), band.left(), band.bottom());
-        painter.drawLine(band.right(), band.top(), band.right(), band.bottom());
-        const auto t0 = timeAtX(g, band.left());
-        const auto t1 = timeAtX(g, band.left() + band.width());
-        const QString label = formatTimeSpan({ t0, t1 });
-        const QFontMetricsF fm(painter.font());
-        const double w = fm.horizontalAdvance(label) + 10.0;
-        const QRectF box(std::clamp(band.center().x() - w / 2.0, 0.0, f.size.width() - w),
-            g.plot.top() + 4.0, w, fm.height() + 4.0);
-        painter.fillRect(box, withAlpha(style.background, 230));
-        painter.setPen(style.text);
-        painter.drawText(box, Qt::AlignCenter, label);
-    }
-    if (m_showBusy && hasData()) {
-        painter.fillRect(g.plot, withAlpha(style.background, 150));
-        const QFontMetricsF fm(painter.font());
-        const QString text = tr("Computing…");
-        const double w = fm.horizontalAdvance(text) + 24.0;
-        const QRectF box(g.plot.center().x() - w / 2.0, g.plot.top() + 12.0, w, fm.height() + 10.0);
-        painter.setRenderHint(QPainter::Antialiasing, true);
-        painter.setPen(QPen(withAlpha(style.text, 60), 1.0));
-        painter.setBrush(style.background);
-        painter.drawRoundedRect(box, 6, 6);
-        painter.setPen(style.text);
-        painter.drawText(box, Qt::AlignCenter, text);
-    }
+    paintDragAndBusy(
+        painter, g.plot, [&g](int x) { return timeAtX(g, x); }, style, f.size.width(), hasData());
 }
 
 QString StackedBarChart::categoryHeading(const BarColumn& column, std::size_t category) const
@@ -639,61 +440,35 @@ void StackedBarChart::updateHover(QPoint pos, QPoint globalPos)
         QToolTip::showText(globalPos, tip, this);
         return;
     }
-    setCursor(m_data.axis == BarAxis::Time && f.geometry.plot.contains(pos) ? Qt::CrossCursor
-                                                                            : Qt::ArrowCursor);
-    const QString tip = hit ? toolTipAt(pos) : QString();
-    if (tip.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(globalPos, tip, this);
-}
-
-void StackedBarChart::mousePressEvent(QMouseEvent* event)
-{
-    if (event->button() == Qt::LeftButton) {
-        m_pressPos = event->position().toPoint();
-        m_dragging = false;
-    }
-    QWidget::mousePressEvent(event);
+    showPlotTip(globalPos, hit ? toolTipAt(pos) : QString(),
+        m_data.axis == BarAxis::Time && f.geometry.plot.contains(pos));
 }
 
 void StackedBarChart::mouseMoveEvent(QMouseEvent* event)
 {
     const QPoint pos = event->position().toPoint();
-    const auto& g = geometry();
-    if (m_pressPos && (event->buttons() & Qt::LeftButton) && m_data.axis == BarAxis::Time
-        && g.plot.adjusted(0, 0, 1, 1).contains(*m_pressPos)) {
-        if (m_dragging || std::abs(pos.x() - m_pressPos->x()) > kDragThreshold) {
-            m_dragging = true;
-            m_dragX = std::clamp(pos.x(), g.plot.left(), g.plot.left() + g.plot.width());
-            QToolTip::hideText();
-            update();
-            return;
-        }
-    }
+    if (followDrag(pos, event->buttons(), geometry().plot, m_data.axis == BarAxis::Time))
+        return;
     updateHover(pos, event->globalPosition().toPoint());
 }
 
 void StackedBarChart::mouseReleaseEvent(QMouseEvent* event)
 {
-    if (event->button() != Qt::LeftButton || !m_pressPos) {
+    const auto& f = frame();
+    const auto release = event->button() == Qt::LeftButton ? releasePress(f.geometry.plot)
+                                                           : std::optional<Release>();
+    if (!release) {
         QWidget::mouseReleaseEvent(event);
         return;
     }
-    const QPoint press = *m_pressPos;
-    m_pressPos.reset();
-    const auto& f = frame();
-    if (m_dragging) {
-        m_dragging = false;
-        const int x0 = std::clamp(
-            press.x(), f.geometry.plot.left(), f.geometry.plot.left() + f.geometry.plot.width());
-        const auto t0 = timeAtX(f.geometry, std::min(x0, m_dragX));
-        const auto t1 = timeAtX(f.geometry, std::max(x0, m_dragX));
-        update();
+    if (release->dragged) {
+        const auto t0 = timeAtX(f.geometry, release->dragged->first);
+        const auto t1 = timeAtX(f.geometry, release->dragged->second);
         if (t1 > t0)
             emit rangeSelected({ t0, t1 });
         return;
     }
+    const QPoint press = release->press;
     if (const auto row = f.legend.rowAt(press)) {
         const LegendItem item = f.legend.rows[*row].item;
         editColor(item);
@@ -727,23 +502,6 @@ void StackedBarChart::editColor(const LegendItem& item)
     const QColor chosen = QColorDialog::getColor(current, this, tr("Colour of %1").arg(item.label));
     if (chosen.isValid())
         m_palette->setEntryColor(item.entry, chosen);
-}
-
-void StackedBarChart::resizeEvent(QResizeEvent* event)
-{
-    QWidget::resizeEvent(event);
-    m_frame.reset();
-    m_hoverColumn.reset();
-    m_hoverSegment.reset();
-    m_hoverLegendRow.reset();
-}
-
-void StackedBarChart::changeEvent(QEvent* event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange
-        || event->type() == QEvent::PaletteChange)
-        invalidate();
 }
 
 // Helpers shared by the bar-chart views.
@@ -878,9 +636,13 @@ void addOpenRangeMenu(
     QMenu& menu, AnalysisView& view, core::TimeRange range, const std::vector<core::PeId>& pes)
 {
     QMenu* open = menu.addMenu(StackedBarChart::tr("Open %1 in").arg(formatTimeSpan(range)));
-    for (const auto target : { ViewKind::Timeline, ViewKind::Histogram, ViewKind::Communication,
-             ViewKind::Extrema, ViewKind::UsageProfile, ViewKind::TimeProfile, ViewKind::Overview,
-             ViewKind::Clusters }) {
+    // The Timeline first (where a range is usually looked at next), then every other view in
+    // menu order, so a new view is offered without being listed here.
+    std::vector<ViewKind> targets { ViewKind::Timeline };
+    for (const auto kind : kAllViewKinds)
+        if (kind != ViewKind::Timeline)
+            targets.push_back(kind);
+    for (const auto target : targets) {
         if (target == view.kind())
             continue;
         QAction* action = open->addAction(viewTitle(target));

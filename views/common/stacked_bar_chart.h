@@ -5,6 +5,7 @@
 #include "core/trace.h"
 #include "views/common/chart_legend.h"
 #include "views/common/chart_style.h"
+#include "views/common/chart_widget.h"
 #include "views/common/stacked_bar_geometry.h"
 
 #include <QImage>
@@ -33,8 +34,10 @@ class OptionsBar;
 // exact values; a click on a bar emits categoryClicked(); on a time axis a drag selects a range
 // (rubber band) and emits rangeSelected(). The geometry comes from buildStackedBars() and is
 // cached per size and data; hover, drag and busy state are overlays that do not rebuild it.
-// renderImage() paints the very same chart (title and legend included) into an image.
-class StackedBarChart : public QWidget {
+// renderImage() paints the very same chart (title and legend included) into an image. Title,
+// message, busy state and drag come from ChartWidget; the legend's heading defaults to
+// "Activity · share".
+class StackedBarChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit StackedBarChart(EntryPalette* palette, QWidget* parent = nullptr);
@@ -45,17 +48,6 @@ public:
     void clearData(const QString& message);
     [[nodiscard]] const StackedBarData& data() const { return m_data; }
     [[nodiscard]] bool hasData() const { return !m_data.categories.empty(); }
-    [[nodiscard]] QString message() const { return m_message; }
-
-    void setTitle(const QString& title, const QString& subtitle = {});
-    [[nodiscard]] QString title() const { return m_title; }
-    [[nodiscard]] QString subtitle() const { return m_subtitle; }
-    // The legend's heading (default "Activity · share").
-    void setLegendHeading(const QString& heading);
-    // A short usage hint shown on screen at the right of the title ("drag to zoom").
-    void setHint(const QString& hint);
-    // While busy, the chart says "Computing…" (over the old data, if any) after a short delay.
-    void setBusy(bool busy);
 
     // The geometry and legend for the current size (built on demand, cached).
     [[nodiscard]] const StackedBarGeometry& geometry() const;
@@ -70,10 +62,7 @@ public:
     // invalid for the other series.
     [[nodiscard]] QColor seriesHatch(std::size_t series) const;
     // The chart (title, plot, legend) on a white background at `size`.
-    [[nodiscard]] QImage renderImage(QSize size) const;
-
-    [[nodiscard]] QSize sizeHint() const override;
-    [[nodiscard]] QSize minimumSizeHint() const override;
+    void paintExport(QPainter& painter, QSize size) const override;
 
 signals:
     void categoryClicked(int category);
@@ -82,10 +71,8 @@ signals:
     void contextMenuRequested(QPoint globalPos, int category);
 
 protected:
+    void invalidate() override;
     void paintEvent(QPaintEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-    void changeEvent(QEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
@@ -103,13 +90,10 @@ private:
 
     [[nodiscard]] Frame buildFrame(QSize size) const;
     [[nodiscard]] const Frame& frame() const;
-    void invalidate();
     void paintFrame(QPainter& painter, const Frame& f, const Style& style, bool onScreen) const;
     void paintAxes(QPainter& painter, const Frame& f, const Style& style) const;
     void paintValueLabels(QPainter& painter, const Frame& f, const Style& style) const;
     void paintOverlays(QPainter& painter, const Frame& f, const Style& style) const;
-    [[nodiscard]] Style screenStyle() const;
-    [[nodiscard]] static Style exportStyle();
     [[nodiscard]] QString categoryHeading(const BarColumn& column, std::size_t category) const;
     void updateHover(QPoint pos, QPoint globalPos);
     void editColor(const LegendItem& item);
@@ -117,22 +101,11 @@ private:
     QPointer<EntryPalette> m_palette;
     StackedBarData m_data;
     core::analysis::ActivityColumns m_columns;
-    QString m_message;
-    QString m_title;
-    QString m_subtitle;
-    QString m_hint;
-    QString m_legendHeading;
-    bool m_busy = false;
-    bool m_showBusy = false; // set a moment after m_busy, so quick updates do not flicker
-    QTimer* m_busyDelay = nullptr;
     mutable std::optional<Frame> m_frame;
 
     std::optional<std::size_t> m_hoverColumn;
     std::optional<std::size_t> m_hoverSegment;
     std::optional<std::size_t> m_hoverLegendRow;
-    std::optional<QPoint> m_pressPos;
-    bool m_dragging = false;
-    int m_dragX = 0;
 };
 
 // Helpers shared by the bar-chart views.

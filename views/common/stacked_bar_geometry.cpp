@@ -1,5 +1,7 @@
 #include "views/common/stacked_bar_geometry.h"
 
+#include "views/common/pixel_math.h"
+
 #include <QLocale>
 
 #include <algorithm>
@@ -64,11 +66,6 @@ Prefix prefixFor(BarUnit unit, double top)
         return { 1.0, "" };
     }
     return {};
-}
-
-int toInt(double v)
-{
-    return static_cast<int>(std::lround(std::clamp(v, -1e9, 1e9)));
 }
 
 struct Slot {
@@ -333,8 +330,8 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
     // Half a label of room on the right for the last x label.
     const double rightMargin = std::ceil(layout.margins.right() + line);
 
-    const int plotTop = toInt(top);
-    const int plotHeightPx = toInt(plotHeight);
+    const int plotTop = toPixel(top);
+    const int plotHeightPx = toPixel(plotHeight);
     const int baseline = plotTop + plotHeightPx; // the row just below the plot
 
     for (int pass = 0; pass < 2; ++pass) {
@@ -343,8 +340,8 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
         const double width = std::floor(static_cast<double>(size.width()) - left - rightMargin);
         if (width < 2.0 * line)
             return StackedBarGeometry {};
-        const int plotLeft = toInt(left);
-        const int plotWidth = toInt(width);
+        const int plotLeft = toPixel(left);
+        const int plotWidth = toPixel(width);
         g.plot = QRect(plotLeft, plotTop, plotWidth, plotHeightPx);
         const auto positions = categorySlots(data, static_cast<double>(plotLeft), width, layout);
         double slotWidth = width / static_cast<double>(n);
@@ -379,8 +376,8 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
               };
         if (!dense) {
             for (std::size_t i = 0; i < n; ++i) {
-                const int l = toInt(positions[i].left);
-                const int r = std::max(l + 1, toInt(positions[i].right));
+                const int l = toPixel(positions[i].left);
+                const int r = std::max(l + 1, toPixel(positions[i].right));
                 int bl = l;
                 int br = r;
                 if (data.contiguous) {
@@ -388,8 +385,8 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
                         br = r - 1;
                 } else {
                     const double w = std::min(slotWidth * layout.barFill, layout.maxBarWidth);
-                    bl = toInt(positions[i].center() - w / 2.0);
-                    br = bl + std::max(1, toInt(w));
+                    bl = toPixel(positions[i].center() - w / 2.0);
+                    br = bl + std::max(1, toPixel(w));
                 }
                 addColumn(i, i + 1, QRect(l, plotTop, r - l, plotHeightPx), bl, br);
             }
@@ -406,7 +403,7 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
                 // Adjacent categories (intervals, bins) leave no pixel column empty.
                 const bool adjacent = j < n && positions[j].left - positions[j - 1].right < 1.0;
                 const int right = adjacent ? std::max(pixel + 1, next)
-                                           : std::max(pixel + 1, toInt(positions[j - 1].right));
+                                           : std::max(pixel + 1, toPixel(positions[j - 1].right));
                 addColumn(i, j, QRect(pixel, plotTop, right - pixel, plotHeightPx), pixel, right);
                 i = j;
             }
@@ -442,7 +439,7 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
         // of a stack reads as its total and each boundary as the sum below it.
         const auto h = static_cast<double>(plotHeightPx);
         auto yOf = [&](double cumulative) {
-            return baseline - toInt(std::clamp(scale.heightOf(cumulative, h), 0.0, h));
+            return baseline - toPixel(std::clamp(scale.heightOf(cumulative, h), 0.0, h));
         };
         g.seriesRects.assign(seriesCount, {});
         g.columns.reserve(built.size());
@@ -506,7 +503,7 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
     // Separators, halfway through the gap before the category.
     for (std::size_t i = 1; i < n; ++i)
         if (data.categories[i].separatorBefore && data.axis == BarAxis::Categorical)
-            g.separators.push_back(toInt((positions[i - 1].right + positions[i].left) / 2.0));
+            g.separators.push_back(toPixel((positions[i - 1].right + positions[i].left) / 2.0));
 
     // X ticks.
     auto placeLabels = [&](std::vector<BarTick> candidates, const std::vector<bool>& pinned) {

@@ -90,6 +90,9 @@ struct StackedBarData {
     // The legend's shares come from this category (e.g. the "avg" bar) when set, else from the
     // sum over all categories.
     std::optional<std::size_t> legendReference;
+    // Whether the legend shows each series' share (not for values that do not add up, such as
+    // rates).
+    bool legendShares = true;
 
     [[nodiscard]] std::size_t categoryCount() const { return categories.size(); }
     [[nodiscard]] std::size_t seriesCount() const { return series.size(); }

@@ -1,13 +1,24 @@
 #include "views/common/view_factory.h"
 
+#include "views/animation/animation_view.h"
+#include "views/call_table/call_table_view.h"
 #include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
+#include "views/comm_matrix/comm_matrix_view.h"
+#include "views/counters/counters_view.h"
+#include "views/entry_profile/entry_profile_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
+#include "views/log_view/log_view.h"
+#include "views/memory/memory_view.h"
+#include "views/msg_size_evolution/msg_size_evolution_view.h"
+#include "views/noise/noise_view.h"
 #include "views/overview/overview_view.h"
 #include "views/time_profile/time_profile_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/usage_profile/usage_profile_view.h"
+#include "views/user_events/user_events_view.h"
+#include "views/user_stats/user_stats_view.h"
 
 namespace parallax::views {
 
@@ -30,6 +41,28 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new TimelineView(palette, parent);
     case ViewKind::Clusters:
         return new ClustersView(palette, parent);
+    case ViewKind::CommMatrix:
+        return new CommMatrixView(palette, parent);
+    case ViewKind::MsgSizeEvolution:
+        return new MsgSizeEvolutionView(palette, parent);
+    case ViewKind::Animation:
+        return new AnimationView(palette, parent);
+    case ViewKind::EntryProfile:
+        return new EntryProfileView(palette, parent);
+    case ViewKind::CallTable:
+        return new CallTableView(palette, parent);
+    case ViewKind::UserEvents:
+        return new UserEventsView(palette, parent);
+    case ViewKind::LogView:
+        return new LogView(palette, parent);
+    case ViewKind::Noise:
+        return new NoiseView(palette, parent);
+    case ViewKind::UserStats:
+        return new UserStatsView(palette, parent);
+    case ViewKind::Memory:
+        return new MemoryView(palette, parent);
+    case ViewKind::Counters:
+        return new CountersView(palette, parent);
     }
     return nullptr;
 }

@@ -326,23 +326,10 @@ bool HistogramView::applyOptions(const std::map<QString, QString>& options, QStr
         } else if (name == QStringLiteral("min")) {
             m_minimum->setText(value);
         } else if (name == QStringLiteral("entries")) {
-            std::string why;
-            const auto list = core::parsePeList(value.toStdString(), &why, 65536);
-            if (!list) {
-                if (error != nullptr)
-                    *error = tr("--entries: %1").arg(QString::fromStdString(why));
+            auto list = OptionsBar::parseEntryField(value, m_trace.get(), error);
+            if (!list)
                 return false;
-            }
-            if (m_trace)
-                for (const auto id : *list)
-                    if (static_cast<std::size_t>(id) >= m_trace->metadata.entryCount()) {
-                        if (error != nullptr)
-                            *error = tr("--entries: the run has no entry method %1 (it has %2)")
-                                         .arg(id)
-                                         .arg(m_trace->metadata.entryCount());
-                        return false;
-                    }
-            m_entries.assign(list->begin(), list->end());
+            m_entries = std::move(*list);
             updateEntriesButton();
         } else if (name == QStringLiteral("idle")) {
             if (value != QStringLiteral("on") && value != QStringLiteral("off")) {

@@ -104,7 +104,8 @@ void ImportReportWidget::rebuild()
         m_summary->setText(tr("No run open."));
         return;
     }
-    const auto& report = m_trace->report;
+    // With the issues found since the open (a PE of a mapped index that failed its check).
+    const auto report = m_trace->fullReport();
     const QLocale locale;
     const bool withInfo = m_showInfo->isChecked();
 

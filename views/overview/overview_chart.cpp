@@ -74,8 +74,12 @@ void OverviewChart::setData(const core::TracePtr& trace, const core::analysis::O
             }
         } else {
             m_rows.clear();
-            for (const auto pe : m_overview->pes)
+            const auto& summary = m_overview->fromSummary;
+            for (const auto pe : m_overview->pes) {
                 m_traced.push_back(tracedSpanOf(*m_trace, pe));
+                // PEs from their summary files have no entry methods: the utilization ramp.
+                m_utilizationRows.push_back(std::binary_search(summary.begin(), summary.end(), pe));
+            }
         }
         m_dominantCounts = dominantCellCounts(*m_overview, m_traced);
     }
@@ -89,7 +93,9 @@ QString OverviewChart::rowLabel(std::size_t row) const
     if (m_overview == nullptr || row >= m_overview->pes.size())
         return {};
     const auto pe = m_overview->pes[row];
-    return overviewRowLabel(pe, m_trace && m_trace->metadata.isCommThread(pe));
+    const auto label = overviewRowLabel(pe, m_trace && m_trace->metadata.isCommThread(pe));
+    const auto& summary = m_overview->fromSummary;
+    return std::binary_search(summary.begin(), summary.end(), pe) ? fromSummaryLabel(label) : label;
 }
 
 void OverviewChart::setBusy(bool busy)
@@ -269,8 +275,16 @@ QString OverviewChart::toolTipAt(QPoint pos) const
     text += tr("<br>utilization %1 · idle %2")
                 .arg(percent(static_cast<double>(o.utilization[index])),
                     percent(static_cast<double>(o.idle[index])));
-    text += tr("<br>most time: %1")
-                .arg(activityName(meta, o.columns, o.dominant[index], true).toHtmlEscaped());
+    const bool summary = info != nullptr
+        ? info->fromSummary
+        : std::binary_search(o.fromSummary.begin(), o.fromSummary.end(), pe);
+    if (summary)
+        text += tr("<br><i>from its summary file (.sum: utilization and idle over time): this "
+                   "reduced run has no log of PE %1</i>")
+                    .arg(pe);
+    else
+        text += tr("<br>most time: %1")
+                    .arg(activityName(meta, o.columns, o.dominant[index], true).toHtmlEscaped());
     if (g.columns > g.plot.width() || g.rows > static_cast<std::size_t>(g.plot.height()))
         text += tr("<br><span style='color:gray'>one of several cells in this pixel</span>");
     text += tr("<br><span style='color:gray'>click: open PE %1 in the timeline</span>").arg(pe);
@@ -322,6 +336,10 @@ QString OverviewChart::groupToolTip(
     }
     text += tr("<br>most time: %1")
                 .arg(activityName(meta, o.columns, o.dominant[index], true).toHtmlEscaped());
+    if (m_groups != nullptr && g < m_groups->summaryMembers.size()
+        && m_groups->summaryMembers[g] > 0)
+        text += tr("<br><i>%n of its PEs from their summary files (no log in this reduced run)</i>",
+            nullptr, static_cast<int>(m_groups->summaryMembers[g]));
     text += tr("<br><span style='color:gray'>click: show this group's PEs (again: hide "
                "them)</span>");
     return text;

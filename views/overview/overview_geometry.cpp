@@ -1,5 +1,7 @@
 #include "views/overview/overview_geometry.h"
 
+#include "views/common/heat_map_geometry.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -186,26 +188,7 @@ QColor noDataColor()
 
 QColor utilizationColor(double percent)
 {
-    // Viridis at 9 evenly spaced stops (matplotlib), interpolated linearly in sRGB.
-    static constexpr std::array<std::array<int, 3>, 9> kStops { {
-        { 68, 1, 84 },
-        { 71, 45, 123 },
-        { 59, 82, 139 },
-        { 44, 114, 142 },
-        { 33, 145, 140 },
-        { 40, 174, 128 },
-        { 94, 201, 98 },
-        { 173, 220, 48 },
-        { 253, 231, 37 },
-    } };
-    const double p = std::clamp(std::isfinite(percent) ? percent : 0.0, 0.0, 100.0) / 100.0;
-    const double pos = p * static_cast<double>(kStops.size() - 1);
-    const auto i = std::min(static_cast<std::size_t>(pos), kStops.size() - 2);
-    const double f = pos - static_cast<double>(i);
-    auto mix = [&](std::size_t c) {
-        return static_cast<int>(std::lround(kStops[i][c] + (kStops[i + 1][c] - kStops[i][c]) * f));
-    };
-    return QColor(mix(0), mix(1), mix(2));
+    return viridisColor((std::isfinite(percent) ? percent : 0.0) / 100.0);
 }
 
 QImage overviewImage(const core::analysis::Overview& o, OverviewColoring coloring, QSize plotSize,

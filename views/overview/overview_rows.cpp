@@ -34,6 +34,14 @@ core::TimeRange tracedSpanOf(const core::Trace& trace, core::PeId pe)
         std::max(p.endComputation, p.lastTime) };
 }
 
+QString fromSummaryLabel(const QString& label)
+{
+    // "PE 4 (comm)" becomes "PE 4 (comm, .sum)".
+    if (label.endsWith(QLatin1Char(')')))
+        return label.chopped(1) + OverviewChart::tr(", .sum)");
+    return OverviewChart::tr("%1 (.sum)").arg(label);
+}
+
 namespace {
 
 class Composer {
@@ -159,6 +167,12 @@ ComposedOverview composeOverview(const core::Trace& trace, const GroupOverview& 
                                                           : keyLabel(info.kind, pe);
                 if (!rest)
                     info.traced = tracedSpanOf(trace, pe);
+                info.fromSummary = !rest
+                    && std::binary_search(groups.fromSummary.begin(), groups.fromSummary.end(), pe);
+                if (info.fromSummary) {
+                    info.label = fromSummaryLabel(info.label);
+                    info.utilizationOnly = true;
+                }
                 const auto k = groups.keyIndex(g, role, 0);
                 c.add(info, groups.keyUtilization.data() + k, groups.keyIdle.data() + k,
                     groups.keyDominant.data() + k);
@@ -181,6 +195,13 @@ ComposedOverview composeOverview(const core::Trace& trace, const GroupOverview& 
             info.commThread = trace.metadata.isCommThread(pe);
             info.label = QStringLiteral("  ") + overviewRowLabel(pe, info.commThread);
             info.traced = tracedSpanOf(trace, pe);
+            info.fromSummary = std::binary_search(
+                memberRows->fromSummary.begin(), memberRows->fromSummary.end(), pe);
+            if (info.fromSummary) {
+                // No entry methods in a .sum: the utilization ramp, named as such.
+                info.label = fromSummaryLabel(info.label);
+                info.utilizationOnly = true;
+            }
             const auto k = it->second * n;
             c.add(info, memberRows->utilization.data() + k, memberRows->idle.data() + k,
                 memberRows->dominant.data() + k);

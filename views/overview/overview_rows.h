@@ -35,6 +35,7 @@ struct OverviewRowInfo {
     core::TimeRange traced; // where the row has data (the members' union for aggregates)
     bool member = false; // a PE of an expanded group
     bool commThread = false;
+    bool fromSummary = false; // a PE drawn from its summary file (no log in a reduced run)
 
     // Drawn with the utilization ramp whatever the colouring (a group's spread).
     bool utilizationOnly = false;
@@ -62,5 +63,8 @@ int rowsPerGroup(GroupDisplay display);
 
 // The span in which a PE has records, or an empty range.
 core::TimeRange tracedSpanOf(const core::Trace& trace, core::PeId pe);
+
+// A row label's mark for a PE drawn from its summary file ("PE 12 (.sum)").
+QString fromSummaryLabel(const QString& label);
 
 } // namespace parallax::views

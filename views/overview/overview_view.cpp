@@ -6,13 +6,13 @@
 #include "core/text_args.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
+#include "views/common/pe_lists_file.h"
 #include "views/common/stacked_bar_chart.h"
 
 // After the other project headers (see time_profile_view.cpp: a GCC 12 false positive).
 #include "views/common/async_computation.h"
 
 #include <QComboBox>
-#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -20,7 +20,6 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QProgressBar>
-#include <QSaveFile>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -143,8 +142,8 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index == static_cast<int>(Grouping::Lists)) {
             // Named PE lists from a file, chosen now; cancelling keeps the previous grouping.
-            const QString path = QFileDialog::getOpenFileName(this, tr("Group PEs by Named Lists"),
-                {}, tr("PE lists (*.txt *.lists);;All files (*)"));
+            const QString path = QFileDialog::getOpenFileName(
+                this, tr("Group PEs by Named Lists"), {}, peListsFilter());
             QString error;
             if (path.isEmpty() || !loadPeLists(path, &error)) {
                 if (!error.isEmpty())
@@ -165,7 +164,7 @@ OverviewView::OverviewView(EntryPalette* palette, QWidget* parent)
         // The groups carry every display; regroup only when the number of rows per group
         // changes how many groups fit.
         std::vector<QString> names;
-        static_cast<void>(makeGroups(m_options->request(), names));
+        static_cast<void>(makeGroups(request(), names));
         if (names == m_groupNames)
             showComposed();
         else
@@ -314,8 +313,8 @@ void OverviewView::showContextMenu(QPoint globalPos, std::optional<core::PeId> p
                 this, [this, keys, range]() { emit timelineRequested(keys, range); });
         }
         menu->addAction(tr("Save these groups as PE lists…"), this, [this]() {
-            const QString path = QFileDialog::getSaveFileName(this, tr("Save Groups as PE Lists"),
-                QStringLiteral("groups.txt"), tr("PE lists (*.txt *.lists);;All files (*)"));
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Save Groups as PE Lists"), QStringLiteral("groups.txt"), peListsFilter());
             QString error;
             if (!path.isEmpty() && !saveGroupsAsLists(path, &error))
                 QMessageBox::warning(this, tr("PE Lists"), error);
@@ -355,6 +354,14 @@ void OverviewView::setGroupDisplay(GroupDisplay display)
 GroupDisplay OverviewView::groupDisplay() const
 {
     return static_cast<GroupDisplay>(std::clamp(m_groupDisplay->currentIndex(), 0, 2));
+}
+
+core::analysis::AnalysisRequest OverviewView::request() const
+{
+    auto r = m_options->request();
+    // A reduced run: its PEs without a log are drawn from their summary files.
+    r.summaryFallback = m_trace && m_trace->reduced.has_value();
+    return r;
 }
 
 std::vector<std::vector<core::PeId>> OverviewView::makeGroups(
@@ -403,20 +410,9 @@ std::vector<std::vector<core::PeId>> OverviewView::makeGroups(
 
 bool OverviewView::loadPeLists(const QString& path, QString* error)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        if (error != nullptr)
-            *error = tr("%1: cannot be read (%2)").arg(path, file.errorString());
+    auto lists = readPeListsFile(path, error);
+    if (!lists)
         return false;
-    }
-    std::string why;
-    auto lists = core::analysis::parsePeLists(file.readAll().toStdString(), &why);
-    if (!lists || lists->empty()) {
-        if (error != nullptr)
-            *error = tr("%1: %2").arg(
-                path, lists ? tr("no PE lists in it") : QString::fromStdString(why));
-        return false;
-    }
     m_lists = std::move(*lists);
     return true;
 }
@@ -433,17 +429,7 @@ bool OverviewView::saveGroupsAsLists(const QString& path, QString* error) const
         lists.emplace_back(
             g < m_groupNames.size() ? m_groupNames[g].toStdString() : "group " + std::to_string(g),
             m_groups->members[g]);
-    QSaveFile file(path);
-    const auto text = core::analysis::formatPeLists(lists);
-    if (!file.open(QIODevice::WriteOnly)
-        || file.write(text.data(), static_cast<qint64>(text.size()))
-            != static_cast<qint64>(text.size())
-        || !file.commit()) {
-        if (error != nullptr)
-            *error = tr("%1: cannot be written (%2)").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    return writePeListsFile(path, lists, error);
 }
 
 void OverviewView::recompute()
@@ -458,7 +444,7 @@ void OverviewView::recompute()
         m_chart->setSubtitle({});
         return;
     }
-    auto request = m_options->request();
+    auto request = this->request();
     m_chart->setCommThreadsMuted(!request.includeCommThreads);
     core::analysis::OverviewOptions options;
     options.columns = countFieldValue(m_columns->text(), 1000);
@@ -569,7 +555,7 @@ void OverviewView::computeMembers()
         emit computed();
         return;
     }
-    auto request = m_options->request();
+    auto request = this->request();
     request.pes = std::move(open);
     core::analysis::OverviewOptions options;
     options.columns = countFieldValue(m_columns->text(), 1000);
@@ -599,13 +585,22 @@ void OverviewView::showComposed()
     QString subtitle;
     if (m_overview) {
         const auto& grid = m_overview->grid;
-        subtitle = describeSelection(*m_trace, m_options->range(), m_options->pes())
+        // A reduced run's PEs without a log are shown too (from their summaries): name them all.
+        const bool summaries
+            = !(m_groups ? m_groups->fromSummary : m_overview->fromSummary).empty();
+        subtitle
+            = describeSelection(*m_trace, m_options->range(),
+                  summaries ? core::analysis::resolve(*m_trace, request()).pes : m_options->pes())
             + tr(" · %1 columns of %2")
                   .arg(QLocale().toString(static_cast<qlonglong>(grid.count)),
                       formatTime(static_cast<double>(grid.size)));
         if (m_groups)
             subtitle += tr(" · %n group(s) of PEs, click one to show its PEs", nullptr,
                 static_cast<int>(m_groups->groupCount()));
+        if (summaries)
+            subtitle += tr(" · %n PE(s) without a log drawn from their summaries", nullptr,
+                static_cast<int>(
+                    (m_groups ? m_groups->fromSummary : m_overview->fromSummary).size()));
     }
     m_chart->setSubtitle(subtitle);
     m_chart->setData(

@@ -93,6 +93,8 @@ public:
 private:
     void recompute();
     void computeMembers();
+    // The options bar's request; for a reduced run, with its PEs without a log (summaryFallback).
+    [[nodiscard]] core::analysis::AnalysisRequest request() const;
     void showComposed();
     [[nodiscard]] std::vector<std::vector<core::PeId>> makeGroups(
         const core::analysis::AnalysisRequest& request, std::vector<QString>& names) const;

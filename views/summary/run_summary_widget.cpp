@@ -450,7 +450,7 @@ void RunSummaryWidget::setTrace(core::TracePtr trace)
     setField(QStringLiteral("sumds"), sumds == 0 ? tr("none") : countText(sumds));
     setField(QStringLiteral("missingPes"), missingPesText(t));
 
-    const auto& report = t.report;
+    const auto report = t.fullReport();
     const auto errors = report.total(core::Severity::Error);
     const auto warnings = report.total(core::Severity::Warning) - errors;
     const auto notes = report.total(core::Severity::Info) - warnings - errors;

@@ -15,21 +15,7 @@ namespace parallax::views {
 TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
     : BarChartView(ViewKind::TimeProfile, palette, parent)
 {
-    m_interval = m_options->addField(tr("&Interval"), {},
-        [this](const QString& text) { return intervalFieldError(text, m_options); });
-    m_interval->setObjectName(QStringLiteral("interval"));
-    m_interval->setPlaceholderText(tr("auto"));
-    m_interval->setToolTip(tr("Interval size with a unit, e.g. 100µs, 1ms (empty: use Bins)"));
-    m_bins = m_options->addField(tr("&Bins"), {}, [this](const QString& text) {
-        if (auto e = countFieldError(text, 1, kMaxIntervals, tr("Bins")))
-            return e;
-        if (!text.trimmed().isEmpty() && !m_interval->text().trimmed().isEmpty())
-            return std::optional<QString>(tr("Give an interval or a number of bins, not both"));
-        return std::optional<QString>();
-    });
-    m_bins->setObjectName(QStringLiteral("bins"));
-    m_bins->setPlaceholderText(QStringLiteral("1000"));
-    m_bins->setToolTip(tr("Number of intervals over the range (empty: 1000)"));
+    addIntervalFields(1000);
 
     m_options->offerCommThreads();
     m_chart->setObjectName(QStringLiteral("timeProfileChart"));
@@ -42,13 +28,8 @@ TimeProfileView::TimeProfileView(EntryPalette* palette, QWidget* parent)
 bool TimeProfileView::applyOptions(const std::map<QString, QString>& options, QString* error)
 {
     for (const auto& [name, value] : options) {
-        if (name == QStringLiteral("interval")) {
-            m_interval->setText(value);
-        } else if (name == QStringLiteral("bins")) {
-            m_bins->setText(value);
-        } else {
+        if (!applyIntervalOption(name, value))
             return rejectOption(name, error);
-        }
     }
     return applyFields(error);
 }
@@ -69,11 +50,8 @@ void TimeProfileView::recompute()
     }
     auto request = m_options->request();
     core::analysis::TimeProfileOptions options;
-    if (!m_interval->text().trimmed().isEmpty())
-        options.intervalSize
-            = OptionsBar::parseTimeField(m_interval->text().trimmed(), nullptr).value_or(0);
-    else
-        options.bins = countFieldValue(m_bins->text(), 0);
+    options.intervalSize = intervalSize();
+    options.bins = intervalBins();
     const auto grid
         = core::analysis::gridForRange(request.range, options.intervalSize, options.bins);
     if (grid.count > kMaxIntervals) {

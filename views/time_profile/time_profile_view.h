@@ -42,8 +42,6 @@ private:
     void showProfile(core::analysis::TimeProfile profile, std::size_t peCount);
     void showContextMenu(QPoint globalPos, int category) override;
 
-    QLineEdit* m_interval = nullptr;
-    QLineEdit* m_bins = nullptr;
     std::optional<core::analysis::TimeProfile> m_profile;
 };
 

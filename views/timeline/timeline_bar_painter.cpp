@@ -4,6 +4,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace parallax::views {
@@ -13,8 +14,16 @@ TimelineBarPainter::TimelineBarPainter(Colours colours, Mode mode)
     , m_mode(mode)
 {
     m_rgb.reserve(m_colours.activity.size());
-    for (const auto& c : m_colours.activity)
+    for (const auto& c : m_colours.activity) {
         m_rgb.push_back(qPremultiply(c.rgba()));
+        const auto mix = [](int from, int to, double t) {
+            return static_cast<int>(std::lround(from + (to - from) * t));
+        };
+        m_pale.push_back(
+            qRgb(mix(c.red(), 255, 0.6), mix(c.green(), 255, 0.6), mix(c.blue(), 255, 0.6)));
+        m_dark.push_back(
+            qRgb(mix(c.red(), 0, 0.55), mix(c.green(), 0, 0.55), mix(c.blue(), 0, 0.55)));
+    }
     m_byActivity.resize(m_colours.activity.size());
 }
 
@@ -121,11 +130,25 @@ int TimelineBarPainter::blockHeight(const TimelineBlock& block, int barHeight)
 
 int TimelineBarPainter::aggregateHeight(const TimelineBlock& block, int barHeight)
 {
-    if (!(block.utilization > 0.0F))
+    return shareHeight(block.utilization, barHeight);
+}
+
+int TimelineBarPainter::shareHeight(float share, int barHeight)
+{
+    if (!(share > 0.0F))
         return 0;
     return std::clamp(
-        static_cast<int>(std::lround(static_cast<double>(block.utilization) * barHeight)), 1,
-        barHeight);
+        static_cast<int>(std::lround(static_cast<double>(share) * barHeight)), 1, barHeight);
+}
+
+TimelineBarPainter::SpreadHeights TimelineBarPainter::spreadHeights(
+    const TimelineBlock& block, const TimelineSpread& spread, int barHeight)
+{
+    // The coarse spread of a far zoom can miss the mean by a rounding: keep low <= mean <= high.
+    const float mean = block.utilization;
+    const int m = shareHeight(mean, barHeight);
+    return { std::min(shareHeight(std::min(spread.low, mean), barHeight), m), m,
+        std::max(shareHeight(std::max(spread.high, mean), barHeight), m) };
 }
 
 void TimelineBarPainter::paintAggregate(QPainter& painter, const TimelineRow& row, bool raster)
@@ -144,35 +167,73 @@ void TimelineBarPainter::paintAggregate(QPainter& painter, const TimelineRow& ro
                 = QImage(std::max(span, m_image.width()), h, QImage::Format_ARGB32_Premultiplied);
         for (int y = 0; y < h; ++y)
             std::memset(m_image.scanLine(y), 0, static_cast<std::size_t>(span) * sizeof(QRgb));
-        for (const auto& b : row.blocks) {
+        const bool set = row.spread.size() == row.blocks.size();
+        m_lines.resize(static_cast<std::size_t>(h));
+        for (int y = 0; y < h; ++y)
+            m_lines[static_cast<std::size_t>(y)] = reinterpret_cast<QRgb*>(m_image.scanLine(y));
+        for (std::size_t i = 0; i < row.blocks.size(); ++i) {
+            const auto& b = row.blocks[i];
             if (b.activity < 0 || b.activity >= columns)
                 continue;
-            const QRgb c = m_rgb[static_cast<std::size_t>(b.activity)];
-            const int height = aggregateHeight(b, h);
-            for (int x = std::max(b.left, x0); x < std::min(b.right, x1); ++x)
-                for (int y = h - height; y < h; ++y)
-                    reinterpret_cast<QRgb*>(m_image.scanLine(y))[x - x0] = c;
+            const auto a = static_cast<std::size_t>(b.activity);
+            const auto column = [&](int from, int to, QRgb c) {
+                for (int x = std::max(b.left, x0); x < std::min(b.right, x1); ++x)
+                    for (int y = h - to; y < h - from; ++y)
+                        m_lines[static_cast<std::size_t>(y)][x - x0] = c;
+            };
+            if (!set) {
+                column(0, aggregateHeight(b, h), m_rgb[a]);
+                continue;
+            }
+            const auto s = spreadHeights(b, row.spread[i], h);
+            column(0, s.low, m_rgb[a]);
+            column(s.low, s.high, m_pale[a]);
+            if (s.mean > 0)
+                column(s.mean - 1, s.mean, m_dark[a]);
         }
         painter.drawImage(QRect(x0, bar.top(), span, h), m_image, QRect(0, 0, span, h));
         return;
     }
+    // Vector devices: one rectangle per block and part, grouped by colour.
+    const bool set = row.spread.size() == row.blocks.size();
+    const std::size_t kinds = set ? 3 : 1;
     for (auto& v : m_byActivity)
         v.clear();
-    for (const auto& b : row.blocks) {
+    m_byActivity.resize(kinds * m_colours.activity.size());
+    const auto rect = [&](const TimelineBlock& b, std::size_t kind, int from, int to) {
+        if (to > from)
+            m_byActivity[kind * m_colours.activity.size() + static_cast<std::size_t>(b.activity)]
+                .emplace_back(b.left, bar.top() + h - to, b.right - b.left, to - from);
+    };
+    for (std::size_t i = 0; i < row.blocks.size(); ++i) {
+        const auto& b = row.blocks[i];
         if (b.activity < 0 || b.activity >= columns)
             continue;
-        const int height = aggregateHeight(b, h);
-        if (height > 0)
-            m_byActivity[static_cast<std::size_t>(b.activity)].emplace_back(
-                b.left, bar.top() + h - height, b.right - b.left, height);
+        if (!set) {
+            rect(b, 0, 0, aggregateHeight(b, h));
+            continue;
+        }
+        const auto s = spreadHeights(b, row.spread[i], h);
+        rect(b, 1, s.low, s.high);
+        rect(b, 0, 0, s.low);
+        if (s.mean > 0)
+            rect(b, 2, s.mean - 1, s.mean);
     }
     painter.save();
     painter.setPen(Qt::NoPen);
-    for (std::size_t a = 0; a < m_byActivity.size(); ++a) {
-        if (m_byActivity[a].empty())
+    // Pale bands first, then the solid parts, then the mean marks over them.
+    for (const std::size_t kind : { std::size_t { 1 }, std::size_t { 0 }, std::size_t { 2 } }) {
+        if (kind >= kinds)
             continue;
-        painter.setBrush(m_colours.activity[a]);
-        painter.drawRects(m_byActivity[a].data(), static_cast<int>(m_byActivity[a].size()));
+        for (std::size_t a = 0; a < m_colours.activity.size(); ++a) {
+            const auto& rects = m_byActivity[kind * m_colours.activity.size() + a];
+            if (rects.empty())
+                continue;
+            painter.setBrush(kind == 0 ? m_colours.activity[a]
+                    : kind == 1        ? QColor(m_pale[a])
+                                       : QColor(m_dark[a]));
+            painter.drawRects(rects.data(), static_cast<int>(rects.size()));
+        }
     }
     painter.restore();
 }
@@ -187,7 +248,8 @@ void TimelineBarPainter::paintVector(QPainter& painter, const TimelineRow& row, 
         if (b.activity == idleColumn)
             m_idleRects.emplace_back(
                 b.left, row.bar.top() + band.top, b.right - b.left, band.bottom - band.top + 1);
-        else if (b.activity >= 0 && static_cast<std::size_t>(b.activity) < m_byActivity.size()) {
+        else if (b.activity >= 0
+            && static_cast<std::size_t>(b.activity) < m_colours.activity.size()) {
             const int height = blockHeight(b, row.bar.height());
             m_byActivity[static_cast<std::size_t>(b.activity)].emplace_back(
                 b.left, row.bar.top() + row.bar.height() - height, b.right - b.left, height);
@@ -205,7 +267,7 @@ void TimelineBarPainter::paintVector(QPainter& painter, const TimelineRow& row, 
             painter.drawRect(QRect(r.left(), r.bottom(), r.width(), 1));
         }
     }
-    for (std::size_t a = 0; a < m_byActivity.size(); ++a) {
+    for (std::size_t a = 0; a < m_colours.activity.size(); ++a) {
         const auto& rects = m_byActivity[a];
         if (rects.empty())
             continue;

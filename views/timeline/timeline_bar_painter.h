@@ -37,9 +37,13 @@ public:
     [[nodiscard]] static int idleInset(int barHeight);
 
     // A PE's row: its blocks. A collapsed row: per pixel column a bar from the bottom as high
-    // as the PEs' utilization, in the dominant entry's colour.
+    // as the PEs' utilization, in the dominant entry's colour. A SET row (TimelineRow::spread):
+    // solid up to the lowest member's utilization (all were at least that busy), a pale band up
+    // to the highest member's, and a dark mark at the mean.
     void paintRow(QPainter& painter, const TimelineRow& row, int idleColumn);
     [[nodiscard]] static int aggregateHeight(const TimelineBlock& block, int barHeight);
+    // Pixels from the bottom for a share (0..1) of the bar: at least 1 for any share above 0.
+    [[nodiscard]] static int shareHeight(float share, int barHeight);
     // Height of a block's bar: full for single executions; for a merged pixel of executions
     // (and an aggregate) the share of the pixel's time they were busy, at least one pixel.
     [[nodiscard]] static int blockHeight(const TimelineBlock& block, int barHeight);
@@ -48,11 +52,22 @@ private:
     void paintRaster(QPainter& painter, const TimelineRow& row, int idleColumn);
     void paintVector(QPainter& painter, const TimelineRow& row, int idleColumn);
     void paintAggregate(QPainter& painter, const TimelineRow& row, bool raster);
+    // SET: the heights of a block's lowest member, mean and highest member.
+    struct SpreadHeights {
+        int low;
+        int mean;
+        int high;
+    };
+    [[nodiscard]] static SpreadHeights spreadHeights(
+        const TimelineBlock& block, const TimelineSpread& spread, int barHeight);
 
     Colours m_colours;
     Mode m_mode;
     std::vector<QRgb> m_rgb; // premultiplied, by column
+    std::vector<QRgb> m_pale; // SET bands: the colours paled towards white
+    std::vector<QRgb> m_dark; // SET mean marks
     QImage m_image; // one bar's pixels, reused from row to row
+    std::vector<QRgb*> m_lines; // its scan lines
     std::vector<QRgb> m_outer; // idle shows the row behind it
     std::vector<QRgb> m_edge; // idle's darker edge lines
     std::vector<QRgb> m_inner; // idle's band

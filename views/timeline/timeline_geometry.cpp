@@ -1,6 +1,6 @@
 #include "views/timeline/timeline_geometry.h"
 
-#include "views/timeline/timeline_summary.h"
+#include "views/timeline/timeline_rows_internal.h"
 
 #include <QLocale>
 #include <QObject>
@@ -10,6 +10,9 @@
 #include <thread>
 
 namespace parallax::views {
+
+using timeline_rows::clippedLength;
+using timeline_rows::forBucketsInColumn;
 
 // ---------------------------------------------------------------------------------------------
 // Rows
@@ -234,11 +237,6 @@ void addRuns(const core::IntervalColumns& c, const TimeMapping& map, const QRect
         out.emplace_back(runLeft, bar.top(), runRight - runLeft, height);
 }
 
-core::TimeUs clippedLength(core::TimeUs b, core::TimeUs e, core::TimeRange w)
-{
-    return std::max<core::TimeUs>(0, std::min(e, w.end) - std::max(b, w.begin));
-}
-
 // One tick per pixel column for the items (sorted by timeOf, so a binary search finds the
 // first) at a time in the window: the column's first item and how many share it.
 template <typename Items, typename TimeOf>
@@ -254,32 +252,6 @@ void addTicks(
         else
             ticks.push_back({ x, static_cast<std::uint32_t>(it - items.begin()), 1 });
     }
-}
-
-// Walks the summary's buckets under pixel column `c` of `map`: visit(bucket, share, begins) per
-// bucket overlapping the column, `share` being the fraction of the bucket inside the column and
-// `begins` whether the bucket starts in it (its executions begun count there). Returns the
-// column's time span [t0, t1).
-template <typename Visit>
-std::pair<double, double> forBucketsInColumn(
-    const PeSummary& sum, const TimeMapping& map, double usPerPixel, int c, Visit&& visit)
-{
-    const double t0 = static_cast<double>(map.window.begin) + c * usPerPixel;
-    const double t1 = std::min(t0 + usPerPixel, static_cast<double>(map.window.end));
-    const double bucket = static_cast<double>(sum.bucket);
-    const double f0 = (t0 - static_cast<double>(sum.origin)) / bucket;
-    const double f1 = (t1 - static_cast<double>(sum.origin)) / bucket;
-    const auto b0 = std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::floor(f0)), 0);
-    const auto b1 = std::min<std::ptrdiff_t>(
-        static_cast<std::ptrdiff_t>(std::ceil(f1)), static_cast<std::ptrdiff_t>(sum.size()));
-    for (auto b = b0; b < b1; ++b) {
-        const double share
-            = std::min(f1, static_cast<double>(b + 1)) - std::max(f0, static_cast<double>(b));
-        if (share > 0.0)
-            visit(static_cast<std::size_t>(b), share,
-                static_cast<double>(b) >= f0 && static_cast<double>(b) < f1);
-    }
-    return { t0, t1 };
 }
 
 // A PE's row from its summary (dense rows zoomed far out): one Merged block per pixel column
@@ -300,8 +272,8 @@ void addSummaryBlocks(const PeSummary& sum, const TimeMapping& map,
         double busy = 0.0;
         double idle = 0.0;
         std::uint32_t started = 0;
-        const auto [t0, t1] = forBucketsInColumn(
-            sum, map, usPerPixel, c, [&](std::size_t bi, double share, bool begins) {
+        const auto [t0, t1] = forBucketsInColumn(sum.origin, sum.bucket, sum.size(), map,
+            usPerPixel, c, [&](std::size_t bi, double share, bool begins) {
                 busy += static_cast<double>(sum.busy[bi]) * share;
                 idle += static_cast<double>(sum.idle[bi]) * share;
                 if (begins)
@@ -405,12 +377,7 @@ void buildRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map
     blocks.flush();
 
     // The traced part of the window (the span between the PE's first and last records).
-    if (p.firstTime >= 0) {
-        const auto end
-            = p.endComputation >= 0 ? std::max(p.endComputation, p.lastTime) : p.lastTime;
-        row.tracedUs
-            = clippedLength(p.beginComputation >= 0 ? p.beginComputation : p.firstTime, end, w);
-    }
+    row.tracedUs = timeline_rows::tracedInWindow(p, w);
 
     // Marks need room: thin rows (many PEs) show only their blocks.
     if (row.bar.height() < kMinimumDetailHeight)
@@ -487,134 +454,6 @@ int nodeOfSource(const core::RunMetadata& meta, const TimelineRowSource& source)
         if (meta.nodeOf(pe) != node)
             return -1;
     return node;
-}
-
-// Adds a PE's coarse summary to a collapsed row's columns (pixel units, as the exact path).
-void addSummary(const PeSummary& sum, const TimeMapping& map, int width, std::size_t entries,
-    std::vector<double>& busy, std::vector<double>& byEntry, std::vector<std::uint32_t>& started,
-    double& busyUs, std::vector<double>& entryUs)
-{
-    const double usPerPixel = static_cast<double>(map.window.length()) / map.width;
-    for (int c = 0; c < width; ++c) {
-        const auto cc = static_cast<std::size_t>(c);
-        forBucketsInColumn(sum, map, usPerPixel, c, [&](std::size_t bi, double share, bool begins) {
-            const double us = static_cast<double>(sum.busy[bi]) * share;
-            busyUs += us;
-            busy[cc] += us / usPerPixel;
-            if (sum.dominant[bi] < entries) {
-                const double dominant = static_cast<double>(sum.dominantUs[bi]) * share;
-                byEntry[cc * entries + sum.dominant[bi]] += dominant / usPerPixel;
-                entryUs[sum.dominant[bi]] += dominant;
-            }
-            if (begins)
-                started[cc] += sum.started[bi];
-        });
-    }
-}
-
-void buildAggregateRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map,
-    const core::analysis::ActivityColumns& columns, std::vector<core::TimeUs>& activityTime,
-    const TimelineSummaryCache* summaries)
-{
-    const auto w = map.window;
-    const int width = std::max(static_cast<int>(std::ceil(map.width)), 1);
-    const double scale = map.width / static_cast<double>(w.length());
-    const auto entries = static_cast<std::size_t>(std::max(columns.entryCount, 1));
-    // Busy pixel-time per column and per (column, entry); a fully busy PE adds 1 per column.
-    std::vector<double> busy(static_cast<std::size_t>(width), 0.0);
-    std::vector<double> byEntry(static_cast<std::size_t>(width) * entries, 0.0);
-    std::vector<std::uint32_t> started(static_cast<std::size_t>(width), 0);
-    std::size_t members = 0;
-    // Zoomed far out (several summary buckets per pixel): the group's summary.
-    std::shared_ptr<const PeSummary> group;
-    if (summaries != nullptr && summaries->trace().get() == &trace
-        && static_cast<double>(w.length()) / map.width
-            >= 4.0 * static_cast<double>(summaries->bucketWidth()))
-        group = summaries->of(row.members);
-    if (group) {
-        double busyUs = 0.0;
-        std::vector<double> entryUs(entries, 0.0);
-        addSummary(*group, map, width, entries, busy, byEntry, started, busyUs, entryUs);
-        for (std::size_t entry = 0;
-             entry < entries && entry < static_cast<std::size_t>(columns.entryCount); ++entry)
-            activityTime[entry] += static_cast<core::TimeUs>(std::llround(entryUs[entry]));
-        row.busyUs = static_cast<core::TimeUs>(std::llround(busyUs));
-    }
-    for (const auto pe : row.members) {
-        if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size())
-            continue;
-        const auto& p = trace.pes[static_cast<std::size_t>(pe)];
-        ++members;
-        core::TimeUs traced = 0;
-        if (p.firstTime >= 0) {
-            const auto end
-                = p.endComputation >= 0 ? std::max(p.endComputation, p.lastTime) : p.lastTime;
-            traced
-                = clippedLength(p.beginComputation >= 0 ? p.beginComputation : p.firstTime, end, w);
-        }
-        row.tracedUs += traced;
-        if (group) {
-            // Busy time came from the group's summary; idle is the rest of the traced time.
-            continue;
-        }
-        const auto& ex = p.executions;
-        const auto range = p.executionsOverlapping(w.begin, w.end);
-        for (auto k = range.first; k < range.last; ++k) {
-            const auto b = std::max(ex.begin[k], w.begin);
-            const auto e = std::min(ex.end[k], w.end);
-            const int entry = ex.entry[k];
-            const auto d = std::max<core::TimeUs>(e - b, 0);
-            row.busyUs += d;
-            if (entry < columns.entryCount)
-                activityTime[static_cast<std::size_t>(entry)] += d;
-            const double u0 = static_cast<double>(b - w.begin) * scale;
-            const double u1 = static_cast<double>(e - w.begin) * scale;
-            const int c0 = std::clamp(static_cast<int>(std::floor(u0)), 0, width - 1);
-            const int c1 = std::clamp(static_cast<int>(std::ceil(u1)), c0 + 1, width);
-            ++started[static_cast<std::size_t>(c0)];
-            for (int c = c0; c < c1; ++c) {
-                const double cover = std::min(u1, static_cast<double>(c + 1))
-                    - std::max(u0, static_cast<double>(c));
-                if (cover <= 0.0)
-                    continue;
-                busy[static_cast<std::size_t>(c)] += cover;
-                if (entry < columns.entryCount)
-                    byEntry[static_cast<std::size_t>(c) * entries + static_cast<std::size_t>(entry)]
-                        += cover;
-            }
-        }
-        const auto idles = p.idlesOverlapping(w.begin, w.end);
-        for (auto i = idles.first; i < idles.last; ++i) {
-            const auto d = clippedLength(p.idles.begin[i], p.idles.end[i], w);
-            row.idleUs += d;
-            activityTime[static_cast<std::size_t>(columns.idle())] += d;
-        }
-    }
-    if (group) {
-        row.idleUs = std::max<core::TimeUs>(row.tracedUs - row.busyUs, 0);
-        activityTime[static_cast<std::size_t>(columns.idle())] += row.idleUs;
-    }
-    const int left = static_cast<int>(std::lround(map.left));
-    for (int c = 0; c < width; ++c) {
-        const auto cc = static_cast<std::size_t>(c);
-        if (busy[cc] <= 0.0)
-            continue;
-        const auto* weights = byEntry.data() + cc * entries;
-        const auto best = std::max_element(weights, weights + entries);
-        TimelineBlock block;
-        block.kind = TimelineBlockKind::Aggregate;
-        block.left = left + c;
-        block.right = block.left + 1;
-        block.activity = static_cast<int>(best - weights);
-        block.dominantShare = static_cast<float>(*best / busy[cc]);
-        block.utilization = static_cast<float>(
-            std::min(busy[cc] / static_cast<double>(std::max<std::size_t>(members, 1)), 1.0));
-        block.count = started[cc];
-        block.executions = started[cc];
-        block.begin = map.timeAt(left + c);
-        block.end = std::max(map.timeAt(left + c + 1), block.begin + 1);
-        row.blocks.push_back(block);
-    }
 }
 
 } // namespace
@@ -711,11 +550,16 @@ TimelineGeometry buildTimelineGeometryForRows(const core::Trace& trace,
         row.members = source.members;
         row.group = source.group;
         row.groupLabel = source.label;
+        row.role = source.role;
+        row.groupExpanded = source.expanded;
+        row.groupSize = source.groupSize;
         row.position = static_cast<std::size_t>(r);
         row.commThread = row.pe != core::kNoPe && meta.isCommThread(row.pe);
         row.node = nodeOfSource(meta, source);
-        row.firstOfNode = meta.smp && r > 0
-            && nodeOfSource(meta, pes[static_cast<std::size_t>(r - 1)]) != row.node;
+        // (No boundary between the rows of one group: KEY rows are PEs of different nodes.)
+        const auto* above = r > 0 ? &pes[static_cast<std::size_t>(r - 1)] : nullptr;
+        row.firstOfNode = meta.smp && above != nullptr && nodeOfSource(meta, *above) != row.node
+            && (source.group < 0 || above->group != source.group);
         row.eventStrip = QRect(plotLeft, rowTop, plotWidth, layout.eventStrip);
         row.bar = QRect(plotLeft, rowTop + layout.eventStrip, plotWidth, g.barHeight);
         row.label = QRect(m, rowTop, layout.labelWidth - 8, layout.eventStrip + g.barHeight);
@@ -731,7 +575,8 @@ TimelineGeometry buildTimelineGeometryForRows(const core::Trace& trace,
     auto buildShare = [&](std::size_t t) {
         for (std::size_t r = rowCount * t / threads; r < rowCount * (t + 1) / threads; ++r)
             if (g.rows[r].collapsed())
-                buildAggregateRow(trace, g.rows[r], g.map, g.columns, totals[t], layout.summaries);
+                timeline_rows::buildGroupRow(
+                    trace, g.rows[r], g.map, g.columns, totals[t], layout.summaries);
             else
                 buildRow(trace, g.rows[r], g.map, g.columns, totals[t], layout.summaries);
     };

@@ -102,14 +102,39 @@ struct TimelineSpan {
     std::uint32_t count = 1;
 };
 
+// What a row stands for: a PE, or one of the rows of a group of PEs in the chosen aggregation
+// mode (core::analysis::AggregationMode: SUM, SET or KEY).
+enum class TimelineRowRole : std::uint8_t {
+    Pe, // one PE
+    GroupSum, // a group: per pixel column the members' mean utilization and dominant entry (SUM)
+    GroupSet, // a group: per pixel column the members' lowest, mean and highest utilization (SET)
+    KeyFirst, // KEY: the group's first PE, from its own data
+    KeyBusiest, // KEY: the busiest of the others (most entry-method time over the run)
+    KeyLeastBusy, // KEY: the least busy of the others
+    KeyRest, // KEY: the remaining members' mean (drawn as GroupSum)
+    Member, // a PE of an expanded group, under the group's rows
+};
+
+// SET rows: per Aggregate block, the lowest and the highest utilization of a member in that
+// pixel column and the members they belong to (ties: the first member).
+struct TimelineSpread {
+    float low = 0.0F;
+    float high = 0.0F;
+    core::PeId lowPe = core::kNoPe;
+    core::PeId highPe = core::kNoPe;
+};
+
 // One PE's row: the bar with its blocks, pack/unpack marks along the bar's top edge, user events
 // as ticks in a strip just above the bar, message sends as short ticks below it (the marks only
 // on bars at least 10 pixels high).
 struct TimelineRow {
     core::PeId pe = core::kNoPe; // kNoPe for a collapsed row
     std::vector<core::PeId> members; // a collapsed row: the PEs it aggregates
-    int group = -1; // a collapsed row: its index in the row sources' groups
-    QString groupLabel; // a collapsed row: "node 3", "PEs 0-63"
+    int group = -1; // a group's row (any role but Pe): its index in the row sources' groups
+    QString groupLabel; // a group's row: "node 3", "PEs 0-63"
+    TimelineRowRole role = TimelineRowRole::Pe;
+    bool groupExpanded = false; // a group's row: its PEs are shown under its rows
+    int groupSize = 0; // a group's row: the PEs of the group
     std::size_t position = 0; // index into the row list
     QRect label; // the row's label area at the left
     QRect bar; // the bar across the plot
@@ -127,7 +152,13 @@ struct TimelineRow {
     core::TimeUs busyUs = 0; // execution time inside the window
     core::TimeUs idleUs = 0; // idle time inside the window
     core::TimeUs tracedUs = 0; // the part of the window inside the PE's traced span
+    std::vector<TimelineSpread> spread; // GroupSet: one per block
     [[nodiscard]] bool collapsed() const { return !members.empty(); }
+    // One of the rows standing for a group (not a PE of an expanded group).
+    [[nodiscard]] bool groupRow() const
+    {
+        return role != TimelineRowRole::Pe && role != TimelineRowRole::Member;
+    }
 };
 
 // What a timeline row shows: one PE, or several PEs collapsed into one aggregated row.
@@ -136,6 +167,9 @@ struct TimelineRowSource {
     std::vector<core::PeId> members; // non-empty: a collapsed row
     int group = -1;
     QString label;
+    TimelineRowRole role = TimelineRowRole::Pe;
+    bool expanded = false; // the group's PEs follow its rows
+    int groupSize = 0;
 };
 
 // Sizes of the timeline's parts in pixels. Rows share the height left between ruler and legend:
@@ -195,8 +229,9 @@ TimelineGeometry buildTimelineGeometry(const core::Trace& trace, const std::vect
     core::TimeRange window, QSize size, const TimelineLayout& layout = {});
 // The same for rows that may be collapsed: a collapsed row gets one Aggregate block per pixel
 // column where its PEs ran, with their utilization (busy time over the column's time times
-// the number of PEs) and the dominant entry by executed time. Reads every execution of its
-// PEs in the window: O(members × (log n + k)).
+// the number of PEs) and the dominant entry by executed time; a GroupSet row also the spread of
+// its members (TimelineRow::spread). Reads every execution of its PEs in the window:
+// O(members × (log n + k)); zoomed far out, the summaries of TimelineLayout::summaries instead.
 TimelineGeometry buildTimelineGeometryForRows(const core::Trace& trace,
     const std::vector<TimelineRowSource>& rows, core::TimeRange window, QSize size,
     const TimelineLayout& layout = {});

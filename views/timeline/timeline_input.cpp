@@ -152,7 +152,26 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
         emit loadPesRequested(missingPathPes());
         return;
     }
+    // A group's row: a click on its label, or on its aggregated bar, expands or collapses the
+    // group in place (a KEY row's bar is a PE's: its executions are selected as any other).
+    m_clickToggled = -1;
+    if (const auto* at = currentGeometry().rowAt(pos.y());
+        at != nullptr && at->group >= 0 && pos.y() >= at->eventStrip.top()) {
+        const bool onLabel = pos.x() < currentGeometry().map.left;
+        const bool onBracket = pos.x() < at->label.left() + kGroupBracketWidth;
+        if ((at->groupRow() && (onLabel || at->collapsed()))
+            || (at->role == TimelineRowRole::Member && onBracket)) {
+            m_clickToggled = at->group;
+            toggleGroup(at->group);
+            return;
+        }
+    }
     const TimelineRow* row = nullptr;
+    // A click on a user event says what it is at once (no hover delay).
+    if (timeline_internal::userEventNear(currentGeometry(), pos, &row) != nullptr) {
+        QToolTip::showText(mapToGlobal(pos), toolTipAt(pos), this);
+        return;
+    }
     const auto* block = blockAt(pos, &row);
     if (block == nullptr || row == nullptr || block->kind == TimelineBlockKind::Idle
         || row->collapsed()) {
@@ -181,8 +200,15 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* e)
 void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* e)
 {
     const QPoint pos = e->position().toPoint();
-    if (const int group = groupAt(pos); group >= 0 && pos.x() < currentGeometry().map.left) {
-        expand(group); // the label of a collapsed row
+    if (m_clickToggled >= 0) {
+        // The first click expanded or collapsed a group. On its label that stands; on its bar
+        // the double click means zoom in: the group goes back as it was.
+        const int group = m_clickToggled;
+        m_clickToggled = -1;
+        if (pos.x() < currentGeometry().map.left)
+            return;
+        toggleGroup(group);
+        zoom(0.1, e->position().x());
         return;
     }
     const TimelineRow* row = nullptr;

@@ -16,6 +16,51 @@ namespace parallax::views {
 
 using namespace timeline_internal;
 
+namespace {
+
+// The label of one of a group's rows: `first` (and `second` below it when two lines fit) or
+// `oneLine`.
+void groupLabels(const TimelineRow& row, const QString& busyText, QString& first, QString& oneLine,
+    QString& second)
+{
+    const QString mark = row.groupExpanded ? QStringLiteral("▾ ") : QStringLiteral("▸ ");
+    const QString group = mark + row.groupLabel;
+    switch (row.role) {
+    case TimelineRowRole::KeyFirst:
+        first = group;
+        oneLine = TimelineWidget::tr("%1 · first PE %2").arg(group).arg(row.pe);
+        second = TimelineWidget::tr("first: PE %1").arg(row.pe) + busyText;
+        return;
+    case TimelineRowRole::KeyBusiest:
+        first = TimelineWidget::tr("▲ PE %1").arg(row.pe);
+        oneLine = TimelineWidget::tr("▲ PE %1 busiest").arg(row.pe);
+        second = TimelineWidget::tr("busiest") + busyText;
+        return;
+    case TimelineRowRole::KeyLeastBusy:
+        first = TimelineWidget::tr("▼ PE %1").arg(row.pe);
+        oneLine = TimelineWidget::tr("▼ PE %1 least busy").arg(row.pe);
+        second = TimelineWidget::tr("least busy") + busyText;
+        return;
+    case TimelineRowRole::KeyRest:
+        first = TimelineWidget::tr("rest of %1").arg(row.groupLabel);
+        oneLine
+            = TimelineWidget::tr("rest (%n PEs)", nullptr, static_cast<int>(row.members.size()));
+        second = TimelineWidget::tr("%n PEs, mean", nullptr, static_cast<int>(row.members.size()))
+            + busyText;
+        return;
+    default:
+        first = group;
+        oneLine = TimelineWidget::tr("%1 (%2 PEs)").arg(group).arg(row.members.size());
+        second = (row.role == TimelineRowRole::GroupSet
+                         ? TimelineWidget::tr("%1 PEs, spread").arg(row.members.size())
+                         : TimelineWidget::tr("%1 PEs").arg(row.members.size()))
+            + busyText;
+        return;
+    }
+}
+
+} // namespace
+
 void TimelineWidget::paintRows(
     QPainter& painter, const TimelineGeometry& g, const Style& style) const
 {
@@ -61,12 +106,9 @@ void TimelineWidget::paintRows(
         QString first = tr("PE %1").arg(row.pe);
         QString oneLine = row.commThread ? tr("PE %1 (comm)").arg(row.pe) : first;
         QString second;
-        if (row.collapsed()) {
-            first = QStringLiteral("▸ ") + row.groupLabel;
-            oneLine = tr("▸ %1 (%2 PEs)").arg(row.groupLabel).arg(row.members.size());
-            second = busy >= 0
-                ? tr("%1 PEs · %2 % busy").arg(row.members.size()).arg(busy, 0, 'f', 0)
-                : tr("%1 PEs").arg(row.members.size());
+        const QString busyText = busy >= 0 ? tr(" · %1 % busy").arg(busy, 0, 'f', 0) : QString();
+        if (row.groupRow()) {
+            groupLabels(row, busyText, first, oneLine, second);
         } else if (row.commThread) {
             second = tr("comm thread");
         } else if (busy >= 0) {
@@ -84,7 +126,7 @@ void TimelineWidget::paintRows(
         }
         // (A collapsed row names its node itself; thin rows have no room for a header.)
         const bool nodeHeader = meta.smp && row.node >= 0 && (row.firstOfNode || row.position == 0)
-            && !row.collapsed() && row.position % labelStep == 0;
+            && !row.groupRow() && row.position % labelStep == 0;
         painter.setPen(style.text);
         const QRect labelBox = row.label;
         if (twoLines && !second.isEmpty()) {
@@ -128,10 +170,15 @@ void TimelineWidget::paintRows(
         // hairline through the PE's traced span.
         if (row.commThread)
             painter.fillRect(row.bar, faded(QColor(0x3b, 0x6e, 0xc4), style.background, 0.88));
-        else if (row.collapsed())
+        else if (row.groupRow())
             painter.fillRect(row.bar, faded(style.text, style.background, 0.92));
         else
             painter.fillRect(row.bar, style.rowBackground);
+        // An expanded group: a bracket in the left margin along its rows and its PEs' rows
+        // (a click on it collapses the group).
+        if (row.group >= 0 && row.groupExpanded)
+            painter.fillRect(QRect(row.label.left() - 5, row.eventStrip.top(), 2, g.rowPitch),
+                faded(style.text, style.background, 0.45));
         if (row.pe >= 0 && static_cast<std::size_t>(row.pe) < m_trace->pes.size()) {
             const auto& p = m_trace->pes[static_cast<std::size_t>(row.pe)];
             if (p.firstTime >= 0) {

@@ -1,6 +1,7 @@
 #include "views/timeline/timeline_summary.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace parallax::views {
 
@@ -82,11 +83,12 @@ PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t
 
 TimelineSummaryCache::TimelineSummaryCache(core::TracePtr trace)
     : m_trace(std::move(trace))
+    , m_end(m_trace ? std::max<core::TimeUs>(m_trace->endTime(), 1) : 1)
 { }
 
 core::TimeUs TimelineSummaryCache::bucketWidth() const
 {
-    const auto length = m_trace ? std::max<core::TimeUs>(m_trace->endTime(), 1) : 1;
+    const auto length = m_end;
     const auto buckets = static_cast<core::TimeUs>(kBuckets);
     return std::max<core::TimeUs>((length + buckets - 1) / buckets, 1);
 }
@@ -100,15 +102,16 @@ std::shared_ptr<const PeSummary> TimelineSummaryCache::of(core::PeId pe) const
         if (const auto it = m_summaries.find(pe); it != m_summaries.end())
             return it->second;
     }
-    auto summary
-        = std::make_shared<const PeSummary>(summarizePe(m_trace->pes[static_cast<std::size_t>(pe)],
-            { 0, std::max<core::TimeUs>(m_trace->endTime(), 1) }, kBuckets));
+    auto summary = std::make_shared<const PeSummary>(
+        summarizePe(m_trace->pes[static_cast<std::size_t>(pe)], span(), kBuckets));
     const std::lock_guard lock(m_mutex);
     return m_summaries.emplace(pe, std::move(summary)).first->second;
 }
 
 std::shared_ptr<const PeSummary> TimelineSummaryCache::of(const std::vector<core::PeId>& pes) const
 {
+    if (!m_trace)
+        return nullptr;
     {
         const std::lock_guard lock(m_mutex);
         if (const auto it = m_groups.find(pes); it != m_groups.end())
@@ -116,10 +119,21 @@ std::shared_ptr<const PeSummary> TimelineSummaryCache::of(const std::vector<core
     }
     std::shared_ptr<PeSummary> group;
     std::vector<std::vector<std::pair<std::uint16_t, float>>> weights;
+    PeSummary local;
     for (const auto pe : pes) {
-        const auto one = of(pe);
-        if (!one)
+        // The members' own summaries are not kept (a group of thousands of PEs would hold
+        // hundreds of megabytes); one already made for its PE's row is used.
+        std::shared_ptr<const PeSummary> kept;
+        {
+            const std::lock_guard lock(m_mutex);
+            if (const auto it = m_summaries.find(pe); it != m_summaries.end())
+                kept = it->second;
+        }
+        if (!kept && (pe < 0 || static_cast<std::size_t>(pe) >= m_trace->pes.size()))
             continue;
+        if (!kept)
+            local = summarizePe(m_trace->pes[static_cast<std::size_t>(pe)], span(), kBuckets);
+        const PeSummary* one = kept ? kept.get() : &local;
         if (!group) {
             group = std::make_shared<PeSummary>(*one);
             weights.resize(one->size());
@@ -152,6 +166,44 @@ std::shared_ptr<const PeSummary> TimelineSummaryCache::of(const std::vector<core
     }
     const std::lock_guard lock(m_mutex);
     return m_groups.emplace(pes, std::move(group)).first->second;
+}
+
+std::shared_ptr<const GroupSpread> TimelineSummaryCache::spreadOf(
+    const std::vector<core::PeId>& pes) const
+{
+    if (!m_trace)
+        return nullptr;
+    {
+        const std::lock_guard lock(m_mutex);
+        if (const auto it = m_spreads.find(pes); it != m_spreads.end())
+            return it->second;
+    }
+    auto spread = std::make_shared<GroupSpread>();
+    const auto buckets = kBuckets / kSpreadCoarsening;
+    std::vector<std::vector<std::uint8_t>> shares; // per member, per bucket
+    for (const auto pe : pes) {
+        if (pe < 0 || static_cast<std::size_t>(pe) >= m_trace->pes.size())
+            continue;
+        const auto one = summarizePe(m_trace->pes[static_cast<std::size_t>(pe)], span(), buckets);
+        if (spread->members.empty()) {
+            spread->origin = one.origin;
+            spread->bucket = one.bucket;
+            spread->buckets = one.size();
+        }
+        spread->members.push_back(pe);
+        auto& share = shares.emplace_back(spread->buckets, 0);
+        const double full = static_cast<double>(one.bucket);
+        for (std::size_t b = 0; b < spread->buckets && b < one.size(); ++b)
+            share[b] = static_cast<std::uint8_t>(
+                std::lround(std::clamp(static_cast<double>(one.busy[b]) / full, 0.0, 1.0) * 255.0));
+    }
+    const auto members = spread->members.size();
+    spread->busy.resize(spread->buckets * members);
+    for (std::size_t m = 0; m < members; ++m)
+        for (std::size_t b = 0; b < spread->buckets; ++b)
+            spread->busy[b * members + m] = shares[m][b];
+    const std::lock_guard lock(m_mutex);
+    return m_spreads.emplace(pes, std::move(spread)).first->second;
 }
 
 } // namespace parallax::views

@@ -45,6 +45,17 @@ void addWeight(std::vector<std::pair<Key, Weight>>& weights, Key key, Weight amo
 // Summarizes `pe` over `span` in `buckets` buckets of equal whole-µs width.
 PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t buckets);
 
+// The members of a group each on its own, coarsely, for the spread of a SET row zoomed far
+// out: the run in `buckets` buckets of `bucket` µs, per bucket and member the share of the
+// bucket the member was busy, × 255 (bucket-major, so that a bucket's members are together).
+struct GroupSpread {
+    core::TimeUs origin = 0;
+    core::TimeUs bucket = 1;
+    std::size_t buckets = 0;
+    std::vector<core::PeId> members;
+    std::vector<std::uint8_t> busy; // [bucket * members.size() + member]
+};
+
 // Summaries by PE for one trace, built on first use. Thread-safe.
 class TimelineSummaryCache {
 public:
@@ -58,12 +69,21 @@ public:
     // The summary of several PEs together (a collapsed row): busy times and begun executions
     // added, per bucket the entry dominating most of the PEs' time. Null when none has data.
     [[nodiscard]] std::shared_ptr<const PeSummary> of(const std::vector<core::PeId>& pes) const;
+    // The spread of several PEs, in kBuckets / kSpreadCoarsening buckets (1 byte per PE and
+    // bucket; the group of 16,384 PEs takes 32 MB). Null without a trace.
+    [[nodiscard]] std::shared_ptr<const GroupSpread> spreadOf(
+        const std::vector<core::PeId>& pes) const;
+    static constexpr std::size_t kSpreadCoarsening = 4;
 
 private:
+    [[nodiscard]] core::TimeRange span() const { return { 0, m_end }; }
+
     core::TracePtr m_trace;
+    core::TimeUs m_end = 1; // the run's end: the summaries cover [0, m_end)
     mutable std::mutex m_mutex;
     mutable std::unordered_map<core::PeId, std::shared_ptr<const PeSummary>> m_summaries;
     mutable std::map<std::vector<core::PeId>, std::shared_ptr<const PeSummary>> m_groups;
+    mutable std::map<std::vector<core::PeId>, std::shared_ptr<const GroupSpread>> m_spreads;
 };
 
 } // namespace parallax::views

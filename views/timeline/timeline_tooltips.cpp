@@ -1,6 +1,7 @@
 // TimelineWidget's tooltips: what is under the cursor (an execution, idle, a merged pixel, a
 // collapsed row, user events, sends, notes, brackets), in words.
 
+#include "core/analysis/user_events.h"
 #include "views/common/stacked_bar_chart.h"
 #include "views/timeline/timeline_widget.h"
 #include "views/timeline/timeline_widget_internal.h"
@@ -20,16 +21,44 @@ QString TimelineWidget::blockToolTip(const TimelineRow& row, const TimelineBlock
     if (block.kind == TimelineBlockKind::Aggregate || row.collapsed()) {
         const QString dominant
             = activityName(meta, g.columns, block.activity, false).toHtmlEscaped();
-        return tr("<b>%1</b> (%2 PEs)<br>%3 – %4<br>%5 % busy · mostly %6 (%7 % of the busy "
-                  "time)<br>%8 executions begin here<br><i>right-click: expand the row</i>")
-            .arg(row.groupLabel.toHtmlEscaped())
-            .arg(row.members.size())
-            .arg(formatPreciseTime(block.begin), formatPreciseTime(block.end))
-            .arg(static_cast<double>(block.utilization) * 100.0, 0, 'f', 0)
-            .arg(dominant)
-            .arg(static_cast<double>(block.dominantShare) * 100.0, 0, 'f', 0)
-            .arg(block.count);
+        const QString name = row.role == TimelineRowRole::KeyRest
+            ? tr("rest of %1").arg(row.groupLabel)
+            : row.groupLabel;
+        const auto percent = [](float share) {
+            return QString::number(static_cast<double>(share) * 100.0, 'f', 0);
+        };
+        QString text = tr("<b>%1</b> (%2 PEs)<br>%3 – %4<br>")
+                           .arg(name.toHtmlEscaped())
+                           .arg(row.members.size())
+                           .arg(formatPreciseTime(block.begin), formatPreciseTime(block.end));
+        const auto index = static_cast<std::size_t>(&block - row.blocks.data());
+        if (index < row.spread.size()) {
+            const auto& spread = row.spread[index];
+            text += tr("mean %1 % busy · lowest %2 % (PE %3) · highest %4 % (PE %5)<br>")
+                        .arg(percent(block.utilization), percent(spread.low))
+                        .arg(spread.lowPe)
+                        .arg(percent(spread.high))
+                        .arg(spread.highPe);
+        } else {
+            text += tr("%1 % busy (the members' mean)<br>").arg(percent(block.utilization));
+        }
+        return text
+            + tr("mostly %1 (%2 % of the busy time)<br>%3 executions begin here<br>"
+                 "<i>click: %4 the group</i>")
+                  .arg(dominant, percent(block.dominantShare))
+                  .arg(block.count)
+                  .arg(row.groupExpanded ? tr("collapse") : tr("expand"));
     }
+    if (const QString role = keyRoleText(row); !role.isEmpty())
+        return peBlockToolTip(row, block)
+            + QStringLiteral("<br><i>%1 (%2)</i>").arg(role, row.groupLabel.toHtmlEscaped());
+    return peBlockToolTip(row, block);
+}
+
+QString TimelineWidget::peBlockToolTip(const TimelineRow& row, const TimelineBlock& block) const
+{
+    const auto& meta = m_trace->metadata;
+    const auto& g = currentGeometry();
     const auto& p = m_trace->pes[static_cast<std::size_t>(row.pe)];
     if (block.kind == TimelineBlockKind::Idle)
         return tr("<b>Idle</b> on PE %1<br>%2 – %3<br>duration %4")
@@ -96,6 +125,85 @@ QString TimelineWidget::blockToolTip(const TimelineRow& row, const TimelineBlock
     return text;
 }
 
+QString TimelineWidget::groupLabelToolTip(const TimelineRow& row) const
+{
+    const auto& group = m_groups[static_cast<std::size_t>(row.group)];
+    const auto busyShare = [](const TimelineRow& r) {
+        return r.tracedUs > 0
+            ? tr("%1 % busy in this window")
+                  .arg(100.0 * static_cast<double>(r.busyUs) / static_cast<double>(r.tracedUs), 0,
+                      'f', 1)
+            : tr("not traced in this window");
+    };
+    QString text = tr("<b>%1</b>: %n PE(s) (%2)", nullptr, static_cast<int>(group.pes.size()))
+                       .arg(group.label.toHtmlEscaped(),
+                           QString::fromStdString(core::formatPeList(group.pes)));
+    switch (row.role) {
+    case TimelineRowRole::GroupSum:
+        text += tr("<br>SUM: the members' mean utilization per pixel, coloured by the entry "
+                   "they ran most · %1")
+                    .arg(busyShare(row));
+        break;
+    case TimelineRowRole::GroupSet:
+        text += tr("<br>SET: solid up to the least busy member, pale up to the busiest, a dark "
+                   "mark at the mean · %1")
+                    .arg(busyShare(row));
+        break;
+    case TimelineRowRole::KeyRest:
+        text += tr("<br>KEY: the mean of the %n other member(s) · %1", nullptr,
+            static_cast<int>(row.members.size()))
+                    .arg(busyShare(row));
+        break;
+    default:
+        text += QStringLiteral("<br>") + keyRoleText(row) + QStringLiteral(" · ") + busyShare(row);
+        break;
+    }
+    return text
+        + tr("<br><i>click: %1 the group · right-click: more</i>")
+              .arg(group.expanded ? tr("collapse") : tr("expand"));
+}
+
+QString TimelineWidget::keyRoleText(const TimelineRow& row) const
+{
+    switch (row.role) {
+    case TimelineRowRole::KeyFirst:
+        return tr("KEY: PE %1, the group's first PE, drawn from its own log").arg(row.pe);
+    case TimelineRowRole::KeyBusiest:
+        return tr("KEY: PE %1, the busiest of the group (most entry-method time over the run), "
+                  "drawn from its own log")
+            .arg(row.pe);
+    case TimelineRowRole::KeyLeastBusy:
+        return tr("KEY: PE %1, the least busy of the group (least entry-method time over the "
+                  "run), drawn from its own log")
+            .arg(row.pe);
+    default:
+        return {};
+    }
+}
+
+const TimelineTick* timeline_internal::userEventNear(
+    const TimelineGeometry& g, QPoint pos, const TimelineRow** row)
+{
+    // The row under the cursor, or the one just below when the cursor is in the gap above its
+    // strip.
+    for (const int below : { 0, 3 }) {
+        const auto* r = g.rowAt(pos.y() + below);
+        if (r == nullptr || r->collapsed() || r->userEvents.empty()
+            || pos.y() < r->eventStrip.top() - 3 || pos.y() > r->bar.top() + 1)
+            continue;
+        const TimelineTick* best = nullptr;
+        for (const auto& t : r->userEvents)
+            if (std::abs(t.x - pos.x()) <= kUserEventReach
+                && (best == nullptr || std::abs(t.x - pos.x()) < std::abs(best->x - pos.x())))
+                best = &t;
+        if (best != nullptr) {
+            *row = r;
+            return best;
+        }
+    }
+    return nullptr;
+}
+
 QString TimelineWidget::toolTipAt(QPoint pos) const
 {
     if (!m_trace)
@@ -104,26 +212,32 @@ QString TimelineWidget::toolTipAt(QPoint pos) const
         return tr("Add the message's sender to the timeline to draw its arrow");
     const auto& g = currentGeometry();
     const TimelineRow* row = nullptr;
+    // User events first: their ticks are thin and reach into the bar's top edge.
+    if (const auto* t = userEventNear(g, pos, &row)) {
+        const auto& e = m_trace->pes[static_cast<std::size_t>(row->pe)].userEvents[t->index];
+        const auto name
+            = QString::fromStdString(core::analysis::userEventName(m_trace->metadata, e.id));
+        QString text = tr("<b>%1</b> (user event %2)<br>PE %3 at %4")
+                           .arg(name.toHtmlEscaped())
+                           .arg(e.id)
+                           .arg(row->pe)
+                           .arg(formatPreciseTime(e.time));
+        if (t->count > 1)
+            text += tr("<br>%1 events in this pixel").arg(t->count);
+        return text;
+    }
     if (const auto* block = blockAt(pos, &row); block != nullptr && row != nullptr)
         return blockToolTip(*row, *block);
     row = g.rowAt(pos.y());
     if (row == nullptr)
         return {};
-    if (row->collapsed()) {
-        if (pos.x() >= g.map.left)
-            return {};
-        QString text = tr("<b>%1</b>: %2 PEs collapsed into one row (%3)")
-                           .arg(row->groupLabel.toHtmlEscaped())
-                           .arg(row->members.size())
-                           .arg(QString::fromStdString(core::formatPeList(row->members)));
-        if (row->tracedUs > 0)
-            text += tr("<br>in this window: %1 % busy")
-                        .arg(100.0 * static_cast<double>(row->busyUs)
-                                / static_cast<double>(row->tracedUs),
-                            0, 'f', 1);
-        text += tr("<br><i>double-click: expand</i>");
-        return text;
-    }
+    if (row->groupRow() && pos.x() < g.map.left)
+        return groupLabelToolTip(*row);
+    if (row->collapsed())
+        return {};
+    if (row->group >= 0 && row->groupExpanded && pos.x() < row->label.left() + kGroupBracketWidth)
+        return tr("<b>%1</b><br><i>click: collapse the group</i>")
+            .arg(m_groups[static_cast<std::size_t>(row->group)].label.toHtmlEscaped());
     if (pos.x() < g.map.left) {
         QString text = tr("<b>PE %1</b>").arg(row->pe);
         if (row->commThread)
@@ -190,18 +304,6 @@ QString TimelineWidget::toolTipAt(QPoint pos) const
             }
     }
     if (pos.y() <= row->bar.top()) {
-        for (const auto& t : row->userEvents)
-            if (std::abs(t.x - pos.x()) <= 2) {
-                const auto& e = p.userEvents[t.index];
-                const QString name = userEventName(e.id);
-                QString text = tr("<b>%1</b><br>PE %2 at %3")
-                                   .arg(name.toHtmlEscaped())
-                                   .arg(row->pe)
-                                   .arg(formatPreciseTime(e.time));
-                if (t.count > 1)
-                    text += tr("<br>%1 events in this pixel").arg(t.count);
-                return text;
-            }
         for (const auto& b : row->brackets)
             if (pos.x() >= b.left - 1 && pos.x() <= b.right) {
                 const auto& bracket = p.userBrackets[b.index];

@@ -5,13 +5,16 @@
 #include "core/analysis/run_span.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
+#include "views/common/chart_style.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
 #include "views/timeline/timeline_details_panel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
+
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -23,10 +26,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-
-#ifdef PARALLAX_HAVE_SVG
-#include <QSvgGenerator>
-#endif
 
 #include <algorithm>
 #include <map>
@@ -127,7 +126,8 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
         = rowsMenu->addAction(tr("Sort by SMP node"), m_timeline, &TimelineWidget::sortByNode);
     auto* collapseNodes
         = rowsMenu->addAction(tr("Collapse every node"), this, &TimelineView::collapseNodes);
-    auto* expandAll = rowsMenu->addAction(tr("Expand all"), m_timeline, &TimelineWidget::expandAll);
+    auto* expandAll
+        = rowsMenu->addAction(tr("Ungroup all"), m_timeline, &TimelineWidget::expandAll);
     connect(rowsMenu, &QMenu::aboutToShow, this, [this, sortByNode, collapseNodes, expandAll]() {
         const bool smp = m_trace && m_trace->metadata.smp;
         sortByNode->setEnabled(smp);
@@ -135,6 +135,15 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
         expandAll->setEnabled(!m_timeline->groups().empty());
     });
     rows->setMenu(rowsMenu);
+    m_groupMode = m_options->addChoice(tr("&Groups"), { tr("SUM"), tr("SET"), tr("KEY") });
+    m_groupMode->setObjectName(QStringLiteral("timelineGroupMode"));
+    m_groupMode->setToolTip(tr("How a group of PEs is drawn. SUM: the members' mean utilization, "
+                               "in the colour of the entry they ran most. SET: the least busy, "
+                               "mean and busiest member per pixel. KEY: the first PE, the busiest "
+                               "and the least busy as their own rows, and the rest's mean."));
+    connect(m_groupMode, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setGroupMode(static_cast<core::analysis::AggregationMode>(std::clamp(index, 0, 2)));
+    });
     auto* top = new QHBoxLayout();
     top->setContentsMargins(0, 0, 6, 0);
     top->setSpacing(2);
@@ -373,65 +382,6 @@ bool TimelineView::removePeList(const QString& text, QString* error)
     return true;
 }
 
-bool TimelineView::collapsePeList(const QString& text, QString* error)
-{
-    const auto pes = parsePes(text, error);
-    if (!pes)
-        return false;
-    const auto& shown = m_timeline->pes();
-    std::vector<core::PeId> members;
-    for (const auto pe : *pes)
-        if (std::find(shown.begin(), shown.end(), pe) != shown.end())
-            members.push_back(pe);
-    if (members.empty()) {
-        if (error != nullptr)
-            *error = tr("none of these PEs is shown");
-        return false;
-    }
-    m_timeline->collapse(members,
-        members.size() == 1
-            ? tr("PE %1").arg(members.front())
-            : tr("PEs %1").arg(QString::fromStdString(core::formatPeList(members))));
-    updateStatus();
-    return true;
-}
-
-void TimelineView::groupExcessRows()
-{
-    if (!m_trace || m_timeline->rowSources().size() <= core::analysis::kMaxAxisRows)
-        return;
-    // More rows than a screen can show: the PEs not in a collapsed row yet are collapsed into
-    // SMP nodes or blocks of PEs (expand one to see its PEs), so the rows stay about 200.
-    std::vector<bool> grouped(m_trace->pes.size(), false);
-    for (const auto& g : m_timeline->groups())
-        for (const auto pe : g.pes)
-            if (pe >= 0 && static_cast<std::size_t>(pe) < grouped.size())
-                grouped[static_cast<std::size_t>(pe)] = true;
-    std::vector<core::PeId> loose;
-    for (const auto pe : m_timeline->pes())
-        if (pe >= 0 && static_cast<std::size_t>(pe) < grouped.size()
-            && !grouped[static_cast<std::size_t>(pe)])
-            loose.push_back(pe);
-    std::sort(loose.begin(), loose.end());
-    const auto room = core::analysis::kMaxAxisRows
-        - std::min(core::analysis::kMaxAxisRows, m_timeline->groups().size());
-    for (const auto& group : core::analysis::axisGroups(m_trace->metadata, loose, room))
-        m_timeline->collapse(group.pes, QString::fromStdString(group.name));
-}
-
-void TimelineView::collapseNodes()
-{
-    if (!m_trace || !m_trace->metadata.smp)
-        return;
-    const auto& meta = m_trace->metadata;
-    std::map<int, std::vector<core::PeId>> nodes;
-    for (const auto pe : m_timeline->pes())
-        nodes[meta.nodeOf(pe)].push_back(pe);
-    for (const auto& [node, pes] : nodes)
-        m_timeline->collapse(pes, tr("node %1").arg(node));
-    updateStatus();
-}
-
 void TimelineView::askForPeList(
     const QString& title, const std::function<bool(const QString&, QString*)>& apply)
 {
@@ -550,14 +500,8 @@ void TimelineView::showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs
         return;
     auto* menu = new QMenu(this);
     menu->setAttribute(Qt::WA_DeleteOnClose);
-    if (const int group = m_timeline->groupAt(m_timeline->mapFromGlobal(globalPos)); group >= 0) {
-        const auto& g = m_timeline->groups()[static_cast<std::size_t>(group)];
-        menu->addAction(
-            tr("Expand %1").arg(g.label), this, [this, group]() { m_timeline->expand(group); });
-        if (m_timeline->groups().size() > 1)
-            menu->addAction(tr("Expand all"), m_timeline, &TimelineWidget::expandAll);
-        menu->addSeparator();
-    }
+    if (const int group = m_timeline->groupAt(m_timeline->mapFromGlobal(globalPos)); group >= 0)
+        addGroupActions(*menu, group);
     if (pe != core::kNoPe) {
         const auto& p = m_shown->pes[static_cast<std::size_t>(pe)];
         const auto& g = m_timeline->currentGeometry();
@@ -664,52 +608,17 @@ QImage TimelineView::renderChart(QSize size)
 
 bool TimelineView::svgAvailable()
 {
-#ifdef PARALLAX_HAVE_SVG
-    return true;
-#else
-    return false;
-#endif
+    return svgExportAvailable();
 }
 
 bool TimelineView::exportSvg(const QString& path, QSize size, QString* error)
 {
     if (size.isEmpty())
         size = m_timeline->isVisible() ? m_timeline->size() : QSize(1200, 700);
-#ifdef PARALLAX_HAVE_SVG
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        if (error != nullptr)
-            *error = file.errorString();
-        return false;
-    }
-    QSvgGenerator svg;
-    svg.setOutputDevice(&file);
-    svg.setSize(size);
-    svg.setViewBox(QRect(QPoint(0, 0), size));
-    svg.setTitle(tr("Timeline"));
-    svg.setDescription(chartTitle());
-    QPainter painter;
-    if (!painter.begin(&svg)) {
-        if (error != nullptr)
-            *error = tr("cannot paint into %1").arg(path);
-        return false;
-    }
-    painter.setFont(m_timeline->font());
-    m_timeline->paintChart(painter, size, true, chartTitle());
-    painter.end();
-    file.close();
-    if (file.error() != QFileDevice::NoError) {
-        if (error != nullptr)
-            *error = file.errorString();
-        return false;
-    }
-    return true;
-#else
-    (void)path;
-    if (error != nullptr)
-        *error = tr("this build has no SVG support (install qt6-svg-dev and rebuild)");
-    return false;
-#endif
+    return writeSvgFile(
+        path, size, tr("Timeline"), chartTitle(), m_timeline->font(),
+        [&](QPainter& painter) { m_timeline->paintChart(painter, size, true, chartTitle()); },
+        error);
 }
 
 QString TimelineView::csv() const

@@ -4,10 +4,13 @@
 #include "views/timeline/timeline_widget.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <vector>
 
+class QComboBox;
 class QLabel;
+class QMenu;
 class QTimer;
 
 namespace parallax::views {
@@ -73,12 +76,18 @@ public:
     bool collapsePeList(const QString& text, QString* error = nullptr);
     // SMP runs: each node's shown PEs become one collapsed row "node N".
     void collapseNodes();
-    // Above kMaxAxisRows rows, the PEs outside collapsed rows are collapsed into nodes or
-    // blocks (done whenever the shown PEs change).
+    // Above kMaxAxisRows rows, the PEs outside groups are grouped into nodes or blocks (done
+    // whenever the shown PEs change); when the PEs fit again, those groups go.
     void groupExcessRows();
+    // How groups are drawn (TimelineWidget::setGroupMode); KEY takes four rows per group, so
+    // the automatic groups are made again when switching to or from it.
+    void setGroupMode(core::analysis::AggregationMode mode);
     [[nodiscard]] const std::vector<core::PeId>& loadedPes() const;
     [[nodiscard]] core::TimeRange window() const;
     void setWindow(core::TimeRange window);
+
+    // "mode" (sum | set | key): how groups of PEs are drawn (TimelineWidget::setGroupMode).
+    bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
 
     [[nodiscard]] TimelineWidget* timeline() const { return m_timeline; }
     [[nodiscard]] OptionsBar* optionsBar() const { return m_options; }
@@ -93,6 +102,8 @@ public:
 private:
     void syncOptions();
     void showContextMenu(QPoint globalPos, core::PeId pe, core::TimeUs time);
+    // The context menu's entries for the group under the cursor.
+    void addGroupActions(QMenu& menu, int group);
     void showRangeMenu(core::TimeRange range, QPoint globalPos);
     void updateStatus();
     void updateDetails();
@@ -113,6 +124,7 @@ private:
     std::vector<core::PeId> m_shownDetail; // sorted PEs whose detail m_shown holds
     AsyncComputation* m_detailComputation = nullptr;
     OptionsBar* m_options = nullptr;
+    QComboBox* m_groupMode = nullptr;
     TimelineWidget* m_timeline = nullptr;
     TimelineDetailsPanel* m_details = nullptr;
     QLabel* m_status = nullptr;

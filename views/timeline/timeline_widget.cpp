@@ -17,6 +17,8 @@
 #include <QStyle>
 
 #include <algorithm>
+#include <limits>
+#include <unordered_map>
 
 Q_LOGGING_CATEGORY(lcTimeline, "parallax.timeline", QtWarningMsg)
 
@@ -48,6 +50,10 @@ void TimelineWidget::adoptTrace(core::TracePtr trace)
 {
     m_trace = std::move(trace);
     m_summaries = m_trace ? std::make_shared<TimelineSummaryCache>(m_trace) : nullptr;
+    // KEY rankings come from the PEs' detail, which a run read on demand adds later.
+    m_busyOfPe.clear();
+    for (const auto& group : m_groups)
+        group.keys.reset();
 }
 
 void TimelineWidget::setTrace(core::TracePtr trace, core::TimeRange tracedSpan)
@@ -101,6 +107,8 @@ void TimelineWidget::setPes(std::vector<core::PeId> pes)
             return std::find(m_pes.begin(), m_pes.end(), pe) == m_pes.end();
         });
     std::erase_if(m_groups, [](const TimelineGroup& group) { return group.pes.empty(); });
+    for (const auto& group : m_groups)
+        group.keys.reset();
     if (m_groups.size() != before)
         emit groupsChanged();
     if (m_selected && std::find(m_pes.begin(), m_pes.end(), m_selected->pe) == m_pes.end()) {
@@ -116,10 +124,12 @@ void TimelineWidget::setPes(std::vector<core::PeId> pes)
     updateScrollBar();
 }
 
-void TimelineWidget::collapse(const std::vector<core::PeId>& pes, const QString& label)
+void TimelineWidget::collapse(
+    const std::vector<core::PeId>& pes, const QString& label, bool automatic)
 {
     TimelineGroup group;
     group.label = label;
+    group.automatic = automatic;
     for (const auto pe : m_pes)
         if (std::find(pes.begin(), pes.end(), pe) != pes.end())
             group.pes.push_back(pe);
@@ -130,13 +140,67 @@ void TimelineWidget::collapse(const std::vector<core::PeId>& pes, const QString&
             return std::find(group.pes.begin(), group.pes.end(), pe) != group.pes.end();
         });
     std::erase_if(m_groups, [](const TimelineGroup& g) { return g.pes.empty(); });
+    for (const auto& other : m_groups)
+        other.keys.reset();
     m_groups.push_back(std::move(group));
     invalidate();
     updateScrollBar();
     emit groupsChanged();
 }
 
+void TimelineWidget::keepPlace(int group, const std::function<void()>& change)
+{
+    const auto firstRowOf = [this](int g) {
+        const auto rows = rowSources();
+        for (std::size_t r = 0; r < rows.size(); ++r)
+            if (rows[r].group == g)
+                return static_cast<int>(r);
+        return -1;
+    };
+    const int before = firstRowOf(group);
+    const auto& old = currentGeometry();
+    const int screenTop = old.rowsArea.top() + before * old.rowPitch - old.scrollY;
+    change();
+    m_cache.reset();
+    const int after = firstRowOf(group);
+    if (before >= 0 && after >= 0) {
+        const auto& now = currentGeometry();
+        m_scrollY = std::max(now.rowsArea.top() + after * now.rowPitch - screenTop, 0);
+        m_cache.reset();
+    }
+    invalidate();
+    updateScrollBar();
+    m_scrollY = currentGeometry().scrollY;
+    emit groupsChanged();
+}
+
 void TimelineWidget::expand(int group)
+{
+    if (group < 0 || static_cast<std::size_t>(group) >= m_groups.size()
+        || m_groups[static_cast<std::size_t>(group)].expanded)
+        return;
+    keepPlace(group, [&]() { m_groups[static_cast<std::size_t>(group)].expanded = true; });
+}
+
+void TimelineWidget::collapseGroup(int group)
+{
+    if (group < 0 || static_cast<std::size_t>(group) >= m_groups.size()
+        || !m_groups[static_cast<std::size_t>(group)].expanded)
+        return;
+    keepPlace(group, [&]() { m_groups[static_cast<std::size_t>(group)].expanded = false; });
+}
+
+void TimelineWidget::toggleGroup(int group)
+{
+    if (group < 0 || static_cast<std::size_t>(group) >= m_groups.size())
+        return;
+    if (m_groups[static_cast<std::size_t>(group)].expanded)
+        collapseGroup(group);
+    else
+        expand(group);
+}
+
+void TimelineWidget::ungroup(int group)
 {
     if (group < 0 || static_cast<std::size_t>(group) >= m_groups.size())
         return;
@@ -156,8 +220,67 @@ void TimelineWidget::expandAll()
     emit groupsChanged();
 }
 
+void TimelineWidget::setGroupMode(core::analysis::AggregationMode mode)
+{
+    if (mode == core::analysis::AggregationMode::Signature)
+        mode = core::analysis::AggregationMode::Sum;
+    if (mode == m_groupMode)
+        return;
+    // The group at the top of the rows stays there.
+    const auto& g = currentGeometry();
+    const int top = g.rows.empty() ? -1 : g.rows.front().group;
+    keepPlace(top, [&]() { m_groupMode = mode; });
+}
+
+std::array<core::PeId, 3> TimelineWidget::keyPes(int group) const
+{
+    std::array<core::PeId, 3> keys { core::kNoPe, core::kNoPe, core::kNoPe };
+    if (group < 0 || static_cast<std::size_t>(group) >= m_groups.size() || !m_trace)
+        return keys;
+    const auto& g = m_groups[static_cast<std::size_t>(group)];
+    if (g.keys)
+        return *g.keys;
+    if (m_busyOfPe.size() != m_trace->pes.size())
+        m_busyOfPe.assign(m_trace->pes.size(), -1.0);
+    const auto entries = static_cast<core::EntryId>(m_trace->metadata.entries.size());
+    const auto busyOf = [&](core::PeId pe) {
+        if (pe < 0 || static_cast<std::size_t>(pe) >= m_busyOfPe.size())
+            return 0.0;
+        auto& busy = m_busyOfPe[static_cast<std::size_t>(pe)];
+        if (busy < 0) {
+            const auto& ex = m_trace->pes[static_cast<std::size_t>(pe)].executions;
+            double sum = 0;
+            for (std::size_t k = 0; k < ex.size(); ++k)
+                if (ex.entry[k] < entries)
+                    sum += static_cast<double>(ex.end[k] - ex.begin[k]);
+            busy = sum;
+        }
+        return busy;
+    };
+    // The members in PE order: the first is kept as it is; ties go to the lower PE.
+    auto pes = g.pes;
+    std::sort(pes.begin(), pes.end());
+    if (!pes.empty())
+        keys[0] = pes.front();
+    double most = -1;
+    for (std::size_t i = 1; i < pes.size(); ++i)
+        if (busyOf(pes[i]) > most) {
+            most = busyOf(pes[i]);
+            keys[1] = pes[i];
+        }
+    double least = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 1; i < pes.size(); ++i)
+        if (pes[i] != keys[1] && busyOf(pes[i]) < least) {
+            least = busyOf(pes[i]);
+            keys[2] = pes[i];
+        }
+    g.keys = keys;
+    return keys;
+}
+
 std::vector<TimelineRowSource> TimelineWidget::rowSources() const
 {
+    using Role = TimelineRowRole;
     std::vector<TimelineRowSource> rows;
     rows.reserve(m_pes.size());
     std::vector<bool> emitted(m_groups.size(), false);
@@ -170,11 +293,41 @@ std::vector<TimelineRowSource> TimelineWidget::rowSources() const
         const int group = it != groupOf.end() ? it->second : -1;
         if (group < 0) {
             rows.push_back({ pe, {}, -1, {} });
-        } else if (!emitted[static_cast<std::size_t>(group)]) {
-            emitted[static_cast<std::size_t>(group)] = true;
-            const auto& g = m_groups[static_cast<std::size_t>(group)];
-            rows.push_back({ core::kNoPe, g.pes, group, g.label });
+            continue;
         }
+        if (emitted[static_cast<std::size_t>(group)])
+            continue;
+        emitted[static_cast<std::size_t>(group)] = true;
+        const auto& g = m_groups[static_cast<std::size_t>(group)];
+        const int size = static_cast<int>(g.pes.size());
+        auto row = [&](core::PeId p, std::vector<core::PeId> members, Role role) {
+            rows.push_back({ p, std::move(members), group, g.label, role, g.expanded, size });
+        };
+        switch (m_groupMode) {
+        case core::analysis::AggregationMode::Set:
+            row(core::kNoPe, g.pes, Role::GroupSet);
+            break;
+        case core::analysis::AggregationMode::Key: {
+            const auto keys = keyPes(group);
+            const Role roles[] = { Role::KeyFirst, Role::KeyBusiest, Role::KeyLeastBusy };
+            for (std::size_t k = 0; k < keys.size(); ++k)
+                if (keys[k] != core::kNoPe)
+                    row(keys[k], {}, roles[k]);
+            std::vector<core::PeId> rest;
+            for (const auto p : g.pes)
+                if (std::find(keys.begin(), keys.end(), p) == keys.end())
+                    rest.push_back(p);
+            if (!rest.empty())
+                row(core::kNoPe, std::move(rest), Role::KeyRest);
+            break;
+        }
+        default:
+            row(core::kNoPe, g.pes, Role::GroupSum);
+            break;
+        }
+        if (g.expanded)
+            for (const auto p : g.pes)
+                row(p, {}, Role::Member);
     }
     return rows;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/group_aggregation.h"
 #include "core/trace.h"
 #include "views/common/chart_style.h"
 #include "views/timeline/timeline_geometry.h"
@@ -9,6 +10,8 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -27,10 +30,16 @@ struct TimelineSelection {
     friend bool operator==(const TimelineSelection&, const TimelineSelection&) = default;
 };
 
-// PEs shown together as one collapsed row.
+// PEs shown together: the group's rows in the chosen aggregation mode (one row in SUM and SET,
+// up to four in KEY), followed by its PEs' own rows when it is expanded.
 struct TimelineGroup {
     QString label; // "node 3", "PEs 0-63"
     std::vector<core::PeId> pes;
+    bool expanded = false;
+    bool automatic = false; // made because more PEs were shown than rows fit (not by the user)
+    // KEY: the first PE, the busiest and the least busy of the others (kNoPe when the group is
+    // too small); filled when first needed.
+    mutable std::optional<std::array<core::PeId, 3>> keys;
 };
 
 // The timeline's drawing surface: a time ruler, one row per PE (label, user-event strip, bar of
@@ -67,16 +76,29 @@ public:
     void setSummariesOnly(bool summariesOnly);
     [[nodiscard]] bool summariesOnly() const { return m_summariesOnly; }
 
-    // Collapsing: the shown PEs among `pes` become one aggregated row (utilization over time,
-    // dominant entry per pixel column) where the first of them was; a PE belongs to at most
-    // one group (collapsing takes it out of another). expand() shows a group's PEs again.
-    void collapse(const std::vector<core::PeId>& pes, const QString& label);
+    // Grouping: the shown PEs among `pes` become a group, drawn where the first of them was; a
+    // PE belongs to at most one group (grouping takes it out of another). A group is
+    // collapsed (its rows alone) or expanded (its rows, then its PEs' own rows); expanding,
+    // collapsing and switching the mode keep the window and the group's place on screen.
+    void collapse(const std::vector<core::PeId>& pes, const QString& label, bool automatic = false);
     void expand(int group);
-    void expandAll();
+    void collapseGroup(int group);
+    void toggleGroup(int group);
+    // Takes a group away: its PEs become ordinary rows.
+    void ungroup(int group);
+    void expandAll(); // ungroups every group
     [[nodiscard]] const std::vector<TimelineGroup>& groups() const { return m_groups; }
-    // The rows, top to bottom: single PEs and collapsed groups.
+    // How a group's rows are drawn: SUM (the members' mean per pixel column), SET (their
+    // lowest, mean and highest utilization) or KEY (the first, busiest and least busy PE as
+    // their own rows, and the rest's mean). Signature is taken as SUM.
+    void setGroupMode(core::analysis::AggregationMode mode);
+    [[nodiscard]] core::analysis::AggregationMode groupMode() const { return m_groupMode; }
+    // The KEY PEs of a group: first, busiest, least busy (kNoPe where the group is too small).
+    // Busy = entry-method time over the run; ties go to the lower PE.
+    [[nodiscard]] std::array<core::PeId, 3> keyPes(int group) const;
+    // The rows, top to bottom: single PEs and the rows of groups.
     [[nodiscard]] std::vector<TimelineRowSource> rowSources() const;
-    // The collapsed group of the row at a widget point (-1 when it is not a collapsed row).
+    // The group of the row at a widget point (-1 when it is a PE's own row outside groups).
     [[nodiscard]] int groupAt(QPoint pos) const;
     // Reorders the shown PEs by SMP node (workers by number, then the node's comm thread).
     void sortByNode();
@@ -200,6 +222,9 @@ private:
     [[nodiscard]] static Style exportStyle();
     [[nodiscard]] TimelineLayout layoutFor(QSize size, bool exported) const;
     void invalidate();
+    // Changes the groups through `change`, then scrolls so that the first row of `group` stays
+    // where it was on screen.
+    void keepPlace(int group, const std::function<void()>& change);
     // How a window change enters the history.
     enum class History : std::uint8_t {
         Record, // a step of its own
@@ -224,6 +249,10 @@ private:
         QPainter& painter, const TimelineGeometry& g, const Style& style, bool twoLines) const;
     void paintOverlays(QPainter& painter, const TimelineGeometry& g, const Style& style) const;
     [[nodiscard]] QString blockToolTip(const TimelineRow& row, const TimelineBlock& block) const;
+    [[nodiscard]] QString peBlockToolTip(const TimelineRow& row, const TimelineBlock& block) const;
+    [[nodiscard]] QString groupLabelToolTip(const TimelineRow& row) const;
+    // "KEY: PE n, the busiest of the group …" for a KEY row, else empty.
+    [[nodiscard]] QString keyRoleText(const TimelineRow& row) const;
     void setHover(QPoint pos);
 
     QPointer<EntryPalette> m_palette;
@@ -231,6 +260,11 @@ private:
     std::vector<core::PeId> m_pes;
     bool m_summariesOnly = false;
     std::vector<TimelineGroup> m_groups;
+    core::analysis::AggregationMode m_groupMode = core::analysis::AggregationMode::Sum;
+    // Entry-method time over the run per PE (KEY ranks by it); -1: not computed yet.
+    mutable std::vector<double> m_busyOfPe;
+    // A click that toggled a group (a double click undoes it and zooms instead).
+    int m_clickToggled = -1;
     core::TimeRange m_window { 0, 1 };
     core::TimeRange m_tracedSpan; // fit() shows it (the run's traced span)
     int m_scrollY = 0;

@@ -37,7 +37,7 @@ std::size_t barsPerGroup(analysis::AggregationMode mode)
 
 std::vector<analysis::PeGroup> usageGroups(const core::Trace& trace,
     const analysis::UsageProfile& profile, UsageGrouping grouping, analysis::AggregationMode mode,
-    const analysis::PeSignatures* signatures)
+    const analysis::PeSignatures* signatures, const std::vector<analysis::NamedPeList>* lists)
 {
     const auto& metadata = trace.metadata;
     const auto maxRows = analysis::kMaxAxisRows / barsPerGroup(mode);
@@ -67,19 +67,24 @@ std::vector<analysis::PeGroup> usageGroups(const core::Trace& trace,
     case UsageGrouping::Block:
         groups = blocks();
         break;
-    case UsageGrouping::Signature:
-        if (signatures != nullptr) {
-            groups = analysis::groupBySignature(metadata, *signatures);
-            // Workers only: the comm threads get their own group below.
-            for (auto& g : groups) {
-                std::vector<core::PeId> kept;
-                std::set_intersection(g.pes.begin(), g.pes.end(), workers.begin(), workers.end(),
-                    std::back_inserter(kept));
-                g.pes = std::move(kept);
-            }
-            std::erase_if(groups, [](const analysis::PeGroup& g) { return g.pes.empty(); });
-        }
+    case UsageGrouping::Lists:
+        if (lists != nullptr)
+            groups = analysis::groupByLists(*lists);
         break;
+    case UsageGrouping::Signature:
+        if (signatures != nullptr)
+            groups = analysis::groupBySignature(metadata, *signatures);
+        break;
+    }
+    if (grouping == UsageGrouping::Signature || grouping == UsageGrouping::Lists) {
+        // Workers only: the comm threads get their own group below.
+        for (auto& g : groups) {
+            std::vector<core::PeId> kept;
+            std::set_intersection(g.pes.begin(), g.pes.end(), workers.begin(), workers.end(),
+                std::back_inserter(kept));
+            g.pes = std::move(kept);
+        }
+        std::erase_if(groups, [](const analysis::PeGroup& g) { return g.pes.empty(); });
     }
     analysis::markCommThreads(groups, metadata);
     groups = analysis::capRows(std::move(groups), rows);
@@ -139,14 +144,21 @@ const analysis::PeGroup* UsageGroupBars::group(const std::string& path) const
 const std::vector<analysis::PeGroup>& UsageGroupBars::childrenOf(
     const analysis::PeGroup& group, const std::string& path) const
 {
-    if (!group.children.empty() || group.pes.size() <= analysis::kMaxAxisRows)
+    // An expansion adds at most kMaxAxisRows bars: in KEY a group takes four.
+    const auto maxGroups = analysis::kMaxAxisRows / barsPerGroup(m_mode);
+    if (group.children.size() <= maxGroups
+        && (!group.children.empty() || group.pes.size() <= analysis::kMaxAxisRows))
         return group.children;
-    // A leaf group too big to show its PEs: blocks of it, made once.
+    // Too many sub-groups, or a leaf group too big to show its PEs: parents of its sub-groups,
+    // or blocks of its PEs, made once.
     auto& split = m_splitChildren[path];
     if (split.empty()) {
         // Sparse members (a signature's) may span many blocks: capped like the top level.
-        split = analysis::capRows(
-            analysis::groupByBlock(group.pes, analysis::autoBlockSize(group.pes.size())));
+        split = group.children.empty()
+            ? analysis::capRows(analysis::groupByBlock(group.pes,
+                                    analysis::autoBlockSize(group.pes.size(), maxGroups)),
+                maxGroups)
+            : analysis::capRows(group.children, maxGroups);
         analysis::markCommThreads(split, m_trace->metadata);
     }
     return split;
@@ -206,10 +218,16 @@ UsageBar UsageGroupBars::peBar(core::PeId pe) const
     bar.commThread = std::binary_search(p.apart.begin(), p.apart.end(), pe);
     bar.label = bar.commThread ? QStringLiteral("%1c").arg(pe) : QString::number(pe);
     bar.title = groupBarsTr("PE %1").arg(pe);
+    if (std::binary_search(p.fromSummary.begin(), p.fromSummary.end(), pe)) {
+        bar.label += QStringLiteral("*");
+        bar.title = groupBarsTr("PE %1 · from its summary file").arg(pe);
+        bar.note
+            = groupBarsTr("This reduced run has no log of it: busy and idle from its .sum file\n");
+    }
     if (metadata.isCommThread(pe))
-        bar.note = groupBarsTr("Communication thread of node %1\n").arg(metadata.nodeOf(pe));
+        bar.note += groupBarsTr("Communication thread of node %1\n").arg(metadata.nodeOf(pe));
     else if (metadata.smp)
-        bar.note = groupBarsTr("Node %1\n").arg(metadata.nodeOf(pe));
+        bar.note += groupBarsTr("Node %1\n").arg(metadata.nodeOf(pe));
     bar.note += groupBarsTr("Click to open its timeline");
     const auto width = static_cast<std::size_t>(p.columns.count());
     bar.percent.assign(p.percent.begin() + static_cast<std::ptrdiff_t>(k * width),
@@ -229,10 +247,18 @@ void UsageGroupBars::appendGroupBars(const analysis::PeGroup& group, const std::
         ? groupBarsTr("Click to collapse")
         : groupBarsTr("Click to show its %1")
               .arg(childrenOf(group, path).empty() ? groupBarsTr("PEs") : groupBarsTr("groups"));
+    const auto& summary = m_profile->fromSummary;
+    const auto fromSummary = std::count_if(a.pes.begin(), a.pes.end(),
+        [&](core::PeId pe) { return std::binary_search(summary.begin(), summary.end(), pe); });
     const QString who = groupBarsTr("%n PE(s): %1", nullptr, static_cast<int>(members))
                             .arg(shortPeListText(a.pes))
         + (group.commThreads.empty() || a.commThreads ? QString()
-                                                      : groupBarsTr(" (with comm threads)"));
+                                                      : groupBarsTr(" (with comm threads)"))
+        + (fromSummary > 0
+                ? groupBarsTr("\n%n of them from their summary files (no log in this reduced "
+                              "run)",
+                    nullptr, static_cast<int>(fromSummary))
+                : QString());
     auto make = [&](const analysis::GroupValues& v) {
         UsageBar bar;
         bar.path = path;
@@ -353,6 +379,27 @@ void UsageGroupBars::appendGroup(const analysis::PeGroup& group, const std::stri
             appendGroup(child, childPath(path, child.name), bars, separator);
     }
     separator = true; // the expansion ends
+}
+
+void UsageGroupBars::appendShown(
+    const analysis::PeGroup& group, const std::string& path, analysis::GroupAggregation& out) const
+{
+    if (const auto* a = aggregate(group, path))
+        out.groups.push_back(*a);
+    if (isExpanded(path))
+        for (const auto& child : childrenOf(group, path))
+            appendShown(child, childPath(path, child.name), out);
+}
+
+analysis::GroupAggregation UsageGroupBars::shownAggregation() const
+{
+    analysis::GroupAggregation out;
+    out.mode = m_mode;
+    out.range = m_profile->range;
+    out.columns = m_profile->columns;
+    for (const auto& g : m_groups)
+        appendShown(g, g.name, out);
+    return out;
 }
 
 std::vector<UsageBar> UsageGroupBars::bars() const

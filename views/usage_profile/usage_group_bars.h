@@ -19,7 +19,8 @@ namespace parallax::views {
 
 // How the Usage Profile groups its PEs: Auto groups only above kMaxAxisRows PEs (by node for
 // an SMP run, else by blocks); None draws one bar per PE whatever their number.
-enum class UsageGrouping : std::uint8_t { Auto, None, Node, Block, Signature };
+// Lists: a user's named PE lists (views/common/pe_lists_file.h).
+enum class UsageGrouping : std::uint8_t { Auto, None, Node, Block, Signature, Lists };
 
 // One bar of a grouped usage profile.
 struct UsageBar {
@@ -39,10 +40,12 @@ struct UsageBar {
 // The groups of a usage profile for the chosen grouping (built on a worker): workers grouped,
 // capped so that the bars of `mode` fit in kMaxAxisRows (KEY draws up to 4 bars per group),
 // comm threads kept apart by the profile in a group of their own at the end. Empty when the
-// grouping leaves the PEs ungrouped. `signatures` is needed for Signature.
+// grouping leaves the PEs ungrouped. `signatures` is needed for Signature, `lists` for Lists
+// (the user's order and names; their PEs outside the profile left out).
 std::vector<core::analysis::PeGroup> usageGroups(const core::Trace& trace,
     const core::analysis::UsageProfile& profile, UsageGrouping grouping,
-    core::analysis::AggregationMode mode, const core::analysis::PeSignatures* signatures);
+    core::analysis::AggregationMode mode, const core::analysis::PeSignatures* signatures,
+    const std::vector<core::analysis::NamedPeList>* lists = nullptr);
 
 // Bars for groups of a usage profile in an aggregation mode (SUM, SET or KEY), each group
 // expandable in place into its sub-groups, or its PEs. A group's values are aggregated once,
@@ -69,6 +72,9 @@ public:
 
     // The bars, left to right (the view puts the average first).
     [[nodiscard]] std::vector<UsageBar> bars() const;
+    // The values of the groups shown (the top level, then the groups inside each expanded one,
+    // in the order of the bars), as `parallax-cli groups` aggregates them.
+    [[nodiscard]] core::analysis::GroupAggregation shownAggregation() const;
 
     // Path of a child group: parent path + '\n' + name (names never hold line breaks).
     [[nodiscard]] static std::string childPath(const std::string& parent, const std::string& name);
@@ -80,6 +86,8 @@ private:
         const core::analysis::PeGroup& group, const std::string& path) const;
     void appendGroup(const core::analysis::PeGroup& group, const std::string& path,
         std::vector<UsageBar>& bars, bool& separator) const;
+    void appendShown(const core::analysis::PeGroup& group, const std::string& path,
+        core::analysis::GroupAggregation& out) const;
     void appendGroupBars(const core::analysis::PeGroup& group, const std::string& path,
         const core::analysis::GroupAggregate& a, std::vector<UsageBar>& bars,
         bool& separator) const;

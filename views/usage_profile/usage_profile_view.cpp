@@ -5,10 +5,12 @@
 #include "views/common/async_computation.h"
 #include "views/common/not_traced_series.h"
 #include "views/common/options_bar.h"
+#include "views/common/pe_lists_file.h"
 #include "views/common/stacked_bar_chart.h"
 
 #include <QComboBox>
 #include <QMenu>
+#include <QMessageBox>
 #include <QToolButton>
 
 namespace parallax::views {
@@ -19,8 +21,9 @@ namespace analysis = core::analysis;
 
 // The choices of the group and mode boxes, in order.
 constexpr UsageGrouping kGroupings[] = { UsageGrouping::Auto, UsageGrouping::None,
-    UsageGrouping::Node, UsageGrouping::Block, UsageGrouping::Signature };
-constexpr const char* kGroupingKeys[] = { "auto", "pes", "node", "block", "signature" };
+    UsageGrouping::Node, UsageGrouping::Block, UsageGrouping::Signature, UsageGrouping::Lists };
+constexpr const char* kGroupingKeys[] = { "auto", "pes", "node", "block", "signature", "list" };
+constexpr int kGroupingCount = 6;
 constexpr analysis::AggregationMode kModes[] = { analysis::AggregationMode::Sum,
     analysis::AggregationMode::Set, analysis::AggregationMode::Key };
 
@@ -30,12 +33,31 @@ UsageProfileView::UsageProfileView(EntryPalette* palette, QWidget* parent)
     : BarChartView(ViewKind::UsageProfile, palette, parent)
 {
     m_options->offerCommThreads();
-    m_grouping = m_options->addChoice(
-        tr("&Group"), { tr("auto"), tr("PEs"), tr("node"), tr("block"), tr("signature") });
+    m_grouping = m_options->addChoice(tr("&Group"),
+        { tr("auto"), tr("PEs"), tr("node"), tr("block"), tr("signature"), tr("lists…") });
     m_grouping->setObjectName(QStringLiteral("grouping"));
     m_grouping->setToolTip(tr("How PEs are grouped: auto groups above %1 PEs (by node on SMP "
-                              "runs, else by blocks); signature = same executed entry methods")
+                              "runs, else by blocks); signature = same executed entry methods; "
+                              "lists = your named PE lists from a file (name: 0-15,32 per line)")
                                .arg(analysis::kMaxAxisRows));
+    // Choosing "lists…" asks for the file first; cancelling keeps the grouping shown. (The
+    // options bar applies on `activated`, after this.)
+    connect(m_grouping, &QComboBox::activated, this, [this](int index) {
+        if (kGroupings[std::clamp(index, 0, kGroupingCount - 1)] != UsageGrouping::Lists) {
+            m_lastGrouping = index;
+            return;
+        }
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Group PEs by Named Lists"), {}, peListsFilter());
+        QString error;
+        if (path.isEmpty() || !loadPeLists(path, &error)) {
+            if (!error.isEmpty())
+                QMessageBox::warning(this, tr("PE Lists"), error);
+            const QSignalBlocker block(m_grouping);
+            m_grouping->setCurrentIndex(m_lastGrouping);
+        }
+        recompute(); // with the lists, or as before
+    });
     m_mode = m_options->addChoice(tr("&Mode"), { tr("SUM"), tr("SET"), tr("KEY") });
     m_mode->setObjectName(QStringLiteral("aggregationMode"));
     m_mode->setToolTip(tr("SUM: the members' total per PE. SET: their mean with min–max and "
@@ -58,8 +80,17 @@ UsageProfileView::UsageProfileView(EntryPalette* palette, QWidget* parent)
 
 UsageGrouping UsageProfileView::grouping() const
 {
-    const int i = std::clamp(m_grouping->currentIndex(), 0, 4);
+    const int i = std::clamp(m_grouping->currentIndex(), 0, kGroupingCount - 1);
     return kGroupings[i];
+}
+
+bool UsageProfileView::loadPeLists(const QString& path, QString* error)
+{
+    auto lists = readPeListsFile(path, error);
+    if (!lists)
+        return false;
+    m_lists = std::make_shared<const std::vector<analysis::NamedPeList>>(std::move(*lists));
+    return true;
 }
 
 analysis::AggregationMode UsageProfileView::aggregationMode() const
@@ -69,9 +100,10 @@ analysis::AggregationMode UsageProfileView::aggregationMode() const
 
 void UsageProfileView::setGrouping(UsageGrouping grouping)
 {
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < kGroupingCount; ++i)
         if (kGroupings[i] == grouping && i != m_grouping->currentIndex()) {
             m_grouping->setCurrentIndex(i);
+            m_lastGrouping = i;
             recompute();
         }
 }
@@ -90,16 +122,23 @@ bool UsageProfileView::applyOptions(const std::map<QString, QString>& options, Q
     for (const auto& [name, value] : options) {
         if (name == QStringLiteral("by")) {
             int found = -1;
-            for (int i = 0; i < 5; ++i)
+            if (value.startsWith(QStringLiteral("list:"))) {
+                if (!loadPeLists(value.mid(5), error))
+                    return false;
+                found = kGroupingCount - 1;
+            }
+            for (int i = 0; i + 1 < kGroupingCount; ++i)
                 if (value == QLatin1String(kGroupingKeys[i]))
                     found = i;
             if (found < 0) {
                 if (error != nullptr)
-                    *error
-                        = tr("unknown group '%1' (auto, pes, node, block or signature)").arg(value);
+                    *error = tr("unknown group '%1' (auto, pes, node, block, signature or "
+                                "list:FILE)")
+                                 .arg(value);
                 return false;
             }
             m_grouping->setCurrentIndex(found);
+            m_lastGrouping = found;
         } else if (name == QStringLiteral("mode")) {
             const auto mode = analysis::parseAggregationMode(value.toStdString());
             if (!mode || *mode == analysis::AggregationMode::Signature) {
@@ -134,11 +173,13 @@ void UsageProfileView::recompute()
         return;
     }
     auto request = m_options->request();
+    // A reduced run: its PEs without a log are profiled from their summary files.
+    request.summaryFallback = m_trace->reduced.has_value();
     const auto trace = m_trace;
     const auto groupBy = grouping();
     const auto mode = aggregationMode();
     m_computation->run<Result>(
-        [trace, request, groupBy, mode](const analysis::Progress& progress) {
+        [trace, request, groupBy, mode, lists = m_lists](const analysis::Progress& progress) {
             Result result;
             auto profile = analysis::computeUsageProfile(*trace, request, progress);
             if (!profile || progress.isCancelled())
@@ -147,8 +188,8 @@ void UsageProfileView::recompute()
             std::optional<analysis::PeSignatures> signatures;
             if (groupBy == UsageGrouping::Signature)
                 signatures = analysis::computeSignatures(*trace, request, progress);
-            auto groups = usageGroups(
-                *trace, *result.profile, groupBy, mode, signatures ? &*signatures : nullptr);
+            auto groups = usageGroups(*trace, *result.profile, groupBy, mode,
+                signatures ? &*signatures : nullptr, lists.get());
             if (!groups.empty())
                 result.groups = std::make_shared<UsageGroupBars>(
                     trace, result.profile, std::move(groups), mode);
@@ -206,6 +247,8 @@ void UsageProfileView::showProfile()
     chartData.yMaximum = 100.0;
     chartData.yTitle = tr("% of the time range");
     chartData.xTitle = p.apart.empty() ? tr("PE") : tr("PE (c: comm thread, not in the average)");
+    if (!p.fromSummary.empty())
+        chartData.xTitle += tr(" · *: from its summary file (no log in this reduced run)");
     chartData.legendReference = 0; // shares of the average bar
     StackedBarCategory average;
     average.label = tr("avg");
@@ -221,14 +264,20 @@ void UsageProfileView::showProfile()
         const auto pe = p.pes[k];
         const bool apart = std::find(p.apart.begin(), p.apart.end(), pe) != p.apart.end();
         StackedBarCategory c;
-        c.label = apart ? tr("%1c").arg(pe) : QString::number(pe);
-        c.title = tr("PE %1").arg(pe);
+        const bool summary = std::binary_search(p.fromSummary.begin(), p.fromSummary.end(), pe);
+        c.label = (apart ? tr("%1c").arg(pe) : QString::number(pe))
+            + (summary ? QStringLiteral("*") : QString());
+        c.title = summary ? tr("PE %1 · from its summary file").arg(pe) : tr("PE %1").arg(pe);
         // A gap after the average and before the comm threads kept apart.
         c.separatorBefore = k == 0 || (apart && pe == p.apart.front());
         QString note = metadata.isCommThread(pe)
             ? tr("Communication thread of node %1").arg(metadata.nodeOf(pe))
                 + (apart ? tr(" (not in the average)") : QString())
             : (metadata.smp ? tr("Node %1").arg(metadata.nodeOf(pe)) : QString());
+        if (summary)
+            note += (note.isEmpty() ? QString() : QStringLiteral("\n"))
+                + tr("This reduced run has no log of it: busy and idle from its .sum file (entry "
+                     "methods from its .sumd when there is one)");
         if (!note.isEmpty())
             note += QLatin1Char('\n');
         c.note = note + tr("Click to open its timeline");
@@ -410,6 +459,9 @@ QRect UsageProfileView::barRectForGroup(const std::string& path) const
 
 QString UsageProfileView::csv() const
 {
+    // Grouped: the groups shown, as `parallax-cli groups` writes them.
+    if (m_groups)
+        return QString::fromStdString(analysis::groupAggregationCsv(m_groups->shownAggregation()));
     return QString::fromStdString(core::analysis::usageCsv(m_profile.get()));
 }
 

@@ -28,11 +28,15 @@ class UsageProfileView : public BarChartView {
 public:
     explicit UsageProfileView(EntryPalette* palette, QWidget* parent = nullptr);
 
-    // pe,activity,percent as `parallax-cli usage` (pe "avg" first).
+    // pe,activity,percent as `parallax-cli usage` (pe "avg" first); grouped, the groups shown
+    // as `parallax-cli groups` writes them (group,first_pe,last_pe,members,mode,role,pe,...).
     [[nodiscard]] QString csv() const override;
-    // "group" (auto, pes, node, block, signature) and "mode" (sum, set, key).
+    // "by" (auto, pes, node, block, signature, list:FILE) and "mode" (sum, set, key).
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
     [[nodiscard]] State saveState() const override;
+    // Groups from a user's named PE lists (views/common/pe_lists_file.h), used when the
+    // grouping is Lists. False with one sentence in *error when the file cannot be used.
+    bool loadPeLists(const QString& path, QString* error = nullptr);
 
     // For tests and the app.
     // Shared with the groups (no copy of per-PE data); null before a result.
@@ -76,6 +80,8 @@ private:
     std::vector<UsageBar> m_bars;
     // The expanded group paths, kept across recomputations (in expansion order).
     std::vector<std::string> m_expandedPaths;
+    std::shared_ptr<const std::vector<core::analysis::NamedPeList>> m_lists;
+    int m_lastGrouping = 0; // to go back when choosing a lists file is cancelled
     QComboBox* m_grouping = nullptr;
     QComboBox* m_mode = nullptr;
     QToolButton* m_back = nullptr;

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "core/types.h"
+#include "views/common/chart_style.h"
+
+#include <QImage>
+#include <QWidget>
+
+#include <functional>
+#include <optional>
+
+class QTimer;
+
+namespace parallax::views {
+
+// What the chart widgets (stacked bars, lines) share around their data: a title line with a
+// subtitle and an on-screen hint, the message shown instead of an empty plot, a "Computing…"
+// state that shows only after a short delay (quick updates do not flicker), a drag along the
+// x axis that selects a time range, and the export of the very same picture (renderImage(),
+// paintExport()) in the fixed export colours.
+class ChartWidget : public QWidget {
+    Q_OBJECT
+public:
+    void setTitle(const QString& title, const QString& subtitle = {});
+    [[nodiscard]] QString title() const { return m_title; }
+    [[nodiscard]] QString subtitle() const { return m_subtitle; }
+    // The message shown instead of the plot when there is no data.
+    [[nodiscard]] QString message() const { return m_message; }
+    // The legend's heading.
+    void setLegendHeading(const QString& heading);
+    // A short usage hint shown on screen at the right of the title ("drag to zoom").
+    void setHint(const QString& hint);
+    // While busy, the chart says "Computing…" (over the old data, if any) after a short delay.
+    void setBusy(bool busy);
+
+    // The chart on a white background at `size`, as an image or into any painter (SVG).
+    [[nodiscard]] QImage renderImage(QSize size) const;
+    virtual void paintExport(QPainter& painter, QSize size) const = 0;
+
+    [[nodiscard]] QSize sizeHint() const override;
+    [[nodiscard]] QSize minimumSizeHint() const override;
+
+protected:
+    explicit ChartWidget(QWidget* parent = nullptr);
+
+    // Drops what was laid out for the data and the hover state, then repaints.
+    virtual void invalidate();
+    [[nodiscard]] ChartStyle screenStyle() const;
+    [[nodiscard]] static ChartStyle exportStyle();
+
+    // The background and the title line (the hint only on screen and with data); when there is
+    // no plot to draw, the message that stands for it. False when the plot is empty (then
+    // nothing more is to be painted).
+    bool paintBackdrop(QPainter& painter, QSize size, QRectF titleBox, const ChartStyle& style,
+        bool onScreen, bool hasData, bool plotEmpty) const;
+    // The drag in progress over `plot` (on screen), labelled with `timeAt` of its edges, and the
+    // "Computing…" veil while busy.
+    void paintDragAndBusy(QPainter& painter, QRect plot,
+        const std::function<core::TimeUs(int)>& timeAt, const ChartStyle& style, int width,
+        bool hasData) const;
+
+    // Shows `tip` at the cursor (hides the tooltip when empty), with a cross cursor over a plot
+    // that a drag can zoom.
+    void showPlotTip(QPoint globalPos, const QString& tip, bool zoomable);
+
+    // A drag along x: a left press starts it (mousePressEvent), followDrag() on every move (true
+    // while a drag is under way, which then owns the move), releasePress() on the release: the x
+    // extent dragged (clamped to the plot), or nullopt for a click at the returned press point.
+    bool followDrag(QPoint pos, Qt::MouseButtons buttons, QRect plot, bool allowed);
+    struct Release {
+        QPoint press;
+        std::optional<std::pair<int, int>> dragged; // left, right
+    };
+    std::optional<Release> releasePress(QRect plot);
+    [[nodiscard]] bool dragging() const { return m_dragging; }
+
+    void mousePressEvent(QMouseEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+    QString m_title;
+    QString m_subtitle;
+    QString m_hint;
+    QString m_legendHeading;
+    QString m_message;
+    bool m_busy = false;
+
+private:
+    bool m_showBusy = false; // set a moment after m_busy, so quick updates do not flicker
+    QTimer* m_busyDelay = nullptr;
+    std::optional<QPoint> m_pressPos;
+    bool m_dragging = false;
+    int m_dragX = 0;
+};
+
+} // namespace parallax::views

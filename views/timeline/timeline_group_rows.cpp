@@ -1,0 +1,285 @@
+// The timeline's rows of groups of PEs: a collapsed row's aggregated pixel columns (SUM) and
+// the spread of its members in each column (SET).
+
+#include "core/analysis/overview.h"
+#include "views/timeline/timeline_rows_internal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace parallax::views::timeline_rows {
+
+namespace {
+
+// Adds a group's coarse summary to a collapsed row's columns (pixel units, as the exact path):
+// busy time per column and, per (column, entry), the time of each bucket's dominant entry.
+void addSummary(const PeSummary& sum, const TimeMapping& map, int width, std::size_t entries,
+    std::vector<double>& busy, core::analysis::ActivityCollector& byEntry,
+    std::vector<std::uint32_t>& started, double& busyUs, std::vector<double>& entryUs)
+{
+    const double usPerPixel = static_cast<double>(map.window.length()) / map.width;
+    for (int c = 0; c < width; ++c) {
+        const auto cc = static_cast<std::size_t>(c);
+        forBucketsInColumn(sum.origin, sum.bucket, sum.size(), map, usPerPixel, c,
+            [&](std::size_t bi, double share, bool begins) {
+                const double us = static_cast<double>(sum.busy[bi]) * share;
+                busyUs += us;
+                busy[cc] += us / usPerPixel;
+                if (sum.dominant[bi] < entries) {
+                    const double dominant = static_cast<double>(sum.dominantUs[bi]) * share;
+                    byEntry.add(c, sum.dominant[bi], dominant / usPerPixel);
+                    entryUs[sum.dominant[bi]] += dominant;
+                }
+                if (begins)
+                    started[cc] += sum.started[bi];
+            });
+    }
+}
+
+// The lowest and highest member per pixel column, folded in member order (ties: the first).
+// Members may skip the columns where they were not busy at all (addSparse): the first member
+// skipping a column is its lowest, at 0.
+class SpreadFold {
+public:
+    explicit SpreadFold(int width)
+        : m_spread(static_cast<std::size_t>(width))
+        , m_last(static_cast<std::size_t>(width), -1)
+        , m_firstZero(static_cast<std::size_t>(width), -1)
+    {
+        for (auto& s : m_spread) {
+            s.low = std::numeric_limits<float>::infinity();
+            s.high = -std::numeric_limits<float>::infinity();
+        }
+    }
+    // Every column of every member, in member order.
+    void add(std::size_t column, core::PeId pe, float utilization)
+    {
+        auto& s = m_spread[column];
+        if (utilization < s.low) {
+            s.low = utilization;
+            s.lowPe = pe;
+        }
+        if (utilization > s.high) {
+            s.high = utilization;
+            s.highPe = pe;
+        }
+    }
+    // Member `index` (in order) was busy in `column`; columns it skips count as 0.
+    void addSparse(std::size_t column, int index, core::PeId pe, float utilization)
+    {
+        if (m_firstZero[column] < 0 && m_last[column] + 1 != index)
+            m_firstZero[column] = m_last[column] + 1;
+        m_last[column] = index;
+        add(column, pe, utilization);
+    }
+    // After addSparse: the columns some member skipped get their lowest at 0.
+    void finishSparse(const std::vector<core::PeId>& members)
+    {
+        const auto count = static_cast<int>(members.size());
+        for (std::size_t c = 0; c < m_spread.size(); ++c) {
+            int zero = m_firstZero[c];
+            if (zero < 0 && m_last[c] + 1 != count)
+                zero = m_last[c] + 1;
+            if (zero >= 0) {
+                m_spread[c].low = 0.0F;
+                m_spread[c].lowPe = members[static_cast<std::size_t>(zero)];
+            }
+        }
+    }
+    [[nodiscard]] const TimelineSpread& at(std::size_t column) const { return m_spread[column]; }
+
+private:
+    std::vector<TimelineSpread> m_spread;
+    std::vector<int> m_last; // the last member busy in the column
+    std::vector<int> m_firstZero; // the first member not busy in the column
+};
+
+// SET zoomed far out: each member's busy share per pixel column from the group's coarse
+// spread: per column, its buckets' rows of members weighted and added (contiguous, so the
+// compiler vectorizes them), then the lowest and the highest member.
+void foldCoarseSpread(
+    const GroupSpread& spread, const TimeMapping& map, int width, SpreadFold& fold)
+{
+    const double usPerPixel = static_cast<double>(map.window.length()) / map.width;
+    const std::size_t members = spread.members.size();
+    if (members == 0)
+        return;
+    std::vector<float> share(members);
+    std::vector<std::pair<std::size_t, float>> weights;
+    for (int c = 0; c < width; ++c) {
+        weights.clear();
+        const auto [t0, t1] = forBucketsInColumn(spread.origin, spread.bucket, spread.buckets, map,
+            usPerPixel, c, [&](std::size_t b, double part, bool) {
+                weights.emplace_back(b, static_cast<float>(part));
+            });
+        if (t1 <= t0 || weights.empty())
+            continue;
+        // part × bucket µs / column µs, and the stored × 255.
+        const auto scale
+            = static_cast<float>(static_cast<double>(spread.bucket) / (t1 - t0) / 255.0);
+        std::fill(share.begin(), share.end(), 0.0F);
+        for (const auto& [b, part] : weights) {
+            const std::uint8_t* row = spread.busy.data() + b * members;
+            const float w = part * scale;
+            for (std::size_t m = 0; m < members; ++m)
+                share[m] += static_cast<float>(row[m]) * w;
+        }
+        std::size_t low = 0;
+        std::size_t high = 0;
+        for (std::size_t m = 1; m < members; ++m) {
+            if (share[m] < share[low])
+                low = m;
+            if (share[m] > share[high])
+                high = m;
+        }
+        const auto column = static_cast<std::size_t>(c);
+        fold.add(column, spread.members[low], std::min(share[low], 1.0F));
+        fold.add(column, spread.members[high], std::min(share[high], 1.0F));
+    }
+}
+
+} // namespace
+
+void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map,
+    const core::analysis::ActivityColumns& columns, std::vector<core::TimeUs>& activityTime,
+    const TimelineSummaryCache* summaries)
+{
+    const auto w = map.window;
+    const int width = std::max(static_cast<int>(std::ceil(map.width)), 1);
+    const double scale = map.width / static_cast<double>(w.length());
+    const auto entries = static_cast<std::size_t>(std::max(columns.entryCount, 1));
+    const bool set = row.role == TimelineRowRole::GroupSet;
+    // Busy pixel-time per column; a fully busy PE adds 1 per column. Per (column, entry) the
+    // same, kept sparse: a column holds a few of the run's entry methods.
+    std::vector<double> busy(static_cast<std::size_t>(width), 0.0);
+    thread_local core::analysis::ActivityCollector byEntry;
+    thread_local core::analysis::SparseActivityRows entryRows;
+    byEntry.reset(width, static_cast<int>(entries));
+    std::vector<std::uint32_t> started(static_cast<std::size_t>(width), 0);
+    std::optional<SpreadFold> fold;
+    if (set)
+        fold.emplace(width);
+    // SET: one member's busy share per column (zero between members), the columns it touched.
+    std::vector<float> one(set ? static_cast<std::size_t>(width) : 0, 0.0F);
+    std::vector<std::size_t> touched;
+    std::vector<core::PeId> counted; // the members with data, in order
+    std::size_t members = 0;
+    // Zoomed far out (several summary buckets per pixel): the group's summary.
+    std::shared_ptr<const PeSummary> group;
+    if (summaries != nullptr && summaries->trace().get() == &trace
+        && static_cast<double>(w.length()) / map.width
+            >= 4.0 * static_cast<double>(summaries->bucketWidth()))
+        group = summaries->of(row.members);
+    if (group) {
+        double busyUs = 0.0;
+        std::vector<double> entryUs(entries, 0.0);
+        addSummary(*group, map, width, entries, busy, byEntry, started, busyUs, entryUs);
+        for (std::size_t entry = 0;
+             entry < entries && entry < static_cast<std::size_t>(columns.entryCount); ++entry)
+            activityTime[entry] += static_cast<core::TimeUs>(std::llround(entryUs[entry]));
+        row.busyUs = static_cast<core::TimeUs>(std::llround(busyUs));
+        if (set)
+            if (const auto spread = summaries->spreadOf(row.members))
+                foldCoarseSpread(*spread, map, width, *fold);
+    }
+    for (const auto pe : row.members) {
+        if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size())
+            continue;
+        const auto& p = trace.pes[static_cast<std::size_t>(pe)];
+        ++members;
+        row.tracedUs += tracedInWindow(p, w);
+        if (group) {
+            // Busy time came from the group's summary; idle is the rest of the traced time.
+            continue;
+        }
+        const auto& ex = p.executions;
+        const auto range = p.executionsOverlapping(w.begin, w.end);
+        for (auto k = range.first; k < range.last; ++k) {
+            const auto b = std::max(ex.begin[k], w.begin);
+            const auto e = std::min(ex.end[k], w.end);
+            const int entry = ex.entry[k];
+            const auto d = std::max<core::TimeUs>(e - b, 0);
+            row.busyUs += d;
+            if (entry < columns.entryCount)
+                activityTime[static_cast<std::size_t>(entry)] += d;
+            const double u0 = static_cast<double>(b - w.begin) * scale;
+            const double u1 = static_cast<double>(e - w.begin) * scale;
+            const int c0 = std::clamp(static_cast<int>(std::floor(u0)), 0, width - 1);
+            const int c1 = std::clamp(static_cast<int>(std::ceil(u1)), c0 + 1, width);
+            ++started[static_cast<std::size_t>(c0)];
+            for (int c = c0; c < c1; ++c) {
+                const double cover = std::min(u1, static_cast<double>(c + 1))
+                    - std::max(u0, static_cast<double>(c));
+                if (cover <= 0.0)
+                    continue;
+                busy[static_cast<std::size_t>(c)] += cover;
+                if (set) {
+                    if (one[static_cast<std::size_t>(c)] == 0.0F)
+                        touched.push_back(static_cast<std::size_t>(c));
+                    one[static_cast<std::size_t>(c)] += static_cast<float>(cover);
+                }
+                if (entry < columns.entryCount)
+                    byEntry.add(c, entry, cover);
+            }
+        }
+        if (set) {
+            // Columns in increasing order (executions do not overlap in a valid log).
+            std::sort(touched.begin(), touched.end());
+            for (const auto c : touched) {
+                fold->addSparse(c, static_cast<int>(counted.size()), pe, std::min(one[c], 1.0F));
+                one[c] = 0.0F;
+            }
+            touched.clear();
+            counted.push_back(pe);
+        }
+        const auto idles = p.idlesOverlapping(w.begin, w.end);
+        for (auto i = idles.first; i < idles.last; ++i) {
+            const auto d = clippedLength(p.idles.begin[i], p.idles.end[i], w);
+            row.idleUs += d;
+            activityTime[static_cast<std::size_t>(columns.idle())] += d;
+        }
+    }
+    if (set && !group)
+        fold->finishSparse(counted);
+    if (group) {
+        row.idleUs = std::max<core::TimeUs>(row.tracedUs - row.busyUs, 0);
+        activityTime[static_cast<std::size_t>(columns.idle())] += row.idleUs;
+    }
+    byEntry.take(entryRows, true);
+    const int left = static_cast<int>(std::lround(map.left));
+    for (int c = 0; c < width; ++c) {
+        const auto cc = static_cast<std::size_t>(c);
+        if (busy[cc] <= 0.0)
+            continue;
+        // The dominant entry: the first of the most time (entry 0 when none ran).
+        int best = 0;
+        double bestTime = 0.0;
+        for (auto k = entryRows.start[cc]; k < entryRows.start[cc + 1]; ++k)
+            if (entryRows.value[k] > bestTime) {
+                bestTime = entryRows.value[k];
+                best = entryRows.activity[k];
+            }
+        TimelineBlock block;
+        block.kind = TimelineBlockKind::Aggregate;
+        block.left = left + c;
+        block.right = block.left + 1;
+        block.activity = best;
+        block.dominantShare = static_cast<float>(bestTime / busy[cc]);
+        block.utilization = static_cast<float>(
+            std::min(busy[cc] / static_cast<double>(std::max<std::size_t>(members, 1)), 1.0));
+        block.count = started[cc];
+        block.executions = started[cc];
+        block.begin = map.timeAt(left + c);
+        block.end = std::max(map.timeAt(left + c + 1), block.begin + 1);
+        row.blocks.push_back(block);
+        if (set) {
+            auto spread = fold->at(cc);
+            if (spread.lowPe == core::kNoPe) // no member in the coarse spread
+                spread = { block.utilization, block.utilization, core::kNoPe, core::kNoPe };
+            row.spread.push_back(spread);
+        }
+    }
+}
+
+} // namespace parallax::views::timeline_rows

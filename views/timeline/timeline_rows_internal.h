@@ -1,0 +1,64 @@
+#pragma once
+
+// What the two files building timeline rows share (timeline_geometry.cpp: a PE's row,
+// timeline_group_rows.cpp: the rows of a group of PEs) and nothing else includes.
+
+#include "views/timeline/timeline_geometry.h"
+#include "views/timeline/timeline_summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace parallax::views::timeline_rows {
+
+inline core::TimeUs clippedLength(core::TimeUs b, core::TimeUs e, core::TimeRange w)
+{
+    return std::max<core::TimeUs>(0, std::min(e, w.end) - std::max(b, w.begin));
+}
+
+// The part of the window inside a PE's traced span (its first to its last record).
+inline core::TimeUs tracedInWindow(const core::PeTrace& p, core::TimeRange w)
+{
+    if (p.firstTime < 0)
+        return 0;
+    const auto end = p.endComputation >= 0 ? std::max(p.endComputation, p.lastTime) : p.lastTime;
+    return clippedLength(p.beginComputation >= 0 ? p.beginComputation : p.firstTime, end, w);
+}
+
+// Walks the buckets (`count` of `bucketUs` from `origin`: a summary's) under pixel column `c`
+// of `map`: visit(bucket, share, begins) per bucket overlapping the column, `share` being the
+// fraction of the bucket inside the column and `begins` whether the bucket starts in it (its
+// executions begun count there). Returns the column's time span [t0, t1).
+template <typename Visit>
+std::pair<double, double> forBucketsInColumn(core::TimeUs origin, core::TimeUs bucketUs,
+    std::size_t count, const TimeMapping& map, double usPerPixel, int c, Visit&& visit)
+{
+    const double t0 = static_cast<double>(map.window.begin) + c * usPerPixel;
+    const double t1 = std::min(t0 + usPerPixel, static_cast<double>(map.window.end));
+    const double bucket = static_cast<double>(bucketUs);
+    const double f0 = (t0 - static_cast<double>(origin)) / bucket;
+    const double f1 = (t1 - static_cast<double>(origin)) / bucket;
+    const auto b0 = std::max<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(std::floor(f0)), 0);
+    const auto b1 = std::min<std::ptrdiff_t>(
+        static_cast<std::ptrdiff_t>(std::ceil(f1)), static_cast<std::ptrdiff_t>(count));
+    for (auto b = b0; b < b1; ++b) {
+        const double share
+            = std::min(f1, static_cast<double>(b + 1)) - std::max(f0, static_cast<double>(b));
+        if (share > 0.0)
+            visit(static_cast<std::size_t>(b), share,
+                static_cast<double>(b) >= f0 && static_cast<double>(b) < f1);
+    }
+    return { t0, t1 };
+}
+
+// A row of several PEs (TimelineRow::collapsed()): one Aggregate block per pixel column where
+// they ran (see buildTimelineGeometryForRows).
+void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map,
+    const core::analysis::ActivityColumns& columns, std::vector<core::TimeUs>& activityTime,
+    const TimelineSummaryCache* summaries);
+
+} // namespace parallax::views::timeline_rows

@@ -1,0 +1,149 @@
+#include "views/user_events/user_events_view.h"
+
+#include "core/text_args.h"
+#include "views/common/async_computation.h"
+#include "views/common/options_bar.h"
+#include "views/common/result_table_view.h"
+#include "views/common/stacked_bar_chart.h"
+
+#include <QLineEdit>
+#include <QLocale>
+
+namespace parallax::views {
+
+namespace {
+
+using core::analysis::UserEventKind;
+
+TableColumns statsColumns()
+{
+    return {
+        { "event_name", UserEventsView::tr("User event"), {} },
+        { "pe", UserEventsView::tr("PE"), UserEventsView::tr("all: the PEs together") },
+        { "kind", UserEventsView::tr("Kind"),
+            UserEventsView::tr("instant (traceUserEvent) or bracket (a begin and an end)") },
+        { "count", UserEventsView::tr("Count"), {} },
+        { "total_us", UserEventsView::tr("Total"),
+            UserEventsView::tr("Brackets: summed duration") },
+        { "min_us", UserEventsView::tr("Min"), {} },
+        { "mean_us", UserEventsView::tr("Mean"), {} },
+        { "max_us", UserEventsView::tr("Max"), {} },
+        { "event", UserEventsView::tr("Id"), UserEventsView::tr("User event id (.sts EVENT)") },
+    };
+}
+
+TableColumns occurrenceColumns()
+{
+    return {
+        { "begin_us", UserEventsView::tr("Time"), {} },
+        { "pe", UserEventsView::tr("PE"), {} },
+        { "event_name", UserEventsView::tr("User event"), {} },
+        { "kind", UserEventsView::tr("Kind"), {} },
+        { "duration_us", UserEventsView::tr("Duration"), {} },
+        { "end_us", UserEventsView::tr("End"), {} },
+        { "event", UserEventsView::tr("Id"), {} },
+    };
+}
+
+std::optional<QString> eventListError(const QString& text)
+{
+    if (text.trimmed().isEmpty())
+        return std::nullopt;
+    std::string error;
+    if (!core::parsePeList(text.trimmed().toStdString(), &error, 1'000'000))
+        return UserEventsView::tr("Events: %1").arg(QString::fromStdString(error));
+    return std::nullopt;
+}
+
+} // namespace
+
+UserEventsView::UserEventsView(EntryPalette* palette, QWidget* parent)
+    : TableAnalysisView(ViewKind::UserEvents, palette, parent)
+{
+    m_options->offerCommThreads();
+    m_events = m_options->addField(tr("&Events"), {}, eventListError, 8);
+    m_events->setObjectName(QStringLiteral("events"));
+    m_events->setPlaceholderText(tr("all"));
+    m_events->setToolTip(tr("User event ids, e.g. 10,20 (empty: all)"));
+    m_occurrences = addDetailTable(QStringLiteral("occurrences"));
+    m_table->model()->setRowToolTip([](int) {
+        return tr("Select: list its occurrences below · double-click: the first one in the "
+                  "Timeline");
+    });
+    m_occurrences->model()->setRowToolTip(
+        [](int) { return tr("Double-click: this occurrence in the Timeline"); });
+    recompute();
+}
+
+bool UserEventsView::applyViewOption(const QString& name, const QString& value, QString* error)
+{
+    if (name != QStringLiteral("events"))
+        return TableAnalysisView::applyViewOption(name, value, error);
+    m_events->setText(value);
+    return true;
+}
+
+void UserEventsView::clearResult()
+{
+    m_summary.reset();
+    m_occurrences->setTable({}, {});
+}
+
+void UserEventsView::recompute()
+{
+    core::analysis::UserEventOptions options;
+    if (const auto ids = core::parsePeList(m_events->text().trimmed().toStdString()))
+        options.events.assign(ids->begin(), ids->end());
+    computeAndShow<core::analysis::UserEventSummary>(
+        tr("User Events"),
+        [options](const core::Trace& trace, const core::analysis::AnalysisRequest& request,
+            const core::analysis::Progress& progress) {
+            return core::analysis::computeUserEvents(trace, request, options, progress);
+        },
+        [this](core::analysis::UserEventSummary summary) { show(std::move(summary)); });
+}
+
+void UserEventsView::show(core::analysis::UserEventSummary summary)
+{
+    m_summary = std::move(summary);
+    const auto& s = *m_summary;
+    std::uint64_t instants = 0;
+    std::uint64_t brackets = 0;
+    for (const auto& o : s.occurrences)
+        ++(o.kind == UserEventKind::Instant ? instants : brackets);
+    const QLocale locale;
+    setHeading(tr("User Events"),
+        describe(s.range, s.pes, s.apart)
+            + tr(" · %1 instants, %2 brackets")
+                  .arg(locale.toString(static_cast<qulonglong>(instants)),
+                      locale.toString(static_cast<qulonglong>(brackets))));
+    if (!s.error.empty()) {
+        showMessage(QString::fromStdString(s.error));
+        m_occurrences->setTable({}, {});
+        return;
+    }
+    m_table->setEmptyMessage(tr("No user events in this range on these PEs"));
+    m_table->setTable(core::analysis::userEventStatsTable(s, m_trace->metadata), statsColumns());
+    showDetail(-1);
+}
+
+void UserEventsView::showDetail(int row)
+{
+    if (!m_summary)
+        return;
+    auto shown = *m_summary;
+    shown.stats.clear();
+    const auto& stats = m_summary->stats;
+    if (row >= 0 && static_cast<std::size_t>(row) < stats.size()) {
+        const auto& picked = stats[static_cast<std::size_t>(row)];
+        std::erase_if(shown.occurrences, [&](const core::analysis::UserEventOccurrence& o) {
+            return o.event != picked.event || o.kind != picked.kind
+                || (picked.pe != core::kNoPe && o.pe != picked.pe);
+        });
+    }
+    m_occurrences->setEmptyMessage(tr("No occurrences"));
+    m_occurrences->setTable(
+        core::analysis::userEventOccurrencesTable(shown, m_trace->metadata), occurrenceColumns());
+}
+
+} // namespace parallax::views

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "core/analysis/user_events.h"
+#include "views/common/table_analysis_view.h"
+
+#include <optional>
+
+class QLineEdit;
+
+namespace parallax::views {
+
+// User Events: instant and bracketed user events per event id, for all the PEs together and per
+// PE (count; for brackets total, min, mean and max duration), above the list of occurrences of
+// the selected row (all of them when none is selected). A double-click on an occurrence opens
+// the Timeline there; on a count row, at its first occurrence. The options bar takes event ids.
+class UserEventsView : public TableAnalysisView {
+    Q_OBJECT
+public:
+    explicit UserEventsView(EntryPalette* palette, QWidget* parent = nullptr);
+
+    [[nodiscard]] ResultTableView* occurrences() const { return m_occurrences; }
+    [[nodiscard]] QLineEdit* eventsField() const { return m_events; }
+    [[nodiscard]] const std::optional<core::analysis::UserEventSummary>& summary() const
+    {
+        return m_summary;
+    }
+
+protected:
+    void recompute() override;
+    void clearResult() override;
+    // "events": an id list.
+    bool applyViewOption(const QString& name, const QString& value, QString* error) override;
+
+private:
+    void show(core::analysis::UserEventSummary summary);
+    // The occurrences of the count row `row` of the main table (-1: all).
+    void showDetail(int row) override;
+
+    QLineEdit* m_events = nullptr;
+    ResultTableView* m_occurrences = nullptr;
+    std::optional<core::analysis::UserEventSummary> m_summary;
+};
+
+} // namespace parallax::views
