@@ -8,8 +8,8 @@
 
 namespace parallax::io {
 
-// Reading JSON (RFC 8259): a run's reduction.json, and the tests' reading back of exported
-// trace-event files.
+// Reading JSON (RFC 8259): a run's reduction.json, session files, and the tests' reading back
+// of exported trace-event files.
 
 // A JSON value: objects keep their members in order (lookups are linear, which suits the small
 // objects of reduction.json and of trace events).
@@ -32,6 +32,10 @@ struct Json {
         return nullptr;
     }
 };
+
+// `text` as a JSON string literal: quoted, with quotes, backslashes and control characters
+// escaped (UTF-8 passes through).
+std::string jsonQuoted(std::string_view text);
 
 // Parses `text` as one JSON value into `out`. False with `error` ("what at byte N") at the first
 // syntax error or when arrays and objects nest deeper than `maxDepth`.

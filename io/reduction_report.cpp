@@ -1,6 +1,7 @@
 #include "reduction_report.h"
 
 #include "core/text_args.h"
+#include "json_value.h"
 
 #include <cmath>
 #include <cstdio>
@@ -29,36 +30,6 @@ std::string fixed(double v, int decimals)
     return buf;
 }
 
-std::string jsonString(const std::string& s)
-{
-    std::string out = "\"";
-    for (const char c : s) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-                out += buf;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out + "\"";
-}
-
 double fraction(std::uint64_t part, std::uint64_t whole)
 {
     return whole == 0 ? 0.0 : static_cast<double>(part) / static_cast<double>(whole);
@@ -68,7 +39,7 @@ std::string retentionJson(const std::array<double, 3>& retention)
 {
     std::string out = "{";
     for (std::size_t s = 0; s < kRetentionStrata.size(); ++s)
-        out += (s == 0 ? "" : ", ") + jsonString("top" + std::to_string(kRetentionStrata[s])) + ": "
+        out += (s == 0 ? "" : ", ") + jsonQuoted("top" + std::to_string(kRetentionStrata[s])) + ": "
             + number(retention[s]);
     return out + "}";
 }
@@ -87,11 +58,11 @@ std::string reductionJson(const ReductionReport& report)
     std::ostringstream o;
     o << "{\n";
     o << "  \"format\": \"parallax-reduction\",\n  \"version\": 1,\n";
-    o << "  \"source\": " << jsonString(p.source) << ",\n";
-    o << "  \"run\": " << jsonString(p.runName) << ",\n";
-    o << "  \"parameters\": {\"keep\": " << jsonString(p.keep)
-      << ", \"keep_count\": " << p.keepCount << ", \"select\": " << jsonString(p.select)
-      << ", \"k\": " << jsonString(p.k) << ", \"seed\": " << p.seed << ", \"range_us\": ["
+    o << "  \"source\": " << jsonQuoted(p.source) << ",\n";
+    o << "  \"run\": " << jsonQuoted(p.runName) << ",\n";
+    o << "  \"parameters\": {\"keep\": " << jsonQuoted(p.keep)
+      << ", \"keep_count\": " << p.keepCount << ", \"select\": " << jsonQuoted(p.select)
+      << ", \"k\": " << jsonQuoted(p.k) << ", \"seed\": " << p.seed << ", \"range_us\": ["
       << q.range.begin << ", " << q.range.end
       << "], \"range_given\": " << (p.rangeGiven ? "true" : "false") << "},\n";
     o << "  \"processors\": " << report.processors << ",\n";
@@ -105,7 +76,7 @@ std::string reductionJson(const ReductionReport& report)
     for (std::size_t i = 0; i < report.kept.size(); ++i) {
         const auto& k = report.kept[i];
         o << (i == 0 ? "\n" : ",\n") << "    {\"pe\": " << k.pe
-          << ", \"role\": " << jsonString(k.role) << ", \"cluster\": " << k.cluster
+          << ", \"role\": " << jsonQuoted(k.role) << ", \"cluster\": " << k.cluster
           << ", \"distance\": " << number(k.distance) << "}";
     }
     o << "\n  ],\n";

@@ -9,6 +9,7 @@ packages=(
   zlib1g-dev libdeflate-dev libboost-iostreams-dev catch2
   libopen-trace-format2-dev otf2-tools
   libopenmpi-dev openmpi-bin
+  dpkg-dev appstream desktop-file-utils
 )
 
 missing=()

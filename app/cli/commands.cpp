@@ -81,6 +81,7 @@ common options:
   --memory-budget SIZE       when the logs' store would need more (e.g. 4G), open the run
                              from its summary files instead (default: no limit)
   --help                     help for a command
+  --version                  the version of parallax-cli
 
 exit codes: 0 success, 1 the run could not be opened, 2 bad arguments
 )";
@@ -210,6 +211,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (command == "--help" || command == "-h" || command == "help") {
         out << kUsage;
+        return kExitOk;
+    }
+    if (command == "--version") {
+        out << "parallax-cli " << PARALLAX_VERSION << "\n";
         return kExitOk;
     }
     if (command == "info")

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "bookmarks_dock.h"
 #include "empty_state_widget.h"
 #include "export_dialog.h"
 #include "export_run_dialog.h"
@@ -8,13 +9,17 @@
 #include "pe_lists_dialog.h"
 #include "reduce_dialog.h"
 #include "run_load_job.h"
+#include "session_controller.h"
+#include "view_navigation.h"
 #include "view_workspace.h"
 #include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
+#include "views/common/view_factory.h"
 #include "views/compare/compare_view.h"
 #include "views/import_report/import_report_widget.h"
 #include "views/log_view/log_view.h"
 #include "views/summary/run_summary_widget.h"
+#include "views/timeline/timeline_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -54,6 +59,10 @@ constexpr int kStatusMessageMs = 8000;
 constexpr int kProgressSteps = 1000;
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
+// The views open when the window closed (keys in tab order) and the current one; the next run
+// opened (not a session) opens them again.
+const QString kViewsKey = QStringLiteral("window/views");
+const QString kCurrentViewKey = QStringLiteral("window/currentView");
 
 // Short name of a run path for messages: the directory or file name.
 QString runName(const QString& path)
@@ -112,6 +121,18 @@ MainWindow::MainWindow(bool persistSettings, QWidget* parent)
     m_reportDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_reportDock);
     m_reportDock->hide();
+    m_bookmarksDock = new BookmarksDock(this);
+    m_bookmarksDock->setAllowedAreas(Qt::AllDockWidgetAreas);
+    addDockWidget(Qt::RightDockWidgetArea, m_bookmarksDock);
+    m_bookmarksDock->hide();
+    connect(m_bookmarksDock, &BookmarksDock::addRequested, this, &MainWindow::addBookmark);
+    connect(m_bookmarksDock, &BookmarksDock::goToRequested, this, [this](io::Bookmark bookmark) {
+        if (auto* timeline
+            = qobject_cast<views::TimelineView*>(m_workspace->openView(views::ViewKind::Timeline)))
+            BookmarksDock::showIn(*timeline, bookmark);
+    });
+    m_sessions = new SessionController(this, m_bookmarksDock);
+    m_navigation = new ViewNavigation(this);
 
     createActions();
     createMenus();
@@ -162,7 +183,7 @@ void MainWindow::createActions()
     connect(m_openDirectoryAction, &QAction::triggered, this, &MainWindow::chooseRunDirectory);
 
     m_closeAction = new QAction(tr("&Close Run"), this);
-    m_closeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_W));
+    m_closeAction->setShortcuts(QKeySequence::Close);
     connect(m_closeAction, &QAction::triggered, this, &MainWindow::closeRun);
 
     m_cancelAction = new QAction(tr("Cancel &Loading"), this);
@@ -170,13 +191,23 @@ void MainWindow::createActions()
     connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelLoad);
 
     m_quitAction = new QAction(tr("&Quit"), this);
-    m_quitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    // Not every platform binds Quit; Ctrl+Q where it has none.
+    auto quitKeys = QKeySequence::keyBindings(QKeySequence::Quit);
+    if (quitKeys.isEmpty())
+        quitKeys = { QKeySequence(Qt::CTRL | Qt::Key_Q) };
+    m_quitAction->setShortcuts(quitKeys);
     m_quitAction->setMenuRole(QAction::QuitRole);
     connect(m_quitAction, &QAction::triggered, this, &MainWindow::close);
 
     m_reportAction = m_reportDock->toggleViewAction();
     m_reportAction->setText(tr("&Import Report"));
     m_reportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+
+    m_addBookmarkAction = new QAction(tr("Add &Bookmark"), this);
+    m_addBookmarkAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_D));
+    m_addBookmarkAction->setStatusTip(
+        tr("Bookmark the Timeline's selected execution, or its reference mark, with a note"));
+    connect(m_addBookmarkAction, &QAction::triggered, this, &MainWindow::addBookmark);
 
     m_fullScreenAction = new QAction(tr("&Full Screen"), this);
     m_fullScreenAction->setShortcut(QKeySequence(Qt::Key_F11));
@@ -241,9 +272,13 @@ void MainWindow::createMenus()
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
     file->addAction(m_openDirectoryAction);
+    file->addAction(m_sessions->openAction());
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(m_sessions->saveAction());
+    file->addAction(m_sessions->saveAsAction());
     file->addSeparator();
     file->addAction(m_exportChartAction);
     file->addAction(m_exportDataAction);
@@ -256,11 +291,26 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_quitAction);
 
+    auto* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(m_navigation->findAction());
+    edit->addAction(m_navigation->findNextAction());
+    edit->addAction(m_navigation->findPreviousAction());
+    edit->addSeparator();
+    edit->addAction(m_addBookmarkAction);
+
     auto* view = menuBar()->addMenu(tr("&View"));
     for (auto* action : m_viewActions)
         view->addAction(action);
     view->addSeparator();
+    view->addAction(m_navigation->zoomInAction());
+    view->addAction(m_navigation->zoomOutAction());
+    view->addAction(m_navigation->wholeRunAction());
+    view->addSeparator();
     view->addAction(m_reportAction);
+    auto* bookmarks = m_bookmarksDock->toggleViewAction();
+    bookmarks->setText(tr("Boo&kmarks"));
+    bookmarks->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    view->addAction(bookmarks);
     view->addSeparator();
     view->addAction(m_fullScreenAction);
     view->addSeparator();
@@ -336,6 +386,7 @@ void MainWindow::updateActions()
     m_exportDataAction->setEnabled(onView);
     m_reduceAction->setEnabled(m_trace != nullptr);
     m_compareAction->setEnabled(m_trace != nullptr);
+    m_addBookmarkAction->setEnabled(m_trace != nullptr);
 }
 
 QString MainWindow::dialogStartDirectory() const
@@ -350,7 +401,8 @@ QString MainWindow::dialogStartDirectory() const
 void MainWindow::chooseRunFile()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Run"), dialogStartDirectory(),
-        tr("Projections symbol tables (*.sts);;All files (*)"));
+        tr("Runs and sessions (*.sts *.parallax);;Projections symbol tables (*.sts);;Parallax "
+           "sessions (*.parallax);;All files (*)"));
     if (!path.isEmpty())
         openRun(path);
 }
@@ -402,6 +454,10 @@ void MainWindow::openRunWithIndex(const QString& path, const QString& indexDirec
 {
     if (path.isEmpty())
         return;
+    if (path.endsWith(QStringLiteral(".parallax"), Qt::CaseInsensitive)) {
+        m_sessions->open(path);
+        return;
+    }
     if (m_job) {
         m_job->cancel();
         discardJob();
@@ -449,6 +505,7 @@ void MainWindow::onLoaded(core::TracePtr trace, double seconds)
     const bool fromCache = m_job && m_job->fromCache();
     const QString cacheNote = m_job ? m_job->cacheNote() : QString();
     discardJob();
+    m_runPath = path;
     showTrace(std::move(trace));
     if (!path.isEmpty()) {
         m_recent.add(path);
@@ -466,6 +523,8 @@ void MainWindow::onLoaded(core::TracePtr trace, double seconds)
     statusBar()->showMessage(message, kStatusMessageMs);
     if (m_trace->report.total(core::Severity::Warning) > 0)
         showImportReport();
+    if (m_persist && !m_sessions->opening() && m_workspace->openViews().empty())
+        restoreViewLayout();
     emit loadFinished(LoadOutcome::Loaded);
 }
 
@@ -526,7 +585,23 @@ void MainWindow::discardJob()
 void MainWindow::closeRun()
 {
     cancelLoad();
+    m_runPath.clear();
     showTrace(nullptr);
+}
+
+void MainWindow::addBookmark()
+{
+    auto* timeline
+        = qobject_cast<views::TimelineView*>(m_workspace->view(views::ViewKind::Timeline));
+    if (!m_trace || timeline == nullptr) {
+        statusBar()->showMessage(tr("Open the Timeline and select an execution (or set a reference "
+                                    "mark) to bookmark it"),
+            kStatusMessageMs);
+        return;
+    }
+    m_bookmarksDock->show();
+    m_bookmarksDock->raise();
+    m_bookmarksDock->addFrom(*timeline);
 }
 
 void MainWindow::showTrace(core::TracePtr trace)
@@ -534,6 +609,7 @@ void MainWindow::showTrace(core::TracePtr trace)
     m_trace = std::move(trace);
     m_summary->setTrace(m_trace);
     m_report->setTrace(m_trace);
+    m_bookmarksDock->setTrace(m_trace);
     m_palette->setRun(m_trace.get());
     m_workspace->setTrace(m_trace);
     if (m_trace) {
@@ -718,12 +794,32 @@ void MainWindow::closeEvent(QCloseEvent* event)
         QSettings settings;
         settings.setValue(kGeometryKey, saveGeometry());
         settings.setValue(kStateKey, saveState());
+        if (m_trace) {
+            QStringList keys;
+            for (auto* view : m_workspace->openViews())
+                keys << views::viewKey(view->kind());
+            settings.setValue(kViewsKey, keys);
+            auto* current = m_workspace->currentView();
+            settings.setValue(
+                kCurrentViewKey, current != nullptr ? views::viewKey(current->kind()) : QString());
+        }
     }
     if (m_job) {
         m_job->cancel();
         discardJob();
     }
     event->accept();
+}
+
+void MainWindow::restoreViewLayout()
+{
+    const QSettings settings;
+    for (const auto& key : settings.value(kViewsKey).toStringList())
+        if (const auto kind = views::viewKindFromKey(key))
+            m_workspace->openView(*kind, /*select=*/false);
+    if (const auto current = views::viewKindFromKey(settings.value(kCurrentViewKey).toString());
+        current && m_workspace->view(*current) != nullptr)
+        m_workspace->openView(*current);
 }
 
 void MainWindow::changeEvent(QEvent* event)
@@ -737,7 +833,9 @@ bool MainWindow::isRunPath(const QString& path)
 {
     const QFileInfo info(path);
     return info.isDir()
-        || (info.isFile() && info.suffix().compare(QLatin1String("sts"), Qt::CaseInsensitive) == 0);
+        || (info.isFile()
+            && (info.suffix().compare(QLatin1String("sts"), Qt::CaseInsensitive) == 0
+                || info.suffix().compare(QLatin1String("parallax"), Qt::CaseInsensitive) == 0));
 }
 
 QString MainWindow::runPathFromMime(const QMimeData* mime)

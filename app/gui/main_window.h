@@ -24,8 +24,11 @@ class RunSummaryWidget;
 
 namespace parallax::app {
 
+class BookmarksDock;
 class EmptyStateWidget;
 class RunLoadJob;
+class SessionController;
+class ViewNavigation;
 class ViewWorkspace;
 
 // How a load ended, as reported by MainWindow::loadFinished.
@@ -53,13 +56,22 @@ public:
     // The summary and the analysis views, as tabs.
     [[nodiscard]] ViewWorkspace* workspace() const { return m_workspace; }
     [[nodiscard]] views::EntryPalette* palette() const { return m_palette; }
+    // The path the open run was opened by (a directory or .sts; empty without a run).
+    [[nodiscard]] const QString& runPath() const { return m_runPath; }
+    [[nodiscard]] SessionController* sessions() const { return m_sessions; }
+    [[nodiscard]] BookmarksDock* bookmarks() const { return m_bookmarksDock; }
+    [[nodiscard]] ViewNavigation* navigation() const { return m_navigation; }
 
-    // Whether a path dropped on the window can be opened as a run: a directory or a .sts file.
+    // Whether a path dropped on the window can be opened: a run (a directory or a .sts file)
+    // or a session (.parallax).
     [[nodiscard]] static bool isRunPath(const QString& path);
 
 public slots:
-    // Starts loading `path` (a run directory, NAME.sts or NAME.sum.sts) in the background.
+    // Starts loading `path` (a run directory, NAME.sts or NAME.sum.sts) in the background; a
+    // session file (.parallax) opens as a session (SessionController::open).
     void openRun(const QString& path);
+    // View → Add Bookmark: the Timeline's selected execution, or its reference mark.
+    void addBookmark();
     // The same through the index in `indexDirectory` only (parallax RUN --index DIR).
     void openRunWithIndex(const QString& path, const QString& indexDirectory);
     void closeRun();
@@ -112,6 +124,8 @@ private:
     void discardJob();
     void showTrace(core::TracePtr trace);
     void saveEntryColors() const;
+    // Opens the views that were open when the window last closed (persistent windows only).
+    void restoreViewLayout();
 
     bool m_persist = true;
     RecentRuns m_recent;
@@ -132,6 +146,11 @@ private:
     QPointer<RunLoadJob> m_compareJob;
     QDockWidget* m_reportDock = nullptr;
     views::ImportReportWidget* m_report = nullptr;
+    BookmarksDock* m_bookmarksDock = nullptr;
+    SessionController* m_sessions = nullptr;
+    ViewNavigation* m_navigation = nullptr;
+    QAction* m_addBookmarkAction = nullptr;
+    QString m_runPath;
     QPointer<QMessageBox> m_errorBox;
 
     QWidget* m_progress = nullptr;

@@ -56,6 +56,21 @@ views::AnalysisView* ViewWorkspace::currentView() const
     return qobject_cast<views::AnalysisView*>(currentWidget());
 }
 
+std::vector<views::AnalysisView*> ViewWorkspace::openViews() const
+{
+    std::vector<views::AnalysisView*> views;
+    for (int i = 1; i < count(); ++i)
+        if (auto* v = qobject_cast<views::AnalysisView*>(widget(i)))
+            views.push_back(v);
+    return views;
+}
+
+void ViewWorkspace::closeAllViews()
+{
+    while (count() > 1)
+        closeTab(count() - 1);
+}
+
 views::AnalysisView* ViewWorkspace::openView(views::ViewKind kind, bool select)
 {
     auto* existing = view(kind);

@@ -31,6 +31,10 @@ public:
     [[nodiscard]] views::AnalysisView* view(views::ViewKind kind) const;
     // The view of the current tab, or null on the summary page.
     [[nodiscard]] views::AnalysisView* currentView() const;
+    // The open views in tab order.
+    [[nodiscard]] std::vector<views::AnalysisView*> openViews() const;
+    // Closes every view's tab (the summary stays).
+    void closeAllViews();
 
     // Opens the timeline with these PEs added, in this range.
     void openTimeline(const std::vector<core::PeId>& pes, core::TimeRange range);

@@ -5,6 +5,7 @@
 #include "core/text_args.h"
 #include "io/counter_reader.h"
 #include "io/pe_log_listing.h"
+#include "io/session_file.h"
 #include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
@@ -13,14 +14,17 @@
 #include "views/log_view/log_view.h"
 
 #include <QApplication>
+#include <QColor>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QThread>
 #include <QThreadPool>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <set>
 
@@ -29,7 +33,8 @@ namespace parallax::render {
 namespace {
 
 const char* const kHelp
-    = "usage: parallax-cli render VIEW RUN -o OUT.png [--width W] [--height H] [options]\n\n"
+    = "usage: parallax-cli render VIEW RUN -o OUT.png [--width W] [--height H] [options]\n"
+      "       parallax-cli render --session FILE.parallax VIEW -o OUT.png [options]\n\n"
       "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
       "the timeline and the table views, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
@@ -38,6 +43,9 @@ const char* const kHelp
       "NAME.count.sts files), compare.\n\n"
       "options:\n"
       "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
+      "  --session FILE     draw the view as a saved session (File > Save Session) has it:\n"
+      "                     its run, range, PEs, options and entry colours; options given\n"
+      "                     here win over the session's\n"
       "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
       "  --range B:E, --pes LIST, --entries LIST   as for the analysis commands\n"
       "  view options as the matching command: --interval, --bins (time-profile, comm),\n"
@@ -76,6 +84,73 @@ std::unique_ptr<QApplication> makeApplication()
     return std::make_unique<QApplication>(argc, argv);
 }
 
+// Takes `--session FILE` out of the arguments, reads the session and puts its run (where it
+// is now) in place of RUN. Returns 0 or the exit code after a message.
+int takeRenderSession(
+    std::vector<std::string>& args, std::optional<io::Session>& session, std::ostream& err)
+{
+    const auto it = std::find(args.begin(), args.end(), "--session");
+    if (it == args.end())
+        return cli::kExitOk;
+    if (it + 1 == args.end())
+        return cli::usageError(err, "render", "--session needs a FILE.parallax");
+    const std::string path = *(it + 1);
+    args.erase(it, it + 2);
+    auto read = io::readSession(path);
+    if (!read.session) {
+        err << "parallax-cli render: " << read.error << "\n";
+        return cli::kExitFatal;
+    }
+    const auto found = io::locateSessionRun(*read.session, path);
+    if (found.path.empty()) {
+        err << "parallax-cli render: the run of the session " << path
+            << " is missing: " << read.session->runPath << "\n";
+        return cli::kExitFatal;
+    }
+    if (found.moved)
+        err << "parallax-cli render: note: the session's run was found beside it, at " << found.path
+            << "\n";
+    // RUN after VIEW, as the command line would have it.
+    args.insert(args.empty() ? args.end() : args.begin() + 1, found.path);
+    session = std::move(read.session);
+    return cli::kExitOk;
+}
+
+// The session's entry colours and the state it saved for `viewName` (notes on stderr for what
+// no longer applies). Returns 0, or 2 when the session has no such view.
+int restoreRenderSession(const io::Session& session, const core::Trace& trace,
+    const std::string& viewName, views::AnalysisView& view, views::EntryPalette& palette,
+    std::ostream& err)
+{
+    const auto saved = std::find_if(session.views.begin(), session.views.end(),
+        [&viewName](const io::SessionView& v) { return v.view == viewName; });
+    if (saved == session.views.end()) {
+        std::string have;
+        for (const auto& v : session.views)
+            have += (have.empty() ? "" : ", ") + v.view;
+        return cli::usageError(err, "render",
+            "the session has no " + viewName
+                + " view (it has: " + (have.empty() ? std::string("none") : have) + ")");
+    }
+    if (session.fingerprint)
+        for (const auto& difference :
+            io::fingerprintDifferences(*session.fingerprint, io::fingerprintOf(trace)))
+            err << "parallax-cli render: note: the run has changed since the session was saved: "
+                << difference << "\n";
+    auto overrides = palette.overrides();
+    for (const auto& [entry, color] : session.entryColors)
+        overrides.insert(QString::fromStdString(entry), QColor(QString::fromStdString(color)));
+    palette.setOverrides(overrides);
+    views::AnalysisView::State state;
+    for (const auto& [key, value] : saved->state)
+        state[QString::fromStdString(key)] = QString::fromStdString(value);
+    QString problems;
+    if (!view.restoreState(state, &problems))
+        for (const auto& line : problems.split(QLatin1Char('\n')))
+            err << "parallax-cli render: note: " << line.toStdString() << "\n";
+    return cli::kExitOk;
+}
+
 } // namespace
 
 int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -89,6 +164,11 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         out << kHelp;
         return rest.empty() ? cli::kExitUsage : cli::kExitOk;
     }
+    std::optional<io::Session> session;
+    if (const int rc = takeRenderSession(rest, session, err); rc != cli::kExitOk)
+        return rc;
+    if (rest.empty())
+        return cli::usageError(err, "render", "missing VIEW");
     const auto kind = views::viewKindFromKey(QString::fromStdString(rest.front()));
     if (!kind) {
         QStringList keys;
@@ -199,7 +279,17 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         pes.assign(valid.begin(),
             valid.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(valid.size(), 16)));
     }
-    view->setSelection(range, pes);
+    if (session) {
+        if (const int restored
+            = restoreRenderSession(*session, *trace, viewName, *view, palette, err);
+            restored != cli::kExitOk)
+            return restored;
+        // The session's selection stands unless the command line gives one.
+        if (!defaultRange || !request.pes.empty())
+            view->setSelection(range, request.pes);
+    } else {
+        view->setSelection(range, pes);
+    }
     std::map<QString, QString> given;
     for (const auto& name : viewOptions)
         if (const auto v = cl.parser.value(name))

@@ -167,6 +167,10 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
             parsed.showHelp = true;
             return parsed;
         }
+        if (option == "--version") {
+            parsed.showVersion = true;
+            return parsed;
+        }
         if (isFlag("--gz")) {
             options.gzip = true;
         } else if (isFlag("--no-sum")) {
@@ -347,6 +351,7 @@ Options:
                          while a PE would need 60000 bins or more, as Charm++ does
   --no-sum               do not write .sum, .sumd and .sum.sts
   --help                 print this text
+  --version              print the version
 
 Planted problems (each printed on stdout as one "planted ..." line at the end):
   --overloaded-pes LIST  these PEs get FACTOR times the Worker::compute work per

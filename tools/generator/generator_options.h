@@ -40,6 +40,7 @@ struct GeneratorOptions {
 struct ParsedCommandLine {
     GeneratorOptions options;
     bool showHelp = false;
+    bool showVersion = false;
     std::string error; // one line, without program name; empty when parsing succeeded
 };
 

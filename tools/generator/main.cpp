@@ -22,6 +22,10 @@ int main(int argc, char** argv)
             std::fputs(usageText().c_str(), stdout);
             return 0;
         }
+        if (parsed.showVersion) {
+            std::printf("parallax-gen %s\n", PARALLAX_VERSION);
+            return 0;
+        }
         if (!parsed.error.empty()) {
             std::fprintf(stderr, "parallax-gen: %s\n", parsed.error.c_str());
             return 2;

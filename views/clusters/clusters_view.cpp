@@ -440,4 +440,13 @@ QImage ClustersView::renderChart(QSize size)
     return image;
 }
 
+AnalysisView::State ClustersView::saveState() const
+{
+    auto state = BarChartView::saveState();
+    state[QStringLiteral("k")]
+        = m_k->value() == 0 ? QStringLiteral("auto") : QString::number(m_k->value());
+    state[QStringLiteral("outliers")] = m_outliers->text();
+    return state;
+}
+
 } // namespace parallax::views

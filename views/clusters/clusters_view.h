@@ -30,6 +30,7 @@ public:
     [[nodiscard]] QString csv() const override;
     // "k" (a number or "auto"), "outliers" (a number; empty: the default).
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
+    [[nodiscard]] State saveState() const override;
     // The chart with the cluster and sweep tables below it, as the view shows them.
     [[nodiscard]] QImage renderChart(QSize size = {}) override;
 

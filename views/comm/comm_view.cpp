@@ -242,4 +242,18 @@ QString CommView::csv() const
     return QString::fromStdString(core::analysis::commCsv(m_result ? &*m_result : nullptr));
 }
 
+AnalysisView::State CommView::saveState() const
+{
+    auto state = BarChartView::saveState();
+    state[QStringLiteral("interval")] = m_interval->text();
+    state[QStringLiteral("bins")] = m_bins->text();
+    state[QStringLiteral("metric")] = QString::fromUtf8(core::analysis::commMetricName(metric()));
+    return state;
+}
+
+std::optional<core::TimeRange> CommView::timeAxisRange() const
+{
+    return m_options->range();
+}
+
 } // namespace parallax::views

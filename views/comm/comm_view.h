@@ -25,6 +25,9 @@ public:
     [[nodiscard]] QString csv() const override;
     // "metric" (msgs_sent, bytes_sent, ..., ext_node_bytes_recv), "interval", "bins".
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
+    [[nodiscard]] State saveState() const override;
+    [[nodiscard]] std::optional<core::TimeRange> timeAxisRange() const override;
+    void zoomTimeAxis(core::TimeRange range) override { zoomTo(range); }
 
     [[nodiscard]] core::analysis::CommMetric metric() const;
     void setMetric(core::analysis::CommMetric metric);

@@ -1,6 +1,9 @@
 #include "views/common/analysis_view.h"
 
+#include "core/text_args.h"
+
 #include <QMenu>
+#include <QStringList>
 
 namespace parallax::views {
 
@@ -127,6 +130,87 @@ bool AnalysisView::rejectOption(const QString& name, QString* error) const
     if (error != nullptr)
         *error = QObject::tr("the %1 view has no option --%2").arg(viewKey(m_kind), name);
     return false;
+}
+
+AnalysisView::State AnalysisView::saveState() const
+{
+    return {};
+}
+
+bool AnalysisView::restoreState(const State& state, QString* problems)
+{
+    State options = state;
+    QStringList notes;
+    auto selection = takeSelectionState(options, shownRun(), notes);
+    if (!selection.range.empty() || !selection.pes.empty())
+        setSelection(selection.range, std::move(selection.pes));
+    QString error;
+    if (!applyOptions(options, &error)) {
+        // One by one, so that one option that no longer applies does not cost the others.
+        for (const auto& option : options)
+            if (!applyOptions({ option }, &error))
+                notes << tr("%1 not restored: %2").arg(option.first, error);
+    }
+    if (problems != nullptr)
+        *problems = notes.join(QLatin1Char('\n'));
+    return notes.isEmpty();
+}
+
+QString stateRangeText(core::TimeRange range)
+{
+    return QStringLiteral("%1:%2").arg(range.begin).arg(range.end);
+}
+
+std::optional<core::TimeRange> parseStateRange(const QString& text)
+{
+    const auto parts = text.split(QLatin1Char(':'));
+    bool okBegin = false;
+    bool okEnd = false;
+    if (parts.size() != 2)
+        return std::nullopt;
+    const core::TimeRange range { parts[0].toLongLong(&okBegin), parts[1].toLongLong(&okEnd) };
+    if (!okBegin || !okEnd || range.begin < 0 || range.end <= range.begin)
+        return std::nullopt;
+    return range;
+}
+
+void saveSelectionState(
+    AnalysisView::State& state, core::TimeRange range, const std::vector<core::PeId>& pes)
+{
+    if (!range.empty())
+        state[QStringLiteral("range")] = stateRangeText(range);
+    if (!pes.empty())
+        state[QStringLiteral("pes")] = QString::fromStdString(core::formatPeList(pes));
+}
+
+SelectionState takeSelectionState(
+    AnalysisView::State& state, const core::Trace* trace, QStringList& problems)
+{
+    SelectionState selection;
+    if (const auto it = state.find(QStringLiteral("range")); it != state.end()) {
+        if (const auto range = parseStateRange(it->second))
+            selection.range = *range;
+        else
+            problems << QObject::tr("range '%1' is not B:E in µs").arg(it->second);
+        state.erase(it);
+    }
+    if (const auto it = state.find(QStringLiteral("pes")); it != state.end()) {
+        std::string why;
+        if (const auto pes = core::parsePeList(it->second.toStdString(), &why)) {
+            std::vector<core::PeId> missing;
+            for (const auto pe : *pes)
+                (trace == nullptr || pe < trace->metadata.processors ? selection.pes : missing)
+                    .push_back(pe);
+            if (!missing.empty())
+                problems << QObject::tr("the run has no PE %1")
+                                .arg(QString::fromStdString(core::formatPeList(missing)));
+        } else {
+            problems
+                << QObject::tr("PE list '%1': %2").arg(it->second, QString::fromStdString(why));
+        }
+        state.erase(it);
+    }
+    return selection;
 }
 
 AnalysisView::AnalysisView(ViewKind kind, EntryPalette* palette, QWidget* parent)

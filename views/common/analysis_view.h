@@ -8,6 +8,7 @@
 #include <QWidget>
 
 #include <map>
+#include <optional>
 #include <vector>
 
 class QMenu;
@@ -85,6 +86,8 @@ public:
     virtual void setTrace(core::TracePtr trace) = 0;
     // The time range and PEs to show (empty PE list = all); views recompute.
     virtual void setSelection(core::TimeRange range, std::vector<core::PeId> pes) = 0;
+    // The run shown (null when none).
+    [[nodiscard]] virtual const core::Trace* shownRun() const { return nullptr; }
     // True while a computation runs (for tests and headless rendering).
     [[nodiscard]] virtual bool busy() const = 0;
     // The chart (without the options bar) rendered at `size` (screen size when empty).
@@ -112,6 +115,26 @@ protected:
     // applyOptions() helper: the error for an option the view does not have (returns false).
     bool rejectOption(const QString& name, QString* error) const;
 
+    // The view's state as text, for session files and `parallax-cli render --session`: "range"
+    // (B:E in µs) and "pes" (a PE list) when the view has them, the view's options under their
+    // command-line names (the keys applyOptions() takes) and whatever else it needs to look the
+    // same again. Views with options implement it (calling their base class's first).
+    using State = std::map<QString, QString>;
+    [[nodiscard]] virtual State saveState() const;
+    // Restores a saveState() of this kind of view, on the run shown now, as far as it applies:
+    // the selection (PEs the run lacks are left out), then the options (an option that fails is
+    // skipped, the others are applied). False when something was left out, with what and why in
+    // *problems (one sentence each, newline-separated).
+    virtual bool restoreState(const State& state, QString* problems);
+
+    // Views with a time axis: the range shown (nullopt for the others), and zooming the axis to
+    // another range as a drag on it does (kept in the view's zoom history).
+    [[nodiscard]] virtual std::optional<core::TimeRange> timeAxisRange() const
+    {
+        return std::nullopt;
+    }
+    virtual void zoomTimeAxis(core::TimeRange range) { (void)range; }
+
 signals:
     // Open the timeline of these PEs in this range (a click on a PE's bar or row).
     void timelineRequested(std::vector<core::PeId> pes, core::TimeRange range);
@@ -134,6 +157,21 @@ private:
 // Adds "Open PE n in the timeline" (or "Open these N PEs …") for `pes` when not empty.
 void addOpenTimelineAction(
     QMenu& menu, AnalysisView& view, const std::vector<core::PeId>& pes, core::TimeRange range);
+
+// Session state helpers for saveState()/restoreState(): a range as "B:E" (µs) and back.
+QString stateRangeText(core::TimeRange range);
+std::optional<core::TimeRange> parseStateRange(const QString& text);
+// Writes "range" and "pes" (all PEs: no key) into a state.
+void saveSelectionState(
+    AnalysisView::State& state, core::TimeRange range, const std::vector<core::PeId>& pes);
+// Takes "range" and "pes" out of `state`. PEs `trace` does not have are dropped with a note in
+// `problems`; an empty range means none was saved (or it was unreadable, also noted).
+struct SelectionState {
+    core::TimeRange range;
+    std::vector<core::PeId> pes;
+};
+SelectionState takeSelectionState(
+    AnalysisView::State& state, const core::Trace* trace, QStringList& problems);
 
 // Adds "Export Chart as PNG…" and "Export Data as CSV…" (after a separator when the menu is not
 // empty) to a view's context menu.

@@ -180,6 +180,22 @@ void BarChartView::afterZoom()
     emit selectionChanged(m_options->range(), m_options->pes());
 }
 
+AnalysisView::State BarChartView::saveState() const
+{
+    State state;
+    saveSelectionState(state, m_options->range(), m_options->pes());
+    if (m_options->includeCommThreads())
+        state[QStringLiteral("include-comm-threads")] = QStringLiteral("on");
+    return state;
+}
+
+bool BarChartView::restoreState(const State& state, QString* problems)
+{
+    State rest = state;
+    m_options->setIncludeCommThreads(rest.erase(QStringLiteral("include-comm-threads")) > 0);
+    return AnalysisView::restoreState(rest, problems);
+}
+
 bool BarChartView::applyFields(QString* error)
 {
     return m_options->applyOrExplain(error);

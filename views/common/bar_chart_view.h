@@ -27,6 +27,10 @@ public:
     void setSelection(core::TimeRange range, std::vector<core::PeId> pes) override;
     [[nodiscard]] bool busy() const override;
     [[nodiscard]] QImage renderChart(QSize size = {}) override;
+    [[nodiscard]] const core::Trace* shownRun() const override { return m_trace.get(); }
+    // The range and PEs, and "include-comm-threads" (on) when comm threads count.
+    [[nodiscard]] State saveState() const override;
+    bool restoreState(const State& state, QString* problems) override;
 
     // Shows `range` (as a drag on a time axis does); zoomOut() returns to the previous one.
     void zoomTo(core::TimeRange range);

@@ -565,4 +565,14 @@ QString ExtremaView::csv() const
     return QString::fromStdString(core::analysis::extremaCsv(m_extrema ? &*m_extrema : nullptr));
 }
 
+AnalysisView::State ExtremaView::saveState() const
+{
+    auto state = BarChartView::saveState();
+    state[QStringLiteral("criterion")] = QString::fromUtf8(core::analysis::extremaCriterionName(
+        static_cast<core::analysis::ExtremaCriterion>(m_criterion->currentIndex())));
+    state[QStringLiteral("count")] = m_count->text();
+    state[QStringLiteral("clusters")] = m_clusters->text();
+    return state;
+}
+
 } // namespace parallax::views

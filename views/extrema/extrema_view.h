@@ -31,6 +31,7 @@ public:
     // "criterion" (least-idle, most-idle, overhead, active-entries, grain-size, msgs-sent,
     // bytes-sent, clustering), "count", "clusters".
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
+    [[nodiscard]] State saveState() const override;
 
     [[nodiscard]] core::analysis::ExtremaCriterion criterion() const;
     // "Least idle time", ... (the choice's labels).

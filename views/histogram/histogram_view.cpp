@@ -338,6 +338,14 @@ bool HistogramView::applyOptions(const std::map<QString, QString>& options, QStr
                 return false;
             }
             m_idle->setChecked(value == QStringLiteral("on"));
+        } else if (name == QStringLiteral("total-time") || name == QStringLiteral("log-scale")) {
+            if (value != QStringLiteral("on") && value != QStringLiteral("off")) {
+                if (error != nullptr)
+                    *error = tr("--%1 takes on or off, got '%2'").arg(name, value);
+                return false;
+            }
+            (name == QStringLiteral("log-scale") ? m_logScale : m_accumulated)
+                ->setChecked(value == QStringLiteral("on"));
         } else {
             return rejectOption(name, error);
         }
@@ -500,6 +508,25 @@ QString HistogramView::csv() const
 {
     return QString::fromStdString(
         core::analysis::histogramCsv(m_histogram ? &*m_histogram : nullptr));
+}
+
+AnalysisView::State HistogramView::saveState() const
+{
+    auto state = BarChartView::saveState();
+    const auto onOff = [](const QCheckBox* box) {
+        return box->isChecked() ? QStringLiteral("on") : QStringLiteral("off");
+    };
+    state[QStringLiteral("metric")]
+        = QString::fromUtf8(core::analysis::histogramMetricKey(metric()));
+    state[QStringLiteral("bins")] = m_bins->text();
+    state[QStringLiteral("bin-size")] = m_binSize->text();
+    state[QStringLiteral("min")] = m_minimum->text();
+    if (!m_entries.empty())
+        state[QStringLiteral("entries")] = QString::fromStdString(core::formatPeList(m_entries));
+    state[QStringLiteral("idle")] = onOff(m_idle);
+    state[QStringLiteral("total-time")] = onOff(m_accumulated);
+    state[QStringLiteral("log-scale")] = onOff(m_logScale);
+    return state;
 }
 
 } // namespace parallax::views

@@ -30,8 +30,10 @@ public:
     // metric,bin,lo,hi,activity,count as `parallax-cli histogram` (hi "inf" for the overflow).
     [[nodiscard]] QString csv() const override;
     // "metric" (duration, msg-size, idle), "bins", "bin-size", "min", "entries" (ids as
-    // `--entries`, empty = all), "idle" (on/off: idle periods in the duration histogram).
+    // `--entries`, empty = all), "idle" (on/off: idle periods in the duration histogram),
+    // "total-time" and "log-scale" (on/off: the chart's check boxes).
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
+    [[nodiscard]] State saveState() const override;
 
     [[nodiscard]] core::analysis::HistogramMetric metric() const;
     // Durations only: bars show the summed execution time per bin instead of the count.

@@ -698,4 +698,61 @@ bool OverviewView::applyOptions(const std::map<QString, QString>& options, QStri
     return true;
 }
 
+AnalysisView::State OverviewView::saveState() const
+{
+    State state;
+    saveSelectionState(state, m_options->range(), m_options->pes());
+    state[QStringLiteral("columns")] = m_columns->text();
+    state[QStringLiteral("coloring")] = coloring() == OverviewColoring::Utilization
+        ? QStringLiteral("utilization")
+        : QStringLiteral("activity");
+    static const char* const byKey[]
+        = { "auto", "pes", "node", "block", "signature", "cluster", "lists" };
+    const auto grouping = std::clamp(m_grouping->currentIndex(), 0, 6);
+    QString by = QString::fromLatin1(byKey[grouping]);
+    if (grouping == static_cast<int>(Grouping::Blocks) && m_blockSize > 0)
+        by += QStringLiteral(":%1").arg(m_blockSize);
+    if (grouping == static_cast<int>(Grouping::Lists))
+        state[QStringLiteral("lists")]
+            = QString::fromStdString(core::analysis::formatPeLists(m_lists));
+    state[QStringLiteral("by")] = by;
+    static const char* const modeKey[] = { "sum", "set", "key" };
+    state[QStringLiteral("mode")] = QString::fromLatin1(modeKey[static_cast<int>(groupDisplay())]);
+    return state;
+}
+
+bool OverviewView::restoreState(const State& state, QString* problems)
+{
+    State rest = state;
+    QString listsProblem;
+    if (rest[QStringLiteral("by")] == QStringLiteral("lists")) {
+        rest.erase(QStringLiteral("by"));
+        std::string why;
+        auto lists
+            = core::analysis::parsePeLists(rest[QStringLiteral("lists")].toStdString(), &why);
+        if (lists && !lists->empty()) {
+            m_lists = std::move(*lists);
+            const QSignalBlocker block(m_grouping);
+            m_grouping->setCurrentIndex(static_cast<int>(Grouping::Lists));
+            m_lastGrouping = m_grouping->currentIndex();
+        } else {
+            listsProblem
+                = tr("the PE lists were not restored: %1").arg(QString::fromStdString(why));
+        }
+    }
+    rest.erase(QStringLiteral("lists"));
+    const bool restored = AnalysisView::restoreState(rest, problems);
+    if (listsProblem.isEmpty())
+        return restored;
+    if (problems != nullptr)
+        *problems
+            = problems->isEmpty() ? listsProblem : *problems + QLatin1Char('\n') + listsProblem;
+    return false;
+}
+
+std::optional<core::TimeRange> OverviewView::timeAxisRange() const
+{
+    return m_options->range();
+}
+
 } // namespace parallax::views

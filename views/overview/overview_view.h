@@ -44,6 +44,13 @@ public:
     // block | block:N | signature | cluster) and "mode" (sum | set | key), as the Usage
     // Profile and `parallax-cli groups`.
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
+    // The range, PEs and options, and the named PE lists when grouped by lists ("lists", in
+    // the lists file's syntax, so the session does not depend on the file).
+    [[nodiscard]] State saveState() const override;
+    bool restoreState(const State& state, QString* problems) override;
+    [[nodiscard]] const core::Trace* shownRun() const override { return m_trace.get(); }
+    [[nodiscard]] std::optional<core::TimeRange> timeAxisRange() const override;
+    void zoomTimeAxis(core::TimeRange range) override { zoomTo(range); }
 
     [[nodiscard]] const std::optional<core::analysis::Overview>& overview() const
     {

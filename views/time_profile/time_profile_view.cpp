@@ -147,4 +147,17 @@ QString TimeProfileView::csv() const
         core::analysis::timeProfileCsv(m_profile ? &*m_profile : nullptr));
 }
 
+AnalysisView::State TimeProfileView::saveState() const
+{
+    auto state = BarChartView::saveState();
+    state[QStringLiteral("interval")] = m_interval->text();
+    state[QStringLiteral("bins")] = m_bins->text();
+    return state;
+}
+
+std::optional<core::TimeRange> TimeProfileView::timeAxisRange() const
+{
+    return m_options->range();
+}
+
 } // namespace parallax::views

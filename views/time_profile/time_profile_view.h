@@ -24,6 +24,9 @@ public:
     [[nodiscard]] QString csv() const override;
     // "interval" (a time) and "bins" (a count).
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
+    [[nodiscard]] State saveState() const override;
+    [[nodiscard]] std::optional<core::TimeRange> timeAxisRange() const override;
+    void zoomTimeAxis(core::TimeRange range) override { zoomTo(range); }
 
     // For tests and the app.
     [[nodiscard]] QLineEdit* intervalField() const { return m_interval; }

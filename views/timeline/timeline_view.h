@@ -53,6 +53,14 @@ public:
     // window (kind exec, idle, pack or unpack), in PE order then time order — per PE the same
     // rows as `parallax-cli timeline --pe N --range window`.
     [[nodiscard]] QString csv() const override;
+    [[nodiscard]] const core::Trace* shownRun() const override { return m_trace.get(); }
+    // "range" (the window), "rows" (PEs in row order), "group.N.label"/"group.N.pes" (collapsed
+    // rows), "reference", "selection" (PE@begin µs), "highlight", "hops"
+    // (timeline_view_state.cpp).
+    [[nodiscard]] State saveState() const override;
+    bool restoreState(const State& state, QString* problems) override;
+    [[nodiscard]] std::optional<core::TimeRange> timeAxisRange() const override;
+    void zoomTimeAxis(core::TimeRange range) override;
 
     // Adds PEs (in order, without duplicates) to the loaded rows.
     void addPes(const std::vector<core::PeId>& pes);

@@ -460,4 +460,14 @@ QString UsageProfileView::csv() const
     return QString::fromStdString(core::analysis::usageCsv(m_profile.get()));
 }
 
+AnalysisView::State UsageProfileView::saveState() const
+{
+    auto state = BarChartView::saveState();
+    state[QStringLiteral("by")]
+        = QString::fromLatin1(kGroupingKeys[std::clamp(m_grouping->currentIndex(), 0, 4)]);
+    state[QStringLiteral("mode")]
+        = QString::fromStdString(std::string(analysis::aggregationModeName(aggregationMode())));
+    return state;
+}
+
 } // namespace parallax::views

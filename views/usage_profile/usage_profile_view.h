@@ -33,6 +33,7 @@ public:
     [[nodiscard]] QString csv() const override;
     // "by" (auto, pes, node, block, signature, list:FILE) and "mode" (sum, set, key).
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
+    [[nodiscard]] State saveState() const override;
     // Groups from a user's named PE lists (views/common/pe_lists_file.h), used when the
     // grouping is Lists. False with one sentence in *error when the file cannot be used.
     bool loadPeLists(const QString& path, QString* error = nullptr);
