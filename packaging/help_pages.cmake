@@ -154,8 +154,8 @@ if(COMMANDS)
     list(SORT command_options)
     list(JOIN command_options " " joined)
     string(APPEND completion_cases "    ${command}) echo '${joined}' ;;\n")
-    # `render VIEW`: the views its help lists ("VIEW: overview, usage, ... .").
-    if(command_help MATCHES "VIEW: ([a-z, -]+)\\.")
+    # `render VIEW`: the views its help lists ("VIEW: overview, usage, ...,\n ... compare.").
+    if(command_help MATCHES "VIEW: ([a-z, \n-]+)\\.")
       string(REGEX MATCHALL "[a-z][a-z-]*" views "${CMAKE_MATCH_1}")
     endif()
   endforeach()

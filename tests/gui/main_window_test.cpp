@@ -531,7 +531,7 @@ TEST_CASE("File → Compare With… opens a second run next to the first", "[gui
     window.resize(1200, 800);
     window.show();
     const auto series = parallax::test::dataDir() / "runs" / "series";
-    REQUIRE(openAndWait(window, series) == LoadOutcome::Loaded);
+    REQUIRE(test::openAndWait(window, series) == LoadOutcome::Loaded);
     window.compareWith(QString::fromStdString((series / "series.sts").string()));
     QPointer<views::AnalysisView> compare;
     QTRY_VERIFY_WITH_TIMEOUT(

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <mpi.h>
 #include <string>
+#include <string_view>
 #include <sys/resource.h>
 #include <thread>
 #include <vector>
@@ -440,6 +441,18 @@ int run(const Job& job, const std::vector<std::string>& args)
 
 int main(int argc, char** argv)
 {
+    // --version and --help answer without starting MPI (no launcher, no network set-up).
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view arg = argv[i];
+        if (arg == "--version") {
+            std::printf("parallax-index %s\n", PARALLAX_VERSION);
+            return indexer::kExitOk;
+        }
+        if (arg == "--help" || arg == "-h") {
+            std::fputs(indexer::kUsage, stdout);
+            return indexer::kExitOk;
+        }
+    }
     MPI_Init(&argc, &argv);
     Job job;
     MPI_Comm_rank(MPI_COMM_WORLD, &job.rank);

@@ -22,6 +22,8 @@ inline constexpr const char* kUsage
       "  --threads T      threads per rank (default: the node's cores / its ranks)\n"
       "  --cache-dir DIR  the index cache directory for the default INDEX_DIR\n"
       "\n"
+      "  --version        print the version and exit\n"
+      "\n"
       "Reads only: nothing is written into the run's directory unless -o names it.\n"
       "exit codes: 0 success, 1 the run cannot be indexed, 2 bad arguments\n";
 
