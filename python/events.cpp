@@ -51,156 +51,141 @@ bool entryWanted(const EventSelection& s, std::uint16_t entry)
     return s.entrySelected.empty() || (entry < s.entrySelected.size() && s.entrySelected[entry]);
 }
 
-// Copies column values [first, last) at `at`, converted to T.
-template <typename T, typename Col>
-void copyColumn(T* out, const Col& column, std::size_t first, std::size_t last)
+// Per selected PE the index range `rangeOf(store)` (empty for a PE without a log), and the sum
+// of their sizes.
+struct PeRanges {
+    std::vector<core::IndexRange> ranges;
+    std::size_t total = 0;
+};
+template <typename F> PeRanges rangesOf(const Run& run, const EventSelection& s, F rangeOf)
 {
-    std::transform(column.begin() + static_cast<std::ptrdiff_t>(first),
-        column.begin() + static_cast<std::ptrdiff_t>(last), out,
-        [](auto v) { return static_cast<T>(v); });
+    PeRanges r;
+    for (const auto pe : s.pes) {
+        const auto* p = peStore(run, pe);
+        r.ranges.push_back(p ? rangeOf(*p) : core::IndexRange {});
+        r.total += r.ranges.back().size();
+    }
+    return r;
+}
+
+// One output column: its NumPy array and where the next value goes.
+template <typename T> struct OutColumn {
+    py::array_t<T> array;
+    T* next;
+    explicit OutColumn(std::size_t n)
+        : array(newArray<T>(n))
+        , next(array.mutable_data())
+    { }
+    // Appends values [r.first, r.last) of a store column.
+    template <typename Col> void append(const Col& column, core::IndexRange r)
+    {
+        next = std::transform(column.begin() + static_cast<std::ptrdiff_t>(r.first),
+            column.begin() + static_cast<std::ptrdiff_t>(r.last), next,
+            [](auto v) { return static_cast<T>(v); });
+    }
+    void repeat(T value, std::size_t n) { next = std::fill_n(next, n, value); }
+    void push(T value) { *next++ = value; }
+};
+
+using Named = std::pair<const char*, py::object>;
+py::dict columnDict(std::initializer_list<Named> columns)
+{
+    py::dict d;
+    for (const auto& [name, values] : columns)
+        d[name] = values;
+    return d;
 }
 
 py::dict executionTable(const Run& run, const std::vector<std::string>& args)
 {
     const auto s = selectEvents("timeline", run, args);
-    std::vector<core::IndexRange> ranges;
-    std::size_t n = 0;
-    for (const auto pe : s.pes) {
-        const auto* p = peStore(run, pe);
-        ranges.push_back(
-            p ? p->executionsOverlapping(s.window.begin, s.window.end) : core::IndexRange {});
-        if (s.entrySelected.empty())
-            n += ranges.back().size();
-        else
-            for (auto i = ranges.back().first; i < ranges.back().last; ++i)
-                n += entryWanted(s, p->executions.entry[i]) ? 1U : 0U;
+    const auto r = rangesOf(run, s, [&s](const core::PeTrace& p) {
+        return p.executionsOverlapping(s.window.begin, s.window.end);
+    });
+    std::size_t n = r.total;
+    if (!s.entrySelected.empty()) {
+        n = 0;
+        for (std::size_t k = 0; k < s.pes.size(); ++k)
+            for (auto i = r.ranges[k].first; i < r.ranges[k].last; ++i)
+                n += entryWanted(s, peStore(run, s.pes[k])->executions.entry[i]) ? 1U : 0U;
     }
-    auto pe = newArray<std::int32_t>(n);
-    auto begin = newArray<std::int64_t>(n);
-    auto end = newArray<std::int64_t>(n);
-    auto entry = newArray<std::int32_t>(n);
-    auto source = newArray<std::int32_t>(n);
-    auto bytes = newArray<std::int32_t>(n);
-    auto event = newArray<std::int32_t>(n);
-    auto flags = newArray<std::uint8_t>(n);
-    std::size_t at = 0;
+    OutColumn<std::int32_t> pe(n), entry(n), source(n), bytes(n), event(n);
+    OutColumn<std::int64_t> begin(n), end(n);
+    OutColumn<std::uint8_t> flags(n);
     for (std::size_t k = 0; k < s.pes.size(); ++k) {
-        const auto r = ranges[k];
-        if (r.empty())
+        const auto range = r.ranges[k];
+        if (range.empty())
             continue;
         const auto& x = peStore(run, s.pes[k])->executions;
+        const auto append = [&](core::IndexRange rows) {
+            begin.append(x.begin, rows);
+            end.append(x.end, rows);
+            entry.append(x.entry, rows);
+            source.append(x.sourcePe, rows);
+            bytes.append(x.msgBytes, rows);
+            event.append(x.eventId, rows);
+            flags.append(x.flags, rows);
+        };
         if (s.entrySelected.empty()) {
-            std::fill_n(pe.mutable_data() + at, r.size(), s.pes[k]);
-            copyColumn(begin.mutable_data() + at, x.begin, r.first, r.last);
-            copyColumn(end.mutable_data() + at, x.end, r.first, r.last);
-            copyColumn(entry.mutable_data() + at, x.entry, r.first, r.last);
-            copyColumn(source.mutable_data() + at, x.sourcePe, r.first, r.last);
-            copyColumn(bytes.mutable_data() + at, x.msgBytes, r.first, r.last);
-            copyColumn(event.mutable_data() + at, x.eventId, r.first, r.last);
-            copyColumn(flags.mutable_data() + at, x.flags, r.first, r.last);
-            at += r.size();
+            pe.repeat(s.pes[k], range.size());
+            append(range);
             continue;
         }
-        for (auto i = r.first; i < r.last; ++i) {
-            if (!entryWanted(s, x.entry[i]))
-                continue;
-            pe.mutable_data()[at] = s.pes[k];
-            begin.mutable_data()[at] = x.begin[i];
-            end.mutable_data()[at] = x.end[i];
-            entry.mutable_data()[at] = x.entry[i];
-            source.mutable_data()[at] = x.sourcePe[i];
-            bytes.mutable_data()[at] = x.msgBytes[i];
-            event.mutable_data()[at] = x.eventId[i];
-            flags.mutable_data()[at] = x.flags[i];
-            ++at;
-        }
+        for (auto i = range.first; i < range.last; ++i)
+            if (entryWanted(s, x.entry[i])) {
+                pe.push(s.pes[k]);
+                append({ i, i + 1 });
+            }
     }
-    py::dict columns;
-    columns["pe"] = pe;
-    columns["begin_us"] = begin;
-    columns["end_us"] = end;
-    columns["entry"] = entry;
-    columns["source_pe"] = source;
-    columns["msg_bytes"] = bytes;
-    columns["event_id"] = event;
-    columns["flags"] = flags;
-    return columns;
+    return columnDict({ { "pe", pe.array }, { "begin_us", begin.array }, { "end_us", end.array },
+        { "entry", entry.array }, { "source_pe", source.array }, { "msg_bytes", bytes.array },
+        { "event_id", event.array }, { "flags", flags.array } });
 }
 
 py::dict idleTable(const Run& run, const std::vector<std::string>& args)
 {
     const auto s = selectEvents("timeline", run, args);
-    std::vector<core::IndexRange> ranges;
-    std::size_t n = 0;
-    for (const auto pe : s.pes) {
-        const auto* p = peStore(run, pe);
-        ranges.push_back(
-            p ? p->idlesOverlapping(s.window.begin, s.window.end) : core::IndexRange {});
-        n += ranges.back().size();
-    }
-    auto pe = newArray<std::int32_t>(n);
-    auto begin = newArray<std::int64_t>(n);
-    auto end = newArray<std::int64_t>(n);
-    std::size_t at = 0;
+    const auto r = rangesOf(run, s,
+        [&s](const core::PeTrace& p) { return p.idlesOverlapping(s.window.begin, s.window.end); });
+    OutColumn<std::int32_t> pe(r.total);
+    OutColumn<std::int64_t> begin(r.total), end(r.total);
     for (std::size_t k = 0; k < s.pes.size(); ++k) {
-        const auto r = ranges[k];
-        if (r.empty())
+        if (r.ranges[k].empty())
             continue;
         const auto& idles = peStore(run, s.pes[k])->idles;
-        std::fill_n(pe.mutable_data() + at, r.size(), s.pes[k]);
-        copyColumn(begin.mutable_data() + at, idles.begin, r.first, r.last);
-        copyColumn(end.mutable_data() + at, idles.end, r.first, r.last);
-        at += r.size();
+        pe.repeat(s.pes[k], r.ranges[k].size());
+        begin.append(idles.begin, r.ranges[k]);
+        end.append(idles.end, r.ranges[k]);
     }
-    py::dict columns;
-    columns["pe"] = pe;
-    columns["begin_us"] = begin;
-    columns["end_us"] = end;
-    return columns;
+    return columnDict({ { "pe", pe.array }, { "begin_us", begin.array }, { "end_us", end.array } });
 }
 
 // Message sends (CREATION records): kind 0 point-to-point, 1 broadcast, 2 multicast.
 py::dict messageTable(const Run& run, const std::vector<std::string>& args)
 {
     const auto s = selectEvents("timeline", run, args);
-    std::vector<core::IndexRange> ranges;
-    std::size_t n = 0;
-    for (const auto pe : s.pes) {
-        const auto* p = peStore(run, pe);
-        ranges.push_back(p ? p->sendsIn(s.window.begin, s.window.end) : core::IndexRange {});
-        n += ranges.back().size();
-    }
-    auto pe = newArray<std::int32_t>(n);
-    auto time = newArray<std::int64_t>(n);
-    auto entry = newArray<std::int32_t>(n);
-    auto kind = newArray<std::uint8_t>(n);
-    auto bytes = newArray<std::int32_t>(n);
-    auto event = newArray<std::int32_t>(n);
-    auto destinations = newArray<std::int32_t>(n);
-    std::size_t at = 0;
+    const auto r = rangesOf(
+        run, s, [&s](const core::PeTrace& p) { return p.sendsIn(s.window.begin, s.window.end); });
+    const auto n = r.total;
+    OutColumn<std::int32_t> pe(n), entry(n), bytes(n), event(n), destinations(n);
+    OutColumn<std::int64_t> time(n);
+    OutColumn<std::uint8_t> kind(n);
     for (std::size_t k = 0; k < s.pes.size(); ++k) {
-        const auto r = ranges[k];
-        if (r.empty())
+        const auto range = r.ranges[k];
+        if (range.empty())
             continue;
         const auto& x = peStore(run, s.pes[k])->sends;
-        std::fill_n(pe.mutable_data() + at, r.size(), s.pes[k]);
-        copyColumn(time.mutable_data() + at, x.time, r.first, r.last);
-        copyColumn(entry.mutable_data() + at, x.entry, r.first, r.last);
-        copyColumn(kind.mutable_data() + at, x.kind, r.first, r.last);
-        copyColumn(bytes.mutable_data() + at, x.msgBytes, r.first, r.last);
-        copyColumn(event.mutable_data() + at, x.eventId, r.first, r.last);
-        copyColumn(destinations.mutable_data() + at, x.destinationCount, r.first, r.last);
-        at += r.size();
+        pe.repeat(s.pes[k], range.size());
+        time.append(x.time, range);
+        entry.append(x.entry, range);
+        kind.append(x.kind, range);
+        bytes.append(x.msgBytes, range);
+        event.append(x.eventId, range);
+        destinations.append(x.destinationCount, range);
     }
-    py::dict columns;
-    columns["pe"] = pe;
-    columns["time_us"] = time;
-    columns["entry"] = entry;
-    columns["kind"] = kind;
-    columns["msg_bytes"] = bytes;
-    columns["event_id"] = event;
-    columns["destinations"] = destinations;
-    return columns;
+    return columnDict({ { "pe", pe.array }, { "time_us", time.array }, { "entry", entry.array },
+        { "kind", kind.array }, { "msg_bytes", bytes.array }, { "event_id", event.array },
+        { "destinations", destinations.array } });
 }
 
 // User events of the store: instants (begin == end, kind 0) lying in the range and brackets
@@ -219,20 +204,16 @@ py::dict userEventTable(const Run& run, const std::vector<std::string>& args)
             for (const auto& b : p->userBrackets)
                 n += inWindow(b.begin) ? 1U : 0U;
         }
-    auto pe = newArray<std::int32_t>(n);
-    auto event = newArray<std::int32_t>(n);
-    auto kind = newArray<std::uint8_t>(n);
-    auto begin = newArray<std::int64_t>(n);
-    auto end = newArray<std::int64_t>(n);
-    std::size_t at = 0;
+    OutColumn<std::int32_t> pe(n), event(n);
+    OutColumn<std::uint8_t> kind(n);
+    OutColumn<std::int64_t> begin(n), end(n);
     const auto push
         = [&](core::PeId p, core::UserEventId id, std::uint8_t k, core::TimeUs b, core::TimeUs e) {
-              pe.mutable_data()[at] = p;
-              event.mutable_data()[at] = id;
-              kind.mutable_data()[at] = k;
-              begin.mutable_data()[at] = b;
-              end.mutable_data()[at] = e;
-              ++at;
+              pe.push(p);
+              event.push(id);
+              kind.push(k);
+              begin.push(b);
+              end.push(e);
           };
     for (const auto id : s.pes)
         if (const auto* p = peStore(run, id)) {
@@ -243,13 +224,8 @@ py::dict userEventTable(const Run& run, const std::vector<std::string>& args)
                 if (inWindow(b.begin))
                     push(id, b.id, 1, b.begin, b.end);
         }
-    py::dict columns;
-    columns["pe"] = pe;
-    columns["event"] = event;
-    columns["kind"] = kind;
-    columns["begin_us"] = begin;
-    columns["end_us"] = end;
-    return columns;
+    return columnDict({ { "pe", pe.array }, { "event", event.array }, { "kind", kind.array },
+        { "begin_us", begin.array }, { "end_us", end.array } });
 }
 
 } // namespace
