@@ -88,7 +88,12 @@ def _table_frame(columns):
         if kind == "integer" and not _np.isnan(values).any():
             values = values.astype(_np.int64)
         data[key] = values
-    return _pd.DataFrame(data, columns=[c[0] for c in columns])
+    return _frame(data)
+
+
+def _frame(columns):
+    """A DataFrame over the module's NumPy arrays as they are: no copy, no consolidation."""
+    return _pd.DataFrame(columns, copy=False)
 
 
 def _categories(codes, names):
@@ -127,7 +132,7 @@ class Run:
         return self._entries.copy()
 
     def _entry_names(self, entry):
-        names = _np.asarray(list(self._run.entries()["name"]) + [""], dtype=object)
+        names = _np.asarray(list(self.entries["name"]) + [""], dtype=object)
         index = _np.where((entry >= 0) & (entry < len(names) - 1), entry, len(names) - 1)
         return names[index]
 
@@ -137,14 +142,14 @@ class Run:
         """Entry-method executions overlapping the range: pe, begin_us, end_us, entry,
         entry_name, source_pe, msg_bytes, event_id, flags (by PE, then by begin)."""
         columns = self._run.executions(_args({"pes": pes, "range": range, "entries": entries}))
-        frame = _pd.DataFrame(columns)
+        frame = _frame(columns)
         if names:
             frame.insert(4, "entry_name", self._entry_names(columns["entry"]))
         return frame
 
     def idle(self, pes=None, range=None):
         """Idle intervals overlapping the range: pe, begin_us, end_us."""
-        return _pd.DataFrame(self._run.idle(_args({"pes": pes, "range": range})))
+        return _frame(self._run.idle(_args({"pes": pes, "range": range})))
 
     def messages(self, pes=None, range=None):
         """Message sends in the range: pe (the sender), time_us, entry (destination entry
@@ -152,7 +157,7 @@ class Run:
         destinations."""
         columns = self._run.messages(_args({"pes": pes, "range": range}))
         columns["kind"] = _categories(columns["kind"], _SEND_KINDS)
-        return _pd.DataFrame(columns)
+        return _frame(columns)
 
     def user_events(self, pes=None, range=None):
         """User events of the logs: pe, event, event_name, kind (instant, bracket),
@@ -162,7 +167,7 @@ class Run:
         known = self._run.user_event_names()
         names = _pd.Series(columns["event"]).map(known).fillna("").to_numpy(dtype=object)
         columns["kind"] = _categories(columns["kind"], _USER_EVENT_KINDS)
-        frame = _pd.DataFrame(columns)
+        frame = _frame(columns)
         frame.insert(2, "event_name", names)
         return frame
 
