@@ -55,9 +55,14 @@ ParsedArgs parseArgs(const std::string& command, const Run& run,
 namespace {
 
 // Opens a run as `parallax-cli info RUN` does (the index cache unless `cache` is false).
-Run openRun(const std::string& path, bool cache, const std::string& cacheDir, unsigned threads)
+Run openRun(const std::string& path, bool cache, const std::string& cacheDir, unsigned threads,
+    const std::string& memoryBudget)
 {
     std::vector<std::string> args { path };
+    if (threads > 0)
+        args.insert(args.end(), { "--threads", std::to_string(threads) });
+    if (!memoryBudget.empty())
+        args.insert(args.end(), { "--memory-budget", memoryBudget });
     if (!cache)
         args.emplace_back("--no-cache");
     if (!cacheDir.empty())
@@ -67,7 +72,6 @@ Run openRun(const std::string& path, bool cache, const std::string& cacheDir, un
     std::ostringstream err;
     const int rc = cli::parseCommand("info", args, {}, cl, out, err, "");
     throwIfFailed(rc < 0 ? cli::kExitOk : rc, err.str());
-    cl.threads = threads;
     int loadRc = cli::kExitOk;
     Run run;
     run.trace = cli::load(cl, err, loadRc);
@@ -152,7 +156,7 @@ PYBIND11_MODULE(_parallax, m)
         .def("entries", &px::runEntries);
     m.def("open", &px::openRun, py::arg("path"), py::arg("cache") = true,
         py::arg("cache_dir") = std::string(), py::arg("threads") = 0U,
-        py::call_guard<py::gil_scoped_release>());
+        py::arg("memory_budget") = std::string(), py::call_guard<py::gil_scoped_release>());
     px::bindEvents(run);
     px::bindAnalyses(m, run);
 }

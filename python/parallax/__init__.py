@@ -250,8 +250,11 @@ class Run:
         return self.cli("msg-size-evolution", **options)
 
 
-def open(path, cache=True, cache_dir=None, threads=0):  # noqa: A001 (parallax.open)
+def open(path, cache=True, cache_dir=None, threads=0, memory_budget=None):  # noqa: A001
     """Opens a run: a run directory, a NAME.sts or a NAME.sum.sts file. cache: use (and
-    refresh) the index cache as parallax-cli does, so a second open is quick."""
-    handle = _parallax.open(str(path), cache=cache, cache_dir=cache_dir or "", threads=threads)
+    refresh) the index cache as parallax-cli does, so a second open is quick. threads: reader
+    threads (0: all cores). memory_budget ("4G"): above it the logs stay unread and the
+    analyses use the summary files, as with parallax-cli --memory-budget."""
+    handle = _parallax.open(str(path), cache=cache, cache_dir=cache_dir or "", threads=threads,
+                            memory_budget=str(memory_budget or ""))
     return Run(handle, cache, cache_dir)

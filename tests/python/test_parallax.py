@@ -133,6 +133,9 @@ ANALYSES = [
     ("call_table", {}, []),
     ("noise", {}, []),
     ("comm_matrix", {}, []),
+    ("groups", {"by": "block:2"}, ["--by", "block:2"]),
+    ("clusters", {"k": 2}, ["--k", "2"]),
+    ("msg_size_evolution", {}, []),
 ]
 
 
@@ -193,7 +196,18 @@ def test_errors_are_parallax_errors_with_the_cli_message(tmp_path):
         run.executions(pes=4000)
     with pytest.raises(parallax.Error, match="unknown option --bogus"):
         run.histogram(bogus=1)
+    with pytest.raises(parallax.Error) as raised:
+        parallax.open(run.path, threads=1000)
+    assert str(raised.value) == error_of("info", run.path, "--threads", "1000")
     assert issubclass(parallax.Error, Exception)
+
+
+def test_any_csv_command_runs_in_process():
+    run = parallax.open(os.path.join(SAMPLES, "imbalance"))
+    same(run.cli("memory", by="pe"), cli_frame("memory", run.path, "--by", "pe"))
+    with pytest.raises(parallax.Error) as raised:
+        run.cli("memory", by="nothing")
+    assert str(raised.value) == error_of("memory", run.path, "--by", "nothing")
 
 
 def test_without_cache_gives_the_same_frames():
