@@ -1,62 +1,13 @@
-"""pytest over the `parallax` Python module: every frame is compared with what parallax-cli prints
-for the same run and options (the CLI runs as a subprocess, its CSV read the same way)."""
+"""The module's run info, entries and event tables against parallax-cli; errors."""
 
-import io
 import os
 import shutil
-import subprocess
 
 import numpy as np
-import pandas as pd
-import pandas.testing as pdt
 import pytest
 
 import parallax
-
-CLI = os.environ.get("PARALLAX_CLI", "parallax-cli")
-HERE = os.path.dirname(os.path.abspath(__file__))
-SAMPLES = os.environ.get("PARALLAX_SAMPLE_DIR", os.path.join(HERE, "..", "..", "sample-logs"))
-REAL = os.path.join(
-    os.environ.get("PARALLAX_SHARED_DIR", os.path.join(HERE, "..", "..", "..", "shared")),
-    "real-logs")
-
-# Small runs of different shapes: a sample with user events and multicasts, an SMP run with comm
-# threads, an old-format (v3) run, a run Pipit's tests use.
-RUNS = [
-    os.path.join(SAMPLES, "imbalance"),
-    os.path.join(REAL, "gen-feat-smp"),
-    os.path.join(REAL, "projections-hello-v3"),
-    os.path.join(REAL, "pipit-pingpong-v11"),
-]
-
-
-def cli(*args, check=True):
-    done = subprocess.run([CLI, *args], capture_output=True, text=True, check=False)
-    if check:
-        assert done.returncode == 0, done.stderr
-    return done
-
-
-def read_csv(text):
-    # Only an empty field is a missing value: an entry method may be called "null".
-    return pd.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
-
-
-def cli_frame(*args):
-    return read_csv(cli(*args).stdout)
-
-
-@pytest.fixture(scope="module", params=RUNS, ids=os.path.basename)
-def run(request):
-    return parallax.open(request.param)
-
-
-def same(frame, expected):
-    # The CLI writes 6 significant digits; result tables keep whole doubles.
-    pdt.assert_frame_equal(
-        frame.reset_index(drop=True), expected.reset_index(drop=True), check_dtype=False,
-        check_index_type=False, rtol=1e-5, atol=0)
-
+from support import REAL, SAMPLES, cli, cli_frame, error_of, same
 
 def test_info_equals_cli(run):
     lines = cli("info", run.path).stdout.splitlines()
@@ -120,56 +71,6 @@ def test_messages_and_user_events():
     assert set(events.event_name) >= {"Iteration start"}
 
 
-ANALYSES = [
-    ("usage", {}, []),
-    ("time_profile", {"bins": 40}, ["--bins", "40"]),
-    ("time_profile", {"interval": "2ms"}, ["--interval", "2ms"]),
-    ("histogram", {}, []),
-    ("histogram", {"metric": "msg-size", "bins": 30}, ["--metric", "msg-size", "--bins", "30"]),
-    ("histogram", {"metric": "idle"}, ["--metric", "idle"]),
-    ("comm", {"bins": 20}, ["--bins", "20"]),
-    ("overview", {"columns": 25}, ["--columns", "25"]),
-    ("entry_profile", {}, []),
-    ("call_table", {}, []),
-    ("noise", {}, []),
-    ("comm_matrix", {}, []),
-    ("groups", {"by": "block:2"}, ["--by", "block:2"]),
-    ("clusters", {"k": 2}, ["--k", "2"]),
-    ("msg_size_evolution", {}, []),
-]
-
-
-@pytest.mark.parametrize("method,options,args", ANALYSES,
-                         ids=[a[0] + "-" + "-".join(a[2]) for a in ANALYSES])
-def test_analysis_equals_cli(run, method, options, args):
-    command = method.replace("_", "-")
-    done = cli(command, run.path, *args, check=False)
-    if done.returncode != 0:
-        with pytest.raises(parallax.Error) as raised:
-            getattr(run, method)(**options)
-        assert str(raised.value) == done.stderr.splitlines()[-1]
-        return
-    same(getattr(run, method)(**options), read_csv(done.stdout))
-
-
-def test_extrema_and_user_events_equal_cli():
-    run = parallax.open(os.path.join(SAMPLES, "imbalance"))
-    text = cli("extrema", run.path, "--criterion", "most-idle", "--count", "3").stdout
-    at = text.find("\ngroup,")
-    ranked, groups = run.extrema("most-idle", count=3)
-    same(ranked, read_csv(text[:at + 1]))
-    same(groups, read_csv(text[at + 1:]))
-    same(run.user_event_stats(), cli_frame("user-events", run.path))
-    same(run.user_event_stats(occurrences=True, events=[10]),
-         cli_frame("user-events", run.path, "--occurrences", "--events", "10"))
-
-
-def error_of(*args):
-    done = cli(*args, check=False)
-    assert done.returncode != 0
-    return done.stderr.strip().splitlines()[-1]
-
-
 def test_errors_are_parallax_errors_with_the_cli_message(tmp_path):
     missing = str(tmp_path / "nowhere")
     with pytest.raises(parallax.Error) as raised:
@@ -200,14 +101,6 @@ def test_errors_are_parallax_errors_with_the_cli_message(tmp_path):
         parallax.open(run.path, threads=1000)
     assert str(raised.value) == error_of("info", run.path, "--threads", "1000")
     assert issubclass(parallax.Error, Exception)
-
-
-def test_any_csv_command_runs_in_process():
-    run = parallax.open(os.path.join(SAMPLES, "imbalance"))
-    same(run.cli("memory", by="pe"), cli_frame("memory", run.path, "--by", "pe"))
-    with pytest.raises(parallax.Error) as raised:
-        run.cli("memory", by="nothing")
-    assert str(raised.value) == error_of("memory", run.path, "--by", "nothing")
 
 
 def test_without_cache_gives_the_same_frames():
