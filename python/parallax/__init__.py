@@ -249,6 +249,27 @@ class Run:
         """`parallax-cli msg-size-evolution`."""
         return self.cli("msg-size-evolution", **options)
 
+    def animation(self, **options):
+        """`parallax-cli animation` (frames)."""
+        return self.cli("animation", **options)
+
+    def user_stats(self, **options):
+        """`parallax-cli user-stats`."""
+        return self.cli("user-stats", **options)
+
+    def memory(self, **options):
+        """`parallax-cli memory` (by="time" or "pe")."""
+        return self.cli("memory", **options)
+
+    def counters(self, **options):
+        """`parallax-cli counters`."""
+        return self.cli("counters", **options)
+
+    def log(self, pe, **options):
+        """`parallax-cli log --pe N`: one PE's log record by record (range, types, search,
+        limit)."""
+        return self.cli("log", pe=pe, **options)
+
 
 def open(path, cache=True, cache_dir=None, threads=0, memory_budget=None):  # noqa: A001
     """Opens a run: a run directory, a NAME.sts or a NAME.sum.sts file. cache: use (and

@@ -5,8 +5,9 @@ import os
 import pytest
 
 import parallax
-from support import SAMPLES, cli, cli_frame, error_of, read_csv, same
+from support import REAL, SAMPLES, cli, cli_frame, error_of, read_csv, same
 
+# The analyses computed in the module itself, on every run of support.RUNS.
 ANALYSES = [
     ("usage", {}, []),
     ("time_profile", {"bins": 40}, ["--bins", "40"]),
@@ -18,17 +19,22 @@ ANALYSES = [
     ("overview", {"columns": 25}, ["--columns", "25"]),
     ("entry_profile", {}, []),
     ("call_table", {}, []),
+]
+
+# The commands run in-process through the CLI, on one run.
+CLI_ANALYSES = [
     ("noise", {}, []),
     ("comm_matrix", {}, []),
     ("groups", {"by": "block:2"}, ["--by", "block:2"]),
     ("clusters", {"k": 2}, ["--k", "2"]),
     ("msg_size_evolution", {}, []),
+    ("animation", {"frames": 10}, ["--frames", "10"]),
+    ("user_stats", {}, []),
+    ("counters", {}, []),
 ]
 
 
-@pytest.mark.parametrize("method,options,args", ANALYSES,
-                         ids=[a[0] + "-" + "-".join(a[2]) for a in ANALYSES])
-def test_analysis_equals_cli(run, method, options, args):
+def check_analysis(run, method, options, args):
     command = method.replace("_", "-")
     done = cli(command, run.path, *args, check=False)
     if done.returncode != 0:
@@ -37,6 +43,25 @@ def test_analysis_equals_cli(run, method, options, args):
         assert str(raised.value) == done.stderr.splitlines()[-1]
         return
     same(getattr(run, method)(**options), read_csv(done.stdout))
+
+
+def ids(cases):
+    return [c[0] + "-" + "-".join(c[2]) for c in cases]
+
+
+@pytest.mark.parametrize("method,options,args", ANALYSES, ids=ids(ANALYSES))
+def test_analysis_equals_cli(run, method, options, args):
+    check_analysis(run, method, options, args)
+
+
+@pytest.fixture(scope="module")
+def smp_run():
+    return parallax.open(os.path.join(REAL, "gen-feat-smp"))
+
+
+@pytest.mark.parametrize("method,options,args", CLI_ANALYSES, ids=ids(CLI_ANALYSES))
+def test_cli_analysis_equals_cli(smp_run, method, options, args):
+    check_analysis(smp_run, method, options, args)
 
 
 def test_extrema_and_user_events_equal_cli():
@@ -54,6 +79,8 @@ def test_extrema_and_user_events_equal_cli():
 def test_any_csv_command_runs_in_process():
     run = parallax.open(os.path.join(SAMPLES, "imbalance"))
     same(run.cli("memory", by="pe"), cli_frame("memory", run.path, "--by", "pe"))
+    same(run.log(3, range="10ms:11ms"),
+         cli_frame("log", run.path, "--pe", "3", "--range", "10ms:11ms"))
     with pytest.raises(parallax.Error) as raised:
         run.cli("memory", by="nothing")
     assert str(raised.value) == error_of("memory", run.path, "--by", "nothing")
