@@ -4,6 +4,7 @@
 
 #include "binding.h"
 #include "core/analysis/analysis_request.h"
+#include "core/text_args.h"
 
 #include <algorithm>
 #include <pybind11/stl.h>
@@ -24,6 +25,10 @@ EventSelection selectEvents(
     const std::string& command, const Run& run, const std::vector<std::string>& args)
 {
     const auto parsed = parseArgs(command, run, args);
+    if (run.trace->logsOnDemand())
+        throw Failure("parallax: the logs of this run were left unread (its store would need "
+            + core::formatBytes(run.trace->deferredStoreBytes)
+            + ", above memory_budget); event tables need them: open it without memory_budget");
     EventSelection s;
     s.pes = parsed.request.pes.empty() ? run.trace->validPes() : parsed.request.pes;
     std::sort(s.pes.begin(), s.pes.end());

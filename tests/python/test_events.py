@@ -103,6 +103,15 @@ def test_errors_are_parallax_errors_with_the_cli_message(tmp_path):
     assert issubclass(parallax.Error, Exception)
 
 
+def test_a_memory_budget_keeps_the_analyses_and_refuses_event_tables():
+    path = os.path.join(REAL, "gen-feat-smp")
+    small = parallax.open(path, memory_budget="1K", cache=False)
+    assert small.info["logs_on_demand"]
+    same(small.usage(), cli_frame("usage", path, "--memory-budget", "1K", "--no-cache"))
+    with pytest.raises(parallax.Error, match="left unread"):
+        small.executions()
+
+
 def test_without_cache_gives_the_same_frames():
     path = os.path.join(REAL, "gen-feat-smp")
     cached, fresh = parallax.open(path), parallax.open(path, cache=False)
