@@ -10,6 +10,7 @@ packages=(
   libopen-trace-format2-dev otf2-tools
   libopenmpi-dev openmpi-bin
   dpkg-dev appstream desktop-file-utils
+  pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest
 )
 
 missing=()
