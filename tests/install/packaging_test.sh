@@ -160,6 +160,11 @@ check_deb() {
     grep -qx -- "$file" "$scratch/contents.txt" || fail "the package lacks $file"
   done
   ! grep -E 'tests|bench|\.a$' "$scratch/contents.txt" || fail "the package holds test files"
+  # With the Python module in the package, what it imports is recommended.
+  if grep -q '/dist-packages/parallax/' "$scratch/contents.txt"; then
+    grep -q '^ Recommends: .*python3-pandas' "$scratch/control.txt" \
+      || fail "the package has the Python module but does not recommend python3-pandas"
+  fi
 }
 
 case $mode in
