@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
+#include <set>
 
 namespace parallax::cli {
 
@@ -39,15 +40,6 @@ std::string whyPercent(core::TimeUs part, core::TimeUs whole)
     return buf;
 }
 
-// Neither command has a use for --entries (every execution is a node of the graph).
-int rejectEntries(
-    const std::string& command, const core::analysis::AnalysisRequest& request, std::ostream& err)
-{
-    if (!request.entries.empty())
-        return usageError(err, command, "--entries does not apply (every entry method counts)");
-    return kExitOk;
-}
-
 const char* const kWhyOptionsHelp
     = "  --range B:E        time window, e.g. 10ms:25ms (units ns, us, ms, s; plain = us);\n"
       "                     default: the traced span of the run\n"
@@ -57,38 +49,51 @@ const char* const kWhyOptionsHelp
       "                     part of the messages they pass on)\n"
       "  --threads N        worker threads for reading logs (default: all cores)\n";
 
+// The start of both commands: prepareAnalysisCommand with the help's option lines appended,
+// and --entries refused (every execution is a node of the graph, whatever its entry method).
+// Returns -1 to go on, else the exit code.
+int prepareWhyCommand(const std::string& command, const std::vector<std::string>& args,
+    std::set<std::string> options, const std::string& help, std::set<std::string> flags,
+    CommandLine& cl, core::TracePtr& trace, core::analysis::AnalysisRequest& request,
+    std::ostream& out, std::ostream& err)
+{
+    if (const int rc = prepareAnalysisCommand(command, args, std::move(options),
+            help + kWhyOptionsHelp, cl, trace, request, out, err, std::move(flags));
+        rc >= 0)
+        return rc;
+    if (!request.entries.empty())
+        return usageError(err, command, "--entries does not apply (every entry method counts)");
+    return -1;
+}
+
 } // namespace
 
 int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    const std::string help
-        = std::string(
-              "usage: parallax-cli critical-path RUN [--range B:E] [--pes LIST] [--summary]\n\n"
-              "The chain of executions and messages that made the range as long as it was.\n"
-              "It ends with the execution that ends last in the range and walks back: each\n"
-              "execution waited either for its message (sent after its PE was free, or the PE\n"
-              "sat idle until it came) or for the previous execution on its PE. Only verified\n"
-              "message links are followed (the Timeline's arrows; comm-thread relays are part\n"
-              "of the message). CSV, earliest step first, each step beginning where the one\n"
-              "before it ended:\n"
-              "step,pe,kind,entry,begin_us,end_us\n"
-              "kind exec: (part of) an execution on pe up to the send that continues the path;\n"
-              "kind message: from its send on pe to the execution it started on the next row's\n"
-              "PE, entry = the entry method it was sent to; kind wait: pe was free but the next\n"
-              "execution had not begun. A range with no execution prints the header only (and a\n"
-              "note on stderr). --summary prints key: value lines instead: length, the time in\n"
-              "each kind, the PEs on the path, why it starts where it does and how many links\n"
-              "could not be resolved (docs/why.md).\n\n"
-              "options:\n")
-        + kWhyOptionsHelp;
+    const std::string help = std::string(
+        "usage: parallax-cli critical-path RUN [--range B:E] [--pes LIST] [--summary]\n\n"
+        "The chain of executions and messages that made the range as long as it was.\n"
+        "It ends with the execution that ends last in the range and walks back: each\n"
+        "execution waited either for its message (sent after its PE was free, or the PE\n"
+        "sat idle until it came) or for the previous execution on its PE. Only verified\n"
+        "message links are followed (the Timeline's arrows; comm-thread relays are part\n"
+        "of the message). CSV, earliest step first, each step beginning where the one\n"
+        "before it ended:\n"
+        "step,pe,kind,entry,begin_us,end_us\n"
+        "kind exec: (part of) an execution on pe up to the send that continues the path;\n"
+        "kind message: from its send on pe to the execution it started on the next row's\n"
+        "PE, entry = the entry method it was sent to; kind wait: pe was free but the next\n"
+        "execution had not begun. A range with no execution prints the header only (and a\n"
+        "note on stderr). --summary prints key: value lines instead: length, the time in\n"
+        "each kind, the PEs on the path, why it starts where it does and how many links\n"
+        "could not be resolved (docs/why.md).\n\n"
+        "options:\n");
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepareAnalysisCommand(
-            "critical-path", args, {}, help, cl, trace, request, out, err, { "summary" });
+    if (const int rc = prepareWhyCommand(
+            "critical-path", args, {}, help, { "summary" }, cl, trace, request, out, err);
         rc >= 0)
-        return rc;
-    if (const int rc = rejectEntries("critical-path", request, err); rc != kExitOk)
         return rc;
     const auto path = core::analysis::findCriticalPath(*trace, request);
     if (path.empty())
@@ -125,44 +130,40 @@ int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std
 
 int runIdleBlame(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    const std::string help
-        = std::string(
-              "usage: parallax-cli idle-blame RUN [--range B:E] [--pes LIST]\n"
-              "                   [--by pe|entry|detail | --caused]\n\n"
-              "Who made the PEs idle. Each idle period of a selected PE in the range is blamed\n"
-              "on the message that ended it: the message that started the PE's first execution\n"
-              "after the idle (beginning at most 50 us after it), when it came from another PE\n"
-              "through a verified link. Its producer is the sending PE and the entry method that\n"
-              "sent it ('(between executions)' for a send made outside any). CSV, most idle\n"
-              "first:\n"
-              "producer_pe,producer_entry,consumer_pe,idle_us,count\n"
-              "(idle_us: the idle time, clipped to the range, those messages ended; count: idle\n"
-              "periods)\n"
-              "  --by pe      (default) the blame matrix: one row per producer PE and consumer\n"
-              "               PE, over every producer entry (producer_entry = *)\n"
-              "  --by entry   one row per producer entry method, over every producer and consumer\n"
-              "               PE (producer_pe = consumer_pe = *)\n"
-              "  --by detail  one row per producer PE, entry and consumer PE, plus the producer's\n"
-              "               own reason for sending late, one level up:\n"
-              "               producer_late,producer_late_pe,producer_late_entry (message = its\n"
-              "               execution waited for a message from that PE's entry method; busy =\n"
-              "               that PE was running that entry method before; none = not known)\n"
-              "  --caused     idle caused, instead: CSV "
-              "kind,producer,name,idle_us,count,share_pct\n"
-              "               with kind pe (producer = PE), entry (producer = entry id or *),\n"
-              "               then unblamed (producer = why: self-message, no-sender,\n"
-              "               unresolved-link, nothing-after) and a last row total (all idle of\n"
-              "               the selected PEs in the range); share_pct = of that total\n\n"
-              "options:\n")
-        + kWhyOptionsHelp;
+    const std::string help = std::string(
+        "usage: parallax-cli idle-blame RUN [--range B:E] [--pes LIST]\n"
+        "                   [--by pe|entry|detail | --caused]\n\n"
+        "Who made the PEs idle. Each idle period of a selected PE in the range is blamed\n"
+        "on the message that ended it: the message that started the PE's first execution\n"
+        "after the idle (beginning at most 50 us after it), when it came from another PE\n"
+        "through a verified link. Its producer is the sending PE and the entry method that\n"
+        "sent it ('(between executions)' for a send made outside any). CSV, most idle\n"
+        "first:\n"
+        "producer_pe,producer_entry,consumer_pe,idle_us,count\n"
+        "(idle_us: the idle time, clipped to the range, those messages ended; count: idle\n"
+        "periods)\n"
+        "  --by pe      (default) the blame matrix: one row per producer PE and consumer\n"
+        "               PE, over every producer entry (producer_entry = *)\n"
+        "  --by entry   one row per producer entry method, over every producer and consumer\n"
+        "               PE (producer_pe = consumer_pe = *)\n"
+        "  --by detail  one row per producer PE, entry and consumer PE, plus the producer's\n"
+        "               own reason for sending late, one level up:\n"
+        "               producer_late,producer_late_pe,producer_late_entry (message = its\n"
+        "               execution waited for a message from that PE's entry method; busy =\n"
+        "               that PE was running that entry method before; none = not known)\n"
+        "  --caused     idle caused, instead: CSV "
+        "kind,producer,name,idle_us,count,share_pct\n"
+        "               with kind pe (producer = PE), entry (producer = entry id or *),\n"
+        "               then unblamed (producer = why: self-message, no-sender,\n"
+        "               unresolved-link, nothing-after) and a last row total (all idle of\n"
+        "               the selected PEs in the range); share_pct = of that total\n\n"
+        "options:\n");
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepareAnalysisCommand(
-            "idle-blame", args, { "by" }, help, cl, trace, request, out, err, { "caused" });
+    if (const int rc = prepareWhyCommand(
+            "idle-blame", args, { "by" }, help, { "caused" }, cl, trace, request, out, err);
         rc >= 0)
-        return rc;
-    if (const int rc = rejectEntries("idle-blame", request, err); rc != kExitOk)
         return rc;
     using Grouping = core::analysis::BlameGrouping;
     auto grouping = Grouping::Pe;

@@ -10,7 +10,7 @@ namespace parallax::core::analysis {
 
 namespace {
 
-EntryId entryOf(const Trace& trace, ExecutionRef ref)
+EntryId blameEntryOf(const Trace& trace, ExecutionRef ref)
 {
     return static_cast<EntryId>(
         trace.pes[static_cast<std::size_t>(ref.pe)].executions.entry[ref.index]);
@@ -37,17 +37,17 @@ void blameIdle(const Trace& trace, const PeFilter& producers, BlamedIdle& idle)
     idle.kind = BlamedIdle::Kind::Message;
     if (!cause.senderExecution || cause.sentBetween)
         return;
-    idle.producerEntry = entryOf(trace, cause.sender);
+    idle.producerEntry = blameEntryOf(trace, cause.sender);
     // One level up: why the producer's execution began when it did.
     const auto late = findStartCause(trace, cause.sender.pe, cause.sender.index, producers);
     idle.producerLate = late.kind;
     if (late.kind == StartCause::Kind::Message) {
         idle.producerLatePe = late.senderPe;
         if (late.senderExecution && !late.sentBetween)
-            idle.producerLateEntry = entryOf(trace, late.sender);
+            idle.producerLateEntry = blameEntryOf(trace, late.sender);
     } else if (late.kind == StartCause::Kind::ProgramOrder) {
         idle.producerLatePe = late.previous.pe;
-        idle.producerLateEntry = entryOf(trace, late.previous);
+        idle.producerLateEntry = blameEntryOf(trace, late.previous);
     }
 }
 
