@@ -111,10 +111,6 @@ public:
     // The delay between frames when played, in ms.
     [[nodiscard]] virtual int frameDelayMs() const { return 200; }
 
-protected:
-    // applyOptions() helper: the error for an option the view does not have (returns false).
-    bool rejectOption(const QString& name, QString* error) const;
-
     // The view's state as text, for session files and `parallax-cli render --session`: "range"
     // (B:E in µs) and "pes" (a PE list) when the view has them, the view's options under their
     // command-line names (the keys applyOptions() takes) and whatever else it needs to look the
@@ -134,6 +130,10 @@ protected:
         return std::nullopt;
     }
     virtual void zoomTimeAxis(core::TimeRange range) { (void)range; }
+
+protected:
+    // applyOptions() helper: the error for an option the view does not have (returns false).
+    bool rejectOption(const QString& name, QString* error) const;
 
 signals:
     // Open the timeline of these PEs in this range (a click on a PE's bar or row).
