@@ -200,8 +200,8 @@ CriticalPath findCriticalPath(const Trace& trace, const AnalysisRequest& request
         }
         push(CriticalStep::Kind::Exec, current.pe, current.pe, entry, begin, currentEnd, current);
         const auto cause = findStartCause(trace, current.pe, current.index, filter);
-        if (!cause.unresolved.empty())
-            ++path.unresolvedLinks;
+        if (!cause.unresolved.empty() && cause.unresolved != "outside-pes")
+            ++path.unresolvedLinks; // a sender outside the PEs is a known link, not a missing one
         if (cause.kind == StartCause::Kind::None)
             break;
         if (cause.kind == StartCause::Kind::ProgramOrder) {

@@ -89,8 +89,8 @@ struct CriticalPath {
     // Why the walk stopped at the first step, in words ("no earlier dependency", "the range
     // begins", "PE 3 is not selected", ...).
     std::string startReason;
-    // Links that named a sender but could not be used, by kind (stale-event-id, not-found,
-    // weak, outside-pes), over the walk.
+    // Executions on the walk whose message named a sender but could not be linked
+    // (stale-event-id, not-found or weak; a sender outside the PEs does not count).
     std::size_t unresolvedLinks = 0;
     [[nodiscard]] bool empty() const { return steps.empty(); }
     [[nodiscard]] TimeUs length() const

@@ -79,6 +79,7 @@ TEST_CASE("critical path of a chain across three PEs", "[analysis][why]")
     REQUIRE_FALSE(path.empty());
     CHECK(describe(path).front() == "1 message 2 1290 1350");
     CHECK(path.startReason == "PE 1 is not selected");
+    CHECK(path.unresolvedLinks == 1); // the stale id; PE 1's message is a link, only not followed
 
     // A range holding no execution: no path.
     CHECK(findCriticalPath(*trace, requestFor({ 1760, 1790 })).empty());
@@ -225,6 +226,29 @@ TEST_CASE("critical path and idle blame on real runs keep their invariants", "[a
     const auto span = busy.range.end - busy.range.begin;
     CHECK(busy.length() * 100 >= span * 99);
     CHECK(busy.total(CriticalStep::Kind::Exec) * 100 >= busy.length() * 99);
+}
+
+TEST_CASE(
+    "on the planted imbalance the critical path runs through the overloaded PEs", "[analysis][why]")
+{
+    // sample-logs/imbalance: PEs 3 and 9 do twice the work of the others, who wait for them.
+    const auto trace = test::loadOk(test::sampleRun("imbalance"));
+    const auto path = findCriticalPath(*trace, {});
+    TimeUs onSlowPes = 0;
+    for (const auto& step : path.steps)
+        if (step.kind == CriticalStep::Kind::Exec && (step.pe == 3 || step.pe == 9))
+            onSlowPes += step.end - step.begin;
+    CHECK(onSlowPes * 100 >= path.total(CriticalStep::Kind::Exec) * 95);
+    CHECK(path.length() * 100 >= (path.range.end - path.range.begin) * 95);
+    // Their messages end a share of the others' idle directly; the rest is ended by PE 0's
+    // reduction client, which waited for them in turn.
+    const auto blame = findIdleBlame(*trace, {});
+    TimeUs fromSlowPes = 0;
+    for (const auto& row : aggregateBlame(blame, BlameGrouping::Pe))
+        if (row.producerPe == 3 || row.producerPe == 9)
+            fromSlowPes += row.idle;
+    CHECK(fromSlowPes > 0);
+    CHECK(blame.blamedIdle() * 100 >= blame.totalIdle * 90);
 }
 
 } // namespace parallax_test_why_test
