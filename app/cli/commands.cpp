@@ -17,6 +17,7 @@
 #include "reduce_commands.h"
 #include "series_commands.h"
 #include "timeline_commands.h"
+#include "why_commands.h"
 
 #include <algorithm>
 #include <chrono>
@@ -69,6 +70,8 @@ commands:
                              (PAPI values in the logs, or the old NAME.count files)
   compare RUN_A RUN_B ...     entry methods of runs (or two ranges of one) side by side,
                              matched by name; --profile: busy % on a common time axis
+  critical-path RUN          the chain of executions and messages that made the range long
+  idle-blame RUN             who made the PEs idle: the messages (and senders) ending idle
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -281,6 +284,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runCounters(rest, out, err);
     if (command == "compare")
         return runCompare(rest, out, err);
+    if (command == "critical-path")
+        return runCriticalPath(rest, out, err);
+    if (command == "idle-blame")
+        return runIdleBlame(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

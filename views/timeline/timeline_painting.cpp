@@ -92,6 +92,7 @@ void TimelineWidget::paintChart(
             painter.drawLine(QPointF(x, g.rowsArea.top()), QPointF(x, g.rowsArea.bottom()));
         }
     }
+    paintCriticalPath(painter, g, style);
     paintLinks(painter, g, style);
     painter.restore();
     paintLegend(painter, g, style, exported);

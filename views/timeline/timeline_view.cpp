@@ -1,5 +1,6 @@
 #include "views/timeline/timeline_view.h"
 
+#include "core/analysis/critical_path.h"
 #include "core/analysis/csv_export.h"
 #include "core/analysis/pe_groups.h"
 #include "core/analysis/run_span.h"
@@ -89,7 +90,7 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
     connect(m_timeline, &TimelineWidget::pesChanged, this, [this]() {
         groupExcessRows();
         syncOptions();
-        updateStatus();
+        updateCriticalPath(); // and the status
     });
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("timelineStatus"));
@@ -134,6 +135,14 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
         expandAll->setEnabled(!m_timeline->groups().empty());
     });
     rows->setMenu(rowsMenu);
+    m_criticalButton = toolButton(tr("Critical path"),
+        tr("Draw the critical path through the window on the shown PEs: the executions (red "
+           "outline), messages (red arrows) and waits (dotted) that made the window as long as "
+           "it was. Only verified message links are drawn (see docs/why.md)."),
+        this);
+    m_criticalButton->setObjectName(QStringLiteral("timelineCriticalPath"));
+    m_criticalButton->setCheckable(true);
+    connect(m_criticalButton, &QToolButton::toggled, this, &TimelineView::updateCriticalPath);
     m_groupMode = m_options->addChoice(tr("&Groups"), { tr("SUM"), tr("SET"), tr("KEY") });
     m_groupMode->setObjectName(QStringLiteral("timelineGroupMode"));
     m_groupMode->setToolTip(tr("How a group of PEs is drawn. SUM: the members' mean utilization, "
@@ -150,6 +159,7 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
     top->addWidget(m_status);
     top->addSpacing(8);
     top->addWidget(rows);
+    top->addWidget(m_criticalButton);
     top->addWidget(back);
     top->addWidget(forward);
     top->addWidget(zoomOut);
@@ -172,8 +182,11 @@ TimelineView::TimelineView(EntryPalette* palette, QWidget* parent)
     m_reportTimer = new QTimer(this);
     m_reportTimer->setSingleShot(true);
     m_reportTimer->setInterval(300);
-    connect(m_reportTimer, &QTimer::timeout, this,
-        [this]() { emit selectionChanged(m_timeline->window(), m_timeline->pes()); });
+    connect(m_reportTimer, &QTimer::timeout, this, [this]() {
+        emit selectionChanged(m_timeline->window(), m_timeline->pes());
+        if (m_criticalButton->isChecked())
+            updateCriticalPath();
+    });
 
     auto centre = [this]() {
         const auto& g = m_timeline->currentGeometry();
@@ -248,7 +261,7 @@ void TimelineView::fetchDetail()
             m_shown = std::move(detail);
             m_shownDetail = wanted;
             m_timeline->replaceTrace(m_shown);
-            updateStatus();
+            updateCriticalPath(); // and the status
             updateDetails();
         });
 }
@@ -274,7 +287,7 @@ void TimelineView::setTrace(core::TracePtr trace)
     }
     m_showingDefault = true;
     syncOptions();
-    updateStatus();
+    updateCriticalPath(); // and the status
 }
 
 void TimelineView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
@@ -444,11 +457,54 @@ void TimelineView::updateStatus()
                            : tr("%1 PEs in %2 rows").arg(m_timeline->pes().size()).arg(rows))
         + tr(" · %1 window")
               .arg(QString::fromStdString(core::formatDuration(m_timeline->window().length())));
+    if (!m_criticalSummary.isEmpty())
+        text += QStringLiteral(" · ") + m_criticalSummary;
     m_status->setText(text);
     m_status->setToolTip(tr("Wheel: zoom at the cursor · drag: pan · Shift+drag: select a range · "
                             "click: message arrow · double-click: zoom to a block · F: whole run · "
                             "Home/End: start/end · Alt+Left/Right: back/forward · click the ruler: "
                             "reference mark"));
+}
+
+void TimelineView::setCriticalPathShown(bool shown)
+{
+    m_criticalButton->setChecked(shown); // toggled: updateCriticalPath
+}
+
+bool TimelineView::criticalPathShown() const
+{
+    return m_criticalButton->isChecked();
+}
+
+void TimelineView::updateCriticalPath()
+{
+    m_criticalSummary.clear();
+    if (!m_criticalButton->isChecked() || !m_shown) {
+        m_timeline->setCriticalPath({});
+        updateStatus();
+        return;
+    }
+    core::analysis::AnalysisRequest request;
+    request.range = m_timeline->window();
+    request.pes = m_timeline->pes();
+    auto path = core::analysis::findCriticalPath(*m_shown, request);
+    if (path.empty()) {
+        m_criticalSummary = tr("no execution for a critical path");
+    } else {
+        using Kind = core::analysis::CriticalStep::Kind;
+        const auto length = path.length();
+        const auto share = [&](Kind kind) {
+            return QString::number(length <= 0
+                    ? 0.0
+                    : 100.0 * static_cast<double>(path.total(kind)) / static_cast<double>(length),
+                'f', 0);
+        };
+        m_criticalSummary = tr("critical path %1: %2% executing, %3% messages, %4% waits")
+                                .arg(QString::fromStdString(core::formatDuration(length)),
+                                    share(Kind::Exec), share(Kind::Message), share(Kind::Wait));
+    }
+    m_timeline->setCriticalPath(std::move(path.steps));
+    updateStatus();
 }
 
 void TimelineView::updateDetails()

@@ -12,6 +12,7 @@ class QComboBox;
 class QLabel;
 class QMenu;
 class QTimer;
+class QToolButton;
 
 namespace parallax::views {
 
@@ -86,8 +87,15 @@ public:
     [[nodiscard]] core::TimeRange window() const;
     void setWindow(core::TimeRange window);
 
-    // "mode" (sum | set | key): how groups of PEs are drawn (TimelineWidget::setGroupMode).
+    // "mode" (sum | set | key): how groups of PEs are drawn (TimelineWidget::setGroupMode);
+    // "show" (critical-path | none): the "Critical path" toggle.
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
+
+    // The "Critical path" toggle: when on, the critical path through the window on the shown
+    // PEs (core/analysis/critical_path.h) is drawn over the rows and summed up in the status
+    // line; it follows the rows at once and the window once panning or zooming pauses.
+    void setCriticalPathShown(bool shown);
+    [[nodiscard]] bool criticalPathShown() const;
 
     [[nodiscard]] TimelineWidget* timeline() const { return m_timeline; }
     [[nodiscard]] OptionsBar* optionsBar() const { return m_options; }
@@ -107,6 +115,7 @@ private:
     void showRangeMenu(core::TimeRange range, QPoint globalPos);
     void updateStatus();
     void updateDetails();
+    void updateCriticalPath();
     [[nodiscard]] QString chartTitle() const;
     void applyHighlight();
     [[nodiscard]] std::optional<std::vector<core::PeId>> parsePes(
@@ -128,6 +137,8 @@ private:
     TimelineWidget* m_timeline = nullptr;
     TimelineDetailsPanel* m_details = nullptr;
     QLabel* m_status = nullptr;
+    QToolButton* m_criticalButton = nullptr;
+    QString m_criticalSummary; // the status line's words on the critical path shown
     QTimer* m_reportTimer = nullptr; // reports window changes once zooming/panning pauses
     bool m_showingDefault = false; // the first PEs, shown until some are asked for
 };

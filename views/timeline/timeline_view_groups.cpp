@@ -134,6 +134,16 @@ void TimelineView::addGroupActions(QMenu& menu, int group)
 bool TimelineView::applyOptions(const std::map<QString, QString>& options, QString* error)
 {
     for (const auto& [name, value] : options) {
+        if (name == QStringLiteral("show")) {
+            // --show critical-path (or none): the "Critical path" toggle.
+            if (value != QStringLiteral("critical-path") && value != QStringLiteral("none")) {
+                if (error != nullptr)
+                    *error = tr("--show: '%1' is not critical-path or none").arg(value);
+                return false;
+            }
+            setCriticalPathShown(value == QStringLiteral("critical-path"));
+            continue;
+        }
         if (name != QStringLiteral("mode")) {
             if (error != nullptr)
                 *error = tr("the %1 view has no option --%2").arg(viewKey(kind()), name);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/critical_path.h"
 #include "core/analysis/group_aggregation.h"
 #include "core/trace.h"
 #include "views/common/chart_style.h"
@@ -177,6 +178,15 @@ public:
     // Whether the drawn block is highlighted (true for every block without a highlight).
     [[nodiscard]] bool isHighlighted(const TimelineRow& row, const TimelineBlock& block) const;
 
+    // The critical path drawn over the rows (core/analysis/critical_path.h): its executions
+    // outlined in red, its messages as red arrows, its waits as dotted red lines, each only where
+    // its PEs are shown. Empty: none.
+    void setCriticalPath(std::vector<core::analysis::CriticalStep> steps);
+    [[nodiscard]] const std::vector<core::analysis::CriticalStep>& criticalPath() const
+    {
+        return m_criticalPath;
+    }
+
     // PEs of the message path that are not shown (what "Load PE n" would add).
     [[nodiscard]] std::vector<core::PeId> missingPathPes() const;
     // The inline "Load PE n" button (null when not shown).
@@ -245,6 +255,7 @@ private:
     void paintRuler(QPainter& painter, const TimelineGeometry& g, const Style& style) const;
     void paintRows(QPainter& painter, const TimelineGeometry& g, const Style& style) const;
     void paintLinks(QPainter& painter, const TimelineGeometry& g, const Style& style) const;
+    void paintCriticalPath(QPainter& painter, const TimelineGeometry& g, const Style& style) const;
     void paintLegend(
         QPainter& painter, const TimelineGeometry& g, const Style& style, bool twoLines) const;
     void paintOverlays(QPainter& painter, const TimelineGeometry& g, const Style& style) const;
@@ -283,6 +294,7 @@ private:
     std::vector<MessageLink> m_targets;
     int m_backTraceHops = 1;
     std::optional<Highlight> m_highlight;
+    std::vector<core::analysis::CriticalStep> m_criticalPath;
 
     // Hover and drag state (overlays only).
     std::optional<QPoint> m_mouse;

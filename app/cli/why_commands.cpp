@@ -1,0 +1,219 @@
+#include "why_commands.h"
+
+#include "command_support.h"
+#include "commands.h"
+#include "core/analysis/critical_path.h"
+#include "core/analysis/csv_export.h"
+#include "core/analysis/idle_blame.h"
+#include "core/text_args.h"
+#include "core/trace.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ostream>
+#include <set>
+
+namespace parallax::cli {
+
+namespace {
+
+using core::analysis::csvField;
+
+// What the why commands print for an entry id ("" for none in a path, a word in blame tables).
+std::string whyEntryName(const core::Trace& trace, core::EntryId entry, const char* none)
+{
+    if (entry < 0 || static_cast<std::size_t>(entry) >= trace.metadata.entries.size())
+        return none;
+    return trace.metadata.entryName(entry);
+}
+
+std::string whyPeText(core::PeId pe)
+{
+    return pe == core::kNoPe ? "*" : std::to_string(pe);
+}
+
+std::string whyPercent(core::TimeUs part, core::TimeUs whole)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f",
+        whole <= 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+    return buf;
+}
+
+const char* const kWhyOptionsHelp
+    = "  --range B:E        time window, e.g. 10ms:25ms (units ns, us, ms, s; plain = us);\n"
+      "                     default: the traced span of the run\n"
+      "  --pes LIST         PEs, e.g. 0-3,5 (default: every PE with a log)\n"
+      "  --include-comm-threads\n"
+      "                     SMP comm threads as PEs of their own (default: their relays are\n"
+      "                     part of the messages they pass on)\n"
+      "  --threads N        worker threads for reading logs (default: all cores)\n";
+
+// The start of both commands: prepareAnalysisCommand with the help's option lines appended,
+// and --entries refused (every execution is a node of the graph, whatever its entry method).
+// Returns -1 to go on, else the exit code.
+int prepareWhyCommand(const std::string& command, const std::vector<std::string>& args,
+    std::set<std::string> options, const std::string& help, std::set<std::string> flags,
+    CommandLine& cl, core::TracePtr& trace, core::analysis::AnalysisRequest& request,
+    std::ostream& out, std::ostream& err)
+{
+    if (const int rc = prepareAnalysisCommand(command, args, std::move(options),
+            help + kWhyOptionsHelp, cl, trace, request, out, err, std::move(flags));
+        rc >= 0)
+        return rc;
+    if (!request.entries.empty())
+        return usageError(err, command, "--entries does not apply (every entry method counts)");
+    return -1;
+}
+
+} // namespace
+
+int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string help = std::string(
+        "usage: parallax-cli critical-path RUN [--range B:E] [--pes LIST] [--summary]\n\n"
+        "The chain of executions and messages that made the range as long as it was.\n"
+        "It ends with the execution that ends last in the range and walks back: each\n"
+        "execution waited either for its message (sent after its PE was free, or the PE\n"
+        "sat idle until it came) or for the previous execution on its PE. Only verified\n"
+        "message links are followed (the Timeline's arrows; comm-thread relays are part\n"
+        "of the message). CSV, earliest step first, each step beginning where the one\n"
+        "before it ended:\n"
+        "step,pe,kind,entry,begin_us,end_us\n"
+        "kind exec: (part of) an execution on pe up to the send that continues the path;\n"
+        "kind message: from its send on pe to the execution it started on the next row's\n"
+        "PE, entry = the entry method it was sent to; kind wait: pe was free but the next\n"
+        "execution had not begun. A range with no execution prints the header only (and a\n"
+        "note on stderr). --summary prints key: value lines instead: length, the time in\n"
+        "each kind, the PEs on the path, why it starts where it does and how many links\n"
+        "could not be resolved (docs/why.md).\n\n"
+        "options:\n");
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepareWhyCommand(
+            "critical-path", args, {}, help, { "summary" }, cl, trace, request, out, err);
+        rc >= 0)
+        return rc;
+    const auto path = core::analysis::findCriticalPath(*trace, request);
+    if (path.empty())
+        err << "parallax-cli critical-path: note: no execution of the selected PEs in "
+            << path.range.begin << ":" << path.range.end << " us\n";
+    using Kind = core::analysis::CriticalStep::Kind;
+    if (cl.parser.flag("summary")) {
+        std::vector<core::PeId> pes;
+        for (const auto& step : path.steps)
+            pes.push_back(step.pe);
+        std::sort(pes.begin(), pes.end());
+        pes.erase(std::unique(pes.begin(), pes.end()), pes.end());
+        out << "range_us: " << path.range.begin << ":" << path.range.end << "\n";
+        out << "steps: " << path.steps.size() << "\n";
+        out << "begin_us: " << (path.empty() ? 0 : path.steps.front().begin) << "\n";
+        out << "end_us: " << (path.empty() ? 0 : path.steps.back().end) << "\n";
+        out << "length_us: " << path.length() << "\n";
+        out << "exec_us: " << path.total(Kind::Exec) << "\n";
+        out << "message_us: " << path.total(Kind::Message) << "\n";
+        out << "wait_us: " << path.total(Kind::Wait) << "\n";
+        out << "pes: " << (pes.empty() ? std::string("none") : core::formatPeList(pes)) << "\n";
+        out << "starts_because: " << (path.empty() ? "" : path.startReason) << "\n";
+        out << "unresolved_links: " << path.unresolvedLinks << "\n";
+        return kExitOk;
+    }
+    out << "step,pe,kind,entry,begin_us,end_us\n";
+    std::size_t n = 0;
+    for (const auto& step : path.steps)
+        out << n++ << "," << step.pe << "," << core::analysis::criticalStepKindName(step.kind)
+            << "," << csvField(whyEntryName(*trace, step.entry, "")) << "," << step.begin << ","
+            << step.end << "\n";
+    return kExitOk;
+}
+
+int runIdleBlame(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string help = std::string(
+        "usage: parallax-cli idle-blame RUN [--range B:E] [--pes LIST]\n"
+        "                   [--by pe|entry|detail | --caused]\n\n"
+        "Who made the PEs idle. Each idle period of a selected PE in the range is blamed\n"
+        "on the message that ended it: the message that started the PE's first execution\n"
+        "after the idle (beginning at most 50 us after it), when it came from another PE\n"
+        "through a verified link. Its producer is the sending PE and the entry method that\n"
+        "sent it ('(between executions)' for a send made outside any). CSV, most idle\n"
+        "first:\n"
+        "producer_pe,producer_entry,consumer_pe,idle_us,count\n"
+        "(idle_us: the idle time, clipped to the range, those messages ended; count: idle\n"
+        "periods)\n"
+        "  --by pe      (default) the blame matrix: one row per producer PE and consumer\n"
+        "               PE, over every producer entry (producer_entry = *)\n"
+        "  --by entry   one row per producer entry method, over every producer and consumer\n"
+        "               PE (producer_pe = consumer_pe = *)\n"
+        "  --by detail  one row per producer PE, entry and consumer PE, plus the producer's\n"
+        "               own reason for sending late, one level up:\n"
+        "               producer_late,producer_late_pe,producer_late_entry (message = its\n"
+        "               execution waited for a message from that PE's entry method; busy =\n"
+        "               that PE was running that entry method before; none = not known)\n"
+        "  --caused     idle caused, instead: CSV "
+        "kind,producer,name,idle_us,count,share_pct\n"
+        "               with kind pe (producer = PE), entry (producer = entry id or *),\n"
+        "               then unblamed (producer = why: self-message, no-sender,\n"
+        "               unresolved-link, nothing-after) and a last row total (all idle of\n"
+        "               the selected PEs in the range); share_pct = of that total\n\n"
+        "options:\n");
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepareWhyCommand(
+            "idle-blame", args, { "by" }, help, { "caused" }, cl, trace, request, out, err);
+        rc >= 0)
+        return rc;
+    using Grouping = core::analysis::BlameGrouping;
+    auto grouping = Grouping::Pe;
+    if (const auto by = cl.parser.value("by")) {
+        if (*by == "entry")
+            grouping = Grouping::Entry;
+        else if (*by == "detail")
+            grouping = Grouping::Detail;
+        else if (*by != "pe")
+            return usageError(err, "idle-blame", "--by must be pe, entry or detail");
+        if (cl.parser.flag("caused"))
+            return usageError(err, "idle-blame", "give --by or --caused, not both");
+    }
+    const auto blame = core::analysis::findIdleBlame(*trace, request);
+    const auto& t = *trace;
+    constexpr const char* kBetween = "(between executions)";
+    if (cl.parser.flag("caused")) {
+        out << "kind,producer,name,idle_us,count,share_pct\n";
+        using Kind = core::analysis::IdleCaused::Kind;
+        for (const auto& row : core::analysis::idleCaused(blame)) {
+            if (row.kind == Kind::Pe)
+                out << "pe," << row.pe << ",";
+            else if (row.kind == Kind::Entry)
+                out << "entry," << (row.entry < 0 ? "*" : std::to_string(row.entry)) << ","
+                    << csvField(whyEntryName(t, row.entry, kBetween));
+            else
+                out << "unblamed," << core::analysis::blamedIdleKindName(row.unblamed) << ",";
+            out << "," << row.idle << "," << row.count << ","
+                << whyPercent(row.idle, blame.totalIdle) << "\n";
+        }
+        out << "total,idle,," << blame.totalIdle << "," << blame.idles.size() << ","
+            << whyPercent(blame.totalIdle, blame.totalIdle) << "\n";
+        return kExitOk;
+    }
+    out << "producer_pe,producer_entry,consumer_pe,idle_us,count";
+    if (grouping == Grouping::Detail)
+        out << ",producer_late,producer_late_pe,producer_late_entry";
+    out << "\n";
+    for (const auto& row : core::analysis::aggregateBlame(blame, grouping)) {
+        out << whyPeText(row.producerPe) << ","
+            << (grouping == Grouping::Pe ? "*"
+                                         : csvField(whyEntryName(t, row.producerEntry, kBetween)))
+            << "," << whyPeText(row.consumerPe) << "," << row.idle << "," << row.count;
+        if (grouping == Grouping::Detail)
+            out << "," << core::analysis::producerLateName(row.producerLate) << ","
+                << (row.producerLatePe == core::kNoPe ? "" : std::to_string(row.producerLatePe))
+                << "," << csvField(whyEntryName(t, row.producerLateEntry, ""));
+        out << "\n";
+    }
+    return kExitOk;
+}
+
+} // namespace parallax::cli

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace parallax::cli {
+
+// The "why" commands (docs/why.md): the critical path through a range, and who made the PEs
+// idle. CSV on stdout with a header row.
+int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runIdleBlame(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+} // namespace parallax::cli

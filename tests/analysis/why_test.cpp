@@ -1,0 +1,254 @@
+// The critical path and idle blame (core/analysis/critical_path, idle_blame): two hand-made runs
+// whose answers were worked out from their records (tests/data/runs/why-chain and why-serial,
+// see their READMEs), and real runs for the invariants (steps that tile the path, only verified
+// links, blame never above the idle).
+
+#include "core/analysis/critical_path.h"
+#include "core/analysis/idle_blame.h"
+#include "core/analysis/message_links.h"
+#include "core/trace.h"
+#include "support/io_support.h"
+#include "support/test_support.h"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+using namespace parallax;
+using namespace parallax::core;
+using namespace parallax::core::analysis;
+
+namespace parallax_test_why_test {
+
+TracePtr whyRun(const char* name)
+{
+    return test::loadOk(test::dataDir() / "runs" / name);
+}
+
+// "pe kind entry begin end" per step, entries by id (-1 for none).
+std::vector<std::string> describe(const CriticalPath& path)
+{
+    std::vector<std::string> lines;
+    for (const auto& s : path.steps) {
+        std::ostringstream line;
+        line << s.pe << " " << criticalStepKindName(s.kind) << " " << s.entry << " " << s.begin
+             << " " << s.end;
+        lines.push_back(line.str());
+    }
+    return lines;
+}
+
+AnalysisRequest requestFor(TimeRange range = {}, std::vector<PeId> pes = {})
+{
+    AnalysisRequest request;
+    request.range = range;
+    request.pes = std::move(pes);
+    return request;
+}
+
+TEST_CASE("critical path of a chain across three PEs", "[analysis][why]")
+{
+    const auto trace = whyRun("why-chain");
+    // Main on PE 0 -> step on PE 1 -> step on PE 2 -> step on PE 0, then PE 0 waits for a
+    // message whose only send (PE 2, event 7) comes after it began: a stale id, no link.
+    auto path = findCriticalPath(*trace, requestFor());
+    CHECK(path.range.begin == 1000);
+    CHECK(path.range.end == 2000);
+    CHECK(describe(path)
+        == std::vector<std::string> { "0 exec 1 1000 1050", "0 message 2 1050 1200",
+            "1 exec 2 1200 1290", "1 message 2 1290 1350", "2 exec 2 1350 1450",
+            "2 message 2 1450 1500", "0 exec 2 1500 1600", "0 wait -1 1600 1700",
+            "0 exec 2 1700 1750" });
+    CHECK(path.length() == 750);
+    CHECK(path.total(CriticalStep::Kind::Exec) == 390);
+    CHECK(path.total(CriticalStep::Kind::Message) == 260);
+    CHECK(path.total(CriticalStep::Kind::Wait) == 100);
+    CHECK(path.unresolvedLinks == 1);
+    CHECK(path.startReason == "the range begins");
+    REQUIRE(path.steps[1].toPe == 1);
+    CHECK(path.steps[5].toPe == 0);
+
+    // A later range cuts the first execution it reaches.
+    path = findCriticalPath(*trace, requestFor({ 1250, 2000 }));
+    REQUIRE_FALSE(path.empty());
+    CHECK(describe(path).front() == "1 exec 2 1250 1290");
+    CHECK(path.length() == 500);
+
+    // Without PE 1 the message from it is drawn, but the walk stops at its send.
+    path = findCriticalPath(*trace, requestFor({}, { 0, 2 }));
+    REQUIRE_FALSE(path.empty());
+    CHECK(describe(path).front() == "1 message 2 1290 1350");
+    CHECK(path.startReason == "PE 1 is not selected");
+    CHECK(path.unresolvedLinks == 1); // the stale id; PE 1's message is a link, only not followed
+
+    // A range holding no execution: no path.
+    CHECK(findCriticalPath(*trace, requestFor({ 1760, 1790 })).empty());
+}
+
+TEST_CASE("start causes: message, program order, and no false link", "[analysis][why]")
+{
+    const auto trace = whyRun("why-chain");
+    const auto all = makePeFilter(*trace, { 0, 1, 2 });
+    // PE 0's step at 1500: PE 0 was idle since 1100, the message (PE 2, 1450) decided.
+    auto cause = findStartCause(*trace, 0, 1, all);
+    CHECK(cause.kind == StartCause::Kind::Message);
+    CHECK(cause.senderPe == 2);
+    CHECK(cause.sendTime == 1450);
+    CHECK(cause.sender == ExecutionRef { 2, 1 });
+    CHECK_FALSE(cause.sentBetween);
+    // PE 0's step at 1700 names a stale event id: program order only, the link reported.
+    cause = findStartCause(*trace, 0, 2, all);
+    CHECK(cause.kind == StartCause::Kind::ProgramOrder);
+    CHECK(cause.previous == ExecutionRef { 0, 1 });
+    CHECK(cause.unresolved == "stale-event-id");
+    // Main names no sender and is first on its PE.
+    CHECK(findStartCause(*trace, 0, 0, all).kind == StartCause::Kind::None);
+    // The sender outside the filter: still the message, without its execution.
+    cause = findStartCause(*trace, 2, 1, makePeFilter(*trace, { 0, 2 }));
+    CHECK(cause.kind == StartCause::Kind::Message);
+    CHECK(cause.unresolved == "outside-pes");
+    CHECK_FALSE(cause.senderExecution);
+    // Out of bounds asks get no cause.
+    CHECK(findStartCause(*trace, 9, 0, all).kind == StartCause::Kind::None);
+    CHECK(findStartCause(*trace, 0, 99, all).kind == StartCause::Kind::None);
+}
+
+TEST_CASE("idle blame of the chain run", "[analysis][why]")
+{
+    const auto trace = whyRun("why-chain");
+    const auto blame = findIdleBlame(*trace, requestFor());
+    CHECK(blame.totalIdle == 2370);
+    CHECK(blame.blamedIdle() == 800);
+    REQUIRE(blame.idles.size() == 9);
+    // PE 0's idle [1100, 1500) ended by PE 2's step, which itself waited for PE 1's step.
+    const auto& first = blame.idles[0];
+    CHECK(first.kind == BlamedIdle::Kind::Message);
+    CHECK(first.producerPe == 2);
+    CHECK(first.producerEntry == 2);
+    CHECK(first.idle() == 400);
+    CHECK(first.producerLate == StartCause::Kind::Message);
+    CHECK(first.producerLatePe == 1);
+    CHECK(first.producerLateEntry == 2);
+    CHECK(blame.idles[1].kind == BlamedIdle::Kind::UnresolvedLink); // the stale id
+    CHECK(blame.idles[2].kind == BlamedIdle::Kind::NothingAfter);
+
+    const auto byPe = aggregateBlame(blame, BlameGrouping::Pe);
+    REQUIRE(byPe.size() == 4);
+    CHECK((byPe[0].producerPe == 2 && byPe[0].consumerPe == 0 && byPe[0].idle == 400));
+    CHECK((byPe[1].producerPe == 0 && byPe[1].consumerPe == 1 && byPe[1].idle == 200));
+    CHECK((byPe[2].producerPe == 0 && byPe[2].consumerPe == 2 && byPe[2].idle == 100));
+    CHECK((byPe[3].producerPe == 1 && byPe[3].consumerPe == 2 && byPe[3].idle == 100));
+    CHECK(byPe[0].producerEntry == kNoEntry);
+    const auto byEntry = aggregateBlame(blame, BlameGrouping::Entry);
+    REQUIRE(byEntry.size() == 2);
+    CHECK((byEntry[0].producerEntry == 2 && byEntry[0].idle == 500 && byEntry[0].count == 2));
+    CHECK((byEntry[1].producerEntry == 1 && byEntry[1].idle == 300 && byEntry[1].count == 2));
+    CHECK(byEntry[0].producerPe == kNoPe);
+
+    const auto caused = idleCaused(blame);
+    TimeUs sum = 0;
+    for (const auto& row : caused)
+        if (row.kind != IdleCaused::Kind::Entry)
+            sum += row.idle;
+    CHECK(sum == blame.totalIdle); // PE rows and the unblamed kinds cover every idle period
+}
+
+TEST_CASE("a serial PE everyone waits for takes the blame", "[analysis][why]")
+{
+    const auto trace = whyRun("why-serial");
+    const auto path = findCriticalPath(*trace, requestFor());
+    CHECK(describe(path)
+        == std::vector<std::string> { "0 exec 1 1000 1010", "0 exec 2 1010 1110",
+            "0 exec 2 1110 1210", "0 exec 2 1210 1300", "0 message 3 1300 1320",
+            "3 exec 3 1320 1370" });
+    CHECK(path.length() == 370);
+
+    const auto blame = findIdleBlame(*trace, requestFor());
+    CHECK(blame.totalIdle == 3540);
+    const auto detail = aggregateBlame(blame, BlameGrouping::Detail);
+    REQUIRE(detail.size() == 3);
+    for (std::size_t k = 0; k < 3; ++k) {
+        INFO("row " << k);
+        CHECK(detail[k].producerPe == 0);
+        CHECK(detail[k].producerEntry == 2);
+        CHECK(detail[k].consumerPe == static_cast<PeId>(3 - k));
+        CHECK(detail[k].idle == 320 - 100 * static_cast<TimeUs>(k));
+        // PE 0 was busy: with the previous produce, or with Main for the first one.
+        CHECK(detail[k].producerLate == StartCause::Kind::ProgramOrder);
+        CHECK(detail[k].producerLatePe == 0);
+        CHECK(detail[k].producerLateEntry == (k == 2 ? 1 : 2));
+    }
+    const auto caused = idleCaused(blame);
+    REQUIRE(caused.size() == 3);
+    CHECK((caused[0].kind == IdleCaused::Kind::Pe && caused[0].pe == 0 && caused[0].idle == 660));
+    CHECK((caused[1].kind == IdleCaused::Kind::Entry && caused[1].entry == 2));
+    CHECK((caused[2].unblamed == BlamedIdle::Kind::NothingAfter && caused[2].idle == 2880));
+    // A PE list picks the consumers only: the producer is still found.
+    const auto one = findIdleBlame(*trace, requestFor({}, { 2 }));
+    CHECK(one.totalIdle == 220 + 730);
+    CHECK(one.blamedIdle() == 220);
+}
+
+TEST_CASE("critical path and idle blame on real runs keep their invariants", "[analysis][why]")
+{
+    for (const auto& run : { test::realLog("gen-leanmd-smp"), test::realLog("gen-feat-smp"),
+             test::realLog("charm-synth-v7"), test::realLog("pipit-pingpong-v11"),
+             test::sampleRun("imbalance") }) {
+        INFO(run.string());
+        const auto trace = test::loadOk(run);
+        const auto path = findCriticalPath(*trace, requestFor());
+        REQUIRE_FALSE(path.empty());
+        CHECK(path.steps.front().begin >= path.range.begin);
+        CHECK(path.steps.back().end <= path.range.end);
+        CHECK(path.length() <= path.range.end - path.range.begin);
+        for (std::size_t k = 0; k < path.steps.size(); ++k) {
+            const auto& step = path.steps[k];
+            CHECK(step.end >= step.begin);
+            if (k > 0)
+                CHECK(step.begin == path.steps[k - 1].end); // the steps tile the path
+            if (step.kind != CriticalStep::Kind::Message || k + 1 >= path.steps.size())
+                continue;
+            // Every message step is a verified link to the execution after it.
+            const auto& next = path.steps[k + 1];
+            const auto links = findMessagePath(*trace, next.pe, next.execution.index, 8, 1);
+            CHECK(links.back().status == MessageLink::Status::Linked);
+            CHECK(links.back().senderPe == step.pe);
+        }
+        const auto blame = findIdleBlame(*trace, requestFor());
+        CHECK(blame.blamedIdle() <= blame.totalIdle);
+        TimeUs sum = 0;
+        for (const auto& row : aggregateBlame(blame, BlameGrouping::Pe))
+            sum += row.idle;
+        CHECK(sum == blame.blamedIdle());
+    }
+    // A busy run: the path covers nearly all of the span, almost all of it executing.
+    const auto busy = findCriticalPath(*test::loadOk(test::realLog("charm-synth-v7")), {});
+    const auto span = busy.range.end - busy.range.begin;
+    CHECK(busy.length() * 100 >= span * 99);
+    CHECK(busy.total(CriticalStep::Kind::Exec) * 100 >= busy.length() * 99);
+}
+
+TEST_CASE(
+    "on the planted imbalance the critical path runs through the overloaded PEs", "[analysis][why]")
+{
+    // sample-logs/imbalance: PEs 3 and 9 do twice the work of the others, who wait for them.
+    const auto trace = test::loadOk(test::sampleRun("imbalance"));
+    const auto path = findCriticalPath(*trace, {});
+    TimeUs onSlowPes = 0;
+    for (const auto& step : path.steps)
+        if (step.kind == CriticalStep::Kind::Exec && (step.pe == 3 || step.pe == 9))
+            onSlowPes += step.end - step.begin;
+    CHECK(onSlowPes * 100 >= path.total(CriticalStep::Kind::Exec) * 95);
+    CHECK(path.length() * 100 >= (path.range.end - path.range.begin) * 95);
+    // Their messages end a share of the others' idle directly; the rest is ended by PE 0's
+    // reduction client, which waited for them in turn.
+    const auto blame = findIdleBlame(*trace, {});
+    TimeUs fromSlowPes = 0;
+    for (const auto& row : aggregateBlame(blame, BlameGrouping::Pe))
+        if (row.producerPe == 3 || row.producerPe == 9)
+            fromSlowPes += row.idle;
+    CHECK(fromSlowPes > 0);
+    CHECK(blame.blamedIdle() * 100 >= blame.totalIdle * 90);
+}
+
+} // namespace parallax_test_why_test

@@ -1,0 +1,118 @@
+// parallax-cli critical-path and idle-blame: CSV on the hand-made runs (numbers in their
+// READMEs), the modes, and clear errors.
+
+#include "app/cli_support.h"
+
+#include <catch2/catch.hpp>
+
+using namespace parallax::test;
+
+namespace {
+
+std::string whyRunPath(const char* name)
+{
+    return (dataDir() / "runs" / name).string();
+}
+
+} // namespace
+
+TEST_CASE("cli critical-path prints the chain across three PEs", "[cli][why]")
+{
+    const auto run = runCliInProcess({ "critical-path", whyRunPath("why-chain") });
+    INFO(run.err);
+    REQUIRE(run.exitCode == 0);
+    CHECK(run.outLines()
+        == std::vector<std::string> { "step,pe,kind,entry,begin_us,end_us",
+            "0,0,exec,Main(CkArgMsg* m),1000,1050", "1,0,message,step(int k),1050,1200",
+            "2,1,exec,step(int k),1200,1290", "3,1,message,step(int k),1290,1350",
+            "4,2,exec,step(int k),1350,1450", "5,2,message,step(int k),1450,1500",
+            "6,0,exec,step(int k),1500,1600", "7,0,wait,,1600,1700",
+            "8,0,exec,step(int k),1700,1750" });
+    const auto summary
+        = runCliInProcess({ "critical-path", whyRunPath("why-serial"), "--summary" });
+    REQUIRE(summary.exitCode == 0);
+    CHECK(summary.outLines()
+        == std::vector<std::string> { "range_us: 1000:2000", "steps: 6", "begin_us: 1000",
+            "end_us: 1370", "length_us: 370", "exec_us: 350", "message_us: 20", "wait_us: 0",
+            "pes: 0,3", "starts_because: the range begins", "unresolved_links: 0" });
+    const auto cut = runCliInProcess(
+        { "critical-path", whyRunPath("why-chain"), "--range", "1250:2000", "--pes", "0-2" });
+    REQUIRE(cut.exitCode == 0);
+    CHECK(cut.outLines().at(1) == "0,1,exec,step(int k),1250,1290");
+}
+
+TEST_CASE("cli idle-blame: the blame matrix, per entry, detail and idle caused", "[cli][why]")
+{
+    const auto serial = whyRunPath("why-serial");
+    const auto byPe = runCliInProcess({ "idle-blame", serial });
+    INFO(byPe.err);
+    REQUIRE(byPe.exitCode == 0);
+    CHECK(byPe.outLines()
+        == std::vector<std::string> { "producer_pe,producer_entry,consumer_pe,idle_us,count",
+            "0,*,3,320,1", "0,*,2,220,1", "0,*,1,120,1" });
+    const auto byEntry = runCliInProcess({ "idle-blame", serial, "--by", "entry" });
+    REQUIRE(byEntry.exitCode == 0);
+    CHECK(byEntry.outLines()
+        == std::vector<std::string> {
+            "producer_pe,producer_entry,consumer_pe,idle_us,count", "*,produce(int k),*,660,3" });
+    const auto detail
+        = runCliInProcess({ "idle-blame", whyRunPath("why-chain"), "--by", "detail" });
+    REQUIRE(detail.exitCode == 0);
+    CHECK(detail.outLines()
+        == std::vector<std::string> { "producer_pe,producer_entry,consumer_pe,idle_us,count,"
+                                      "producer_late,producer_late_pe,producer_late_entry",
+            "2,step(int k),0,400,1,message,1,step(int k)", "0,Main(CkArgMsg* m),1,200,1,none,,",
+            "0,Main(CkArgMsg* m),2,100,1,none,,",
+            "1,step(int k),2,100,1,message,0,Main(CkArgMsg* m)" });
+    const auto caused = runCliInProcess({ "idle-blame", whyRunPath("why-chain"), "--caused" });
+    REQUIRE(caused.exitCode == 0);
+    CHECK(caused.outLines()
+        == std::vector<std::string> { "kind,producer,name,idle_us,count,share_pct",
+            "pe,2,,400,1,16.88", "pe,0,,300,2,12.66", "pe,1,,100,1,4.22",
+            "entry,2,step(int k),500,2,21.10", "entry,1,Main(CkArgMsg* m),300,2,12.66",
+            "unblamed,unresolved-link,,100,1,4.22", "unblamed,nothing-after,,1470,4,62.03",
+            "total,idle,,2370,9,100.00" });
+}
+
+TEST_CASE("cli critical-path and idle-blame: empty ranges and bad input", "[cli][why]")
+{
+    const auto chain = whyRunPath("why-chain");
+    // A range without executions: the header only, and a note.
+    const auto empty = runCliInProcess({ "critical-path", chain, "--range", "1760:1790" });
+    CHECK(empty.exitCode == 0);
+    CHECK(empty.outLines() == std::vector<std::string> { "step,pe,kind,entry,begin_us,end_us" });
+    CHECK(empty.errLines().size() == 1);
+    CHECK(empty.err.find("no execution") != std::string::npos);
+    const auto noIdle
+        = runCliInProcess({ "idle-blame", chain, "--range", "1200:1250", "--pes", "1" });
+    CHECK(noIdle.exitCode == 0);
+    CHECK(noIdle.outLines().size() == 1);
+
+    requireUsageError({ "critical-path", chain, "--pes", "7" }, "PE 7");
+    requireUsageError({ "critical-path", chain, "--range", "2000:1000" });
+    requireUsageError({ "critical-path", chain, "--range", "abc" }, "--range");
+    requireUsageError({ "critical-path", chain, "--entries", "1" }, "--entries");
+    requireUsageError({ "idle-blame", chain, "--by", "chare" }, "--by");
+    requireUsageError({ "idle-blame", chain, "--by", "pe", "--caused" }, "not both");
+    requireUsageError({ "idle-blame", chain, "--pes", "0-9" }, "PE");
+    const auto missing = runCliInProcess({ "idle-blame", "/nonexistent/run" });
+    CHECK(missing.exitCode == 1);
+    const auto help = runCliInProcess({ "idle-blame", "--help" });
+    CHECK(help.exitCode == 0);
+    CHECK(help.out.find("--by entry") != std::string::npos);
+    CHECK(help.out.find("--caused") != std::string::npos);
+}
+
+TEST_CASE("cli critical-path and idle-blame on a real SMP run", "[cli][why]")
+{
+    const auto run = realLog("gen-leanmd-smp").string();
+    const auto summary = runCliInProcess({ "critical-path", run, "--summary" });
+    INFO(summary.err);
+    REQUIRE(summary.exitCode == 0);
+    CHECK(summary.outLines().at(0) == "range_us: 59722:7940491");
+    const auto caused = runCliInProcess({ "idle-blame", run, "--caused" });
+    REQUIRE(caused.exitCode == 0);
+    const auto lines = caused.outLines();
+    REQUIRE_FALSE(lines.empty());
+    CHECK(lines.back().rfind("total,idle,,", 0) == 0);
+}
