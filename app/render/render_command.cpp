@@ -55,7 +55,7 @@ const char* const kHelp
       "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
       "  --k, --outliers (clusters), --stat, --aggregate, --by time|pe (user-stats), --by\n"
       "  time|pe (memory), --counter NAME, --metric total|rate, --by entry|pe (counters);\n"
-      "  timeline takes --pes and --range;\n"
+      "  timeline takes --pes, --range and --show critical-path (docs/why.md);\n"
       "  comm-matrix: --metric messages|bytes, --by pe|pe-by-node|node, --external on|off;\n"
       "  msg-size-evolution: --event send|receive, --sizes log|linear, --size-bin B,\n"
       "  --interval, --bins, --entries; animation: --frames N, --interval T, --fps F\n"
@@ -180,10 +180,10 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     }
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
-    const std::set<std::string> viewOptions
-        = { "interval", "bins", "metric", "bin-size", "min", "columns", "criterion", "count",
-              "clusters", "by", "mode", "k", "outliers", "stat", "aggregate", "counter", "external",
-              "event", "sizes", "size-bin", "frames", "fps", "frame", "events", "records", "range-b", "align", "show", "min-excess" };
+    const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
+        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers", "stat",
+        "aggregate", "counter", "external", "event", "sizes", "size-bin", "frames", "fps", "frame",
+        "events", "records", "range-b", "align", "show", "min-excess" };
     std::set<std::string> options = viewOptions;
     options.insert(
         { "output", "width", "height", "range", "pes", "entries", "compat", "frames-dir", "with" });

@@ -5,7 +5,6 @@
 #include "views/clusters/clusters_view.h"
 #include "views/comm/comm_view.h"
 #include "views/comm_matrix/comm_matrix_view.h"
-
 #include "views/compare/compare_view.h"
 #include "views/counters/counters_view.h"
 #include "views/entry_profile/entry_profile_view.h"
