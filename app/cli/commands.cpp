@@ -70,6 +70,7 @@ commands:
                              (PAPI values in the logs, or the old NAME.count files)
   compare RUN_A RUN_B ...     entry methods of runs (or two ranges of one) side by side,
                              matched by name; --profile: busy % on a common time axis
+  iterations RUN             the run's time steps, the busiest PE in each against the median
   critical-path RUN          the chain of executions and messages that made the range long
   idle-blame RUN             who made the PEs idle: the messages (and senders) ending idle
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
@@ -284,6 +285,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runCounters(rest, out, err);
     if (command == "compare")
         return runCompare(rest, out, err);
+    if (command == "iterations")
+        return runIterations(rest, out, err);
     if (command == "critical-path")
         return runCriticalPath(rest, out, err);
     if (command == "idle-blame")

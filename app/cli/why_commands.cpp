@@ -5,6 +5,7 @@
 #include "core/analysis/critical_path.h"
 #include "core/analysis/csv_export.h"
 #include "core/analysis/idle_blame.h"
+#include "core/analysis/iterations.h"
 #include "core/text_args.h"
 #include "core/trace.h"
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <ostream>
 #include <set>
+#include <sstream>
 
 namespace parallax::cli {
 
@@ -212,6 +214,104 @@ int runIdleBlame(const std::vector<std::string>& args, std::ostream& out, std::o
                 << (row.producerLatePe == core::kNoPe ? "" : std::to_string(row.producerLatePe))
                 << "," << csvField(whyEntryName(t, row.producerLateEntry, ""));
         out << "\n";
+    }
+    return kExitOk;
+}
+
+int runIterations(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string help = std::string(
+        "usage: parallax-cli iterations RUN [--range B:E] [--pes LIST]\n"
+        "                   [--every T | --at T1,T2,... | --event ID | --entry ID]\n\n"
+        "The run's iterations (time steps) and, in each, the busiest PE against the\n"
+        "median one. Found, unless told how: from a user event whose name speaks of\n"
+        "steps (step, iter, phase, cycle; each occurrence starts an iteration), else from\n"
+        "an entry method that every selected PE executes the same number of times (at\n"
+        "least 3; the coarsest such entry, e.g. a step broadcast to a group): iteration k\n"
+        "starts at its earliest k-th execution. Each iteration lasts until the next one\n"
+        "starts, the last until the range ends. How they were found goes to stderr. CSV:\n"
+        "iteration,begin_us,end_us,duration_us,slowest_pe,slowest_busy_us,median_busy_us\n"
+        "(busy: entry-method time inside the iteration; slowest = the busiest PE)\n"
+        "  --every T        an iteration every T (e.g. 10ms) from the range's begin\n"
+        "  --at T1,T2,...   iterations starting at these times\n"
+        "  --event ID       a user event marks each start (parallax-cli user-events)\n"
+        "  --entry ID       an entry method marks them (parallax-cli entries)\n\n"
+        "options:\n");
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepareWhyCommand("iterations", args, { "every", "at", "event", "entry" },
+            help, {}, cl, trace, request, out, err);
+        rc >= 0)
+        return rc;
+    core::analysis::IterationRequest how;
+    int given = 0;
+    std::string error;
+    if (const auto every = cl.parser.value("every")) {
+        ++given;
+        const auto t = core::parseTime(*every, &error);
+        if (!t || *t <= 0)
+            return usageError(err, "iterations",
+                "--every: " + (t ? std::string("needs a time above zero") : error));
+        how.every = *t;
+    }
+    if (const auto at = cl.parser.value("at")) {
+        ++given;
+        std::stringstream list(*at);
+        std::string item;
+        while (std::getline(list, item, ',')) {
+            const auto t = core::parseTime(item, &error);
+            if (!t)
+                return usageError(err, "iterations", "--at: " + error);
+            how.starts.push_back(*t);
+        }
+        if (how.starts.empty())
+            return usageError(err, "iterations", "--at needs at least one time");
+    }
+    std::int64_t id = -1;
+    if (cl.parser.value("event")) {
+        ++given;
+        if (const int rc = readIntOption("iterations", cl, "event", 0, INT32_MAX, id, err);
+            rc != kExitOk)
+            return rc;
+        if (!trace->metadata.userEvents.contains(static_cast<std::int32_t>(id)))
+            return usageError(
+                err, "iterations", "--event: this run has no user event " + std::to_string(id));
+        how.userEvent = static_cast<core::UserEventId>(id);
+    }
+    if (cl.parser.value("entry")) {
+        ++given;
+        const auto count = static_cast<std::int64_t>(trace->metadata.entries.size());
+        if (const int rc = readIntOption(
+                "iterations", cl, "entry", 0, std::max<std::int64_t>(count - 1, 0), id, err);
+            rc != kExitOk)
+            return rc;
+        if (count == 0)
+            return usageError(err, "iterations", "--entry: this run has no entry methods");
+        how.entry = static_cast<core::EntryId>(id);
+    }
+    if (given > 1)
+        return usageError(err, "iterations", "give one of --every, --at, --event and --entry");
+    const auto found = core::analysis::findIterations(*trace, request, how);
+    const auto& t = *trace;
+    if (found.source == "user-event")
+        err << "parallax-cli iterations: from user event " << found.markerId << " ("
+            << t.metadata.userEvents.at(found.markerId) << ")\n";
+    else if (found.source == "entry")
+        err << "parallax-cli iterations: from entry method " << found.markerId << " ("
+            << whyEntryName(t, found.markerId, "") << ")\n";
+    else if (found.source == "none")
+        err << "parallax-cli iterations: note: nothing in the range marks iterations (no user "
+               "event named for steps, no entry method run equally often on every PE); give "
+               "--every, --at, --event or --entry\n";
+    out << "iteration,begin_us,end_us,duration_us,slowest_pe,slowest_busy_us,median_busy_us\n";
+    for (std::size_t k = 0; k < found.iterations.size(); ++k) {
+        const auto& it = found.iterations[k];
+        std::ostringstream median;
+        median << it.medianBusyUs;
+        out << k << "," << it.range.begin << "," << it.range.end << ","
+            << it.range.end - it.range.begin << "," << whyPeText(it.slowestPe) << ","
+            << it.slowestBusyUs << "," << median.str() << "\n";
     }
     return kExitOk;
 }

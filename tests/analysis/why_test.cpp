@@ -5,6 +5,7 @@
 
 #include "core/analysis/critical_path.h"
 #include "core/analysis/idle_blame.h"
+#include "core/analysis/iterations.h"
 #include "core/analysis/message_links.h"
 #include "core/trace.h"
 #include "support/io_support.h"
@@ -249,6 +250,76 @@ TEST_CASE(
             fromSlowPes += row.idle;
     CHECK(fromSlowPes > 0);
     CHECK(blame.blamedIdle() * 100 >= blame.totalIdle * 90);
+}
+
+// Iterations on why-chain (README): PE 0 runs [1000,1100) [1500,1600) [1700,1750), PE 1
+// [1200,1300), PE 2 [1100,1250) [1350,1460).
+TEST_CASE("iterations set by hand: busy time clipped to each, the busiest PE and the median",
+    "[analysis][why][iterations]")
+{
+    const auto trace = whyRun("why-chain");
+    IterationRequest at;
+    at.starts = { 1400, 1000, 5000 }; // unsorted; 5000 is outside the range
+    const auto byHand = findIterations(*trace, {}, at);
+    CHECK(byHand.source == "starts");
+    REQUIRE(byHand.iterations.size() == 2);
+    const auto& first = byHand.iterations[0];
+    CHECK(first.range.begin == 1000);
+    CHECK(first.range.end == 1400);
+    CHECK(first.slowestPe == 2); // 150 + 50
+    CHECK(first.slowestBusyUs == 200);
+    CHECK(first.medianBusyUs == 100); // {100, 100, 200}
+    const auto& second = byHand.iterations[1];
+    CHECK(second.range.end == 2000); // the last runs to the range's end
+    CHECK(second.slowestPe == 0); // 100 + 50
+    CHECK(second.slowestBusyUs == 150);
+    CHECK(second.medianBusyUs == 60); // {0, 60, 150}
+
+    IterationRequest every;
+    every.every = 500;
+    const auto periodic = findIterations(*trace, {}, every);
+    REQUIRE(periodic.iterations.size() == 2);
+    CHECK(periodic.iterations[0].slowestBusyUs == 260); // PE 2: 150 + 110
+    CHECK(periodic.iterations[1].slowestPe == 0);
+    CHECK(periodic.iterations[1].medianBusyUs == 0);
+    AnalysisRequest twoPes;
+    twoPes.pes = { 0, 1 };
+    const auto even = findIterations(*trace, twoPes, every);
+    CHECK(even.iterations[0].medianBusyUs == 100); // mean of {100, 100}
+
+    // Nothing marks steps here: step(int k) runs 2, 1 and 2 times on the three PEs.
+    const auto automatic = findIterations(*trace, {});
+    CHECK(automatic.source == "none");
+    CHECK(automatic.iterations.empty());
+}
+
+TEST_CASE("iterations found from a step user event or a step entry method, with the planted "
+          "slow PEs the busiest in each",
+    "[analysis][why][iterations]")
+{
+    // sample-logs/imbalance: 23 iterations, each started by user event 40 ("Iteration start")
+    // and by a broadcast of WorkerMgr::startStep (entry 17) to every PE; PEs 3 and 9 do twice
+    // the work of the others.
+    const auto trace = test::loadOk(test::sampleRun("imbalance"));
+    const auto byEvent = findIterations(*trace, {});
+    CHECK(byEvent.source == "user-event");
+    CHECK(byEvent.markerId == 40);
+    REQUIRE(byEvent.iterations.size() == 23);
+    IterationRequest entry;
+    entry.entry = 17;
+    const auto byEntry = findIterations(*trace, {}, entry);
+    CHECK(byEntry.source == "entry");
+    REQUIRE(byEntry.iterations.size() == 23);
+    for (std::size_t k = 0; k < 23; ++k) {
+        const auto& it = byEvent.iterations[k];
+        INFO("iteration " << k);
+        CHECK((it.slowestPe == 3 || it.slowestPe == 9));
+        CHECK(static_cast<double>(it.slowestBusyUs) > 1.4 * it.medianBusyUs);
+        // The broadcast reaches the PEs just after the event marks the step.
+        CHECK(std::llabs(byEntry.iterations[k].range.begin - it.range.begin) < 50);
+        if (k + 1 < 23)
+            CHECK(it.range.end == byEvent.iterations[k + 1].range.begin);
+    }
 }
 
 } // namespace parallax_test_why_test

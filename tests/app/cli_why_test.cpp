@@ -116,3 +116,35 @@ TEST_CASE("cli critical-path and idle-blame on a real SMP run", "[cli][why]")
     REQUIRE_FALSE(lines.empty());
     CHECK(lines.back().rfind("total,idle,,", 0) == 0);
 }
+
+TEST_CASE("cli iterations: by hand, found from a user event, and clear errors", "[cli][why]")
+{
+    const auto chain = whyRunPath("why-chain");
+    const auto byHand = runCliInProcess({ "iterations", chain, "--at", "1000us,1.4ms" });
+    INFO(byHand.err);
+    REQUIRE(byHand.exitCode == 0);
+    CHECK(byHand.outLines()
+        == std::vector<std::string> {
+            "iteration,begin_us,end_us,duration_us,slowest_pe,slowest_busy_us,median_busy_us",
+            "0,1000,1400,400,2,200,100", "1,1400,2000,600,0,150,60" });
+    const auto none = runCliInProcess({ "iterations", chain });
+    REQUIRE(none.exitCode == 0);
+    CHECK(none.outLines().size() == 1);
+    CHECK(none.err.find("nothing in the range marks iterations") != std::string::npos);
+
+    const auto found = runCliInProcess({ "iterations", sampleRun("imbalance").string() });
+    REQUIRE(found.exitCode == 0);
+    CHECK(found.outLines().size() == 24);
+    CHECK(found.err.find("from user event 40 (Iteration start)") != std::string::npos);
+
+    for (const std::vector<std::string>& bad : { std::vector<std::string> { "--every", "0" },
+             { "--every", "1ms", "--entry", "3" }, { "--event", "99" }, { "--at", "1ms,zz" },
+             { "--entry", "999" }, { "--entries", "2" } }) {
+        std::vector<std::string> args { "iterations", chain };
+        args.insert(args.end(), bad.begin(), bad.end());
+        const auto run = runCliInProcess(args);
+        INFO(bad.front() << " -> " << run.err);
+        CHECK(run.exitCode == 2);
+        CHECK(run.err.find("iterations") != std::string::npos);
+    }
+}

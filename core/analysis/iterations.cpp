@@ -1,0 +1,220 @@
+#include "core/analysis/iterations.h"
+
+#include "core/trace.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <map>
+#include <string_view>
+
+namespace parallax::core::analysis {
+
+namespace {
+
+// The selected PEs that have a log (only they have executions and user events).
+std::vector<PeId> loggedPes(const Trace& trace, const ResolvedRequest& resolved)
+{
+    std::vector<PeId> pes;
+    for (const PeId pe : resolved.pes)
+        if (static_cast<std::size_t>(pe) < trace.pes.size()
+            && trace.pes[static_cast<std::size_t>(pe)].hasLog)
+            pes.push_back(pe);
+    return pes;
+}
+
+bool namesSteps(std::string name)
+{
+    std::transform(name.begin(), name.end(), name.begin(),
+        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    constexpr std::array<std::string_view, 4> kWords { "step", "iter", "phase", "cycle" };
+    return std::any_of(kWords.begin(), kWords.end(),
+        [&](std::string_view w) { return name.find(w) != std::string::npos; });
+}
+
+// Instant occurrences of `id` in the range on the PE that has most of them (the lowest PE on
+// ties): a step marker is usually recorded by one PE, or by every PE at about the same time.
+std::vector<TimeUs> markerTimes(
+    const Trace& trace, const std::vector<PeId>& pes, UserEventId id, TimeRange range)
+{
+    std::vector<TimeUs> best;
+    for (const PeId pe : pes) {
+        std::vector<TimeUs> times;
+        for (const auto& u : trace.pes[static_cast<std::size_t>(pe)].userEvents)
+            if (u.id == id && u.time >= range.begin && u.time < range.end)
+                times.push_back(u.time);
+        if (times.size() > best.size())
+            best = std::move(times);
+    }
+    return best;
+}
+
+std::optional<UserEventId> findStepEvent(
+    const Trace& trace, const std::vector<PeId>& pes, TimeRange range)
+{
+    std::optional<UserEventId> chosen;
+    std::size_t chosenCount = 1; // at least two occurrences
+    for (const auto& [id, name] : trace.metadata.userEvents) {
+        if (!namesSteps(name))
+            continue;
+        const auto count = markerTimes(trace, pes, id, range).size();
+        if (count > chosenCount) {
+            chosen = id;
+            chosenCount = count;
+        }
+    }
+    return chosen;
+}
+
+struct EntryCounts {
+    std::vector<std::size_t> perPe; // index into the PE list
+    TimeUs total = 0;
+    TimeUs first = kTimeMax;
+    TimeUs last = 0;
+};
+
+std::optional<EntryId> findStepEntry(
+    const Trace& trace, const std::vector<PeId>& pes, TimeRange range)
+{
+    std::map<EntryId, EntryCounts> counts;
+    std::vector<bool> busy(pes.size(), false);
+    for (std::size_t k = 0; k < pes.size(); ++k) {
+        const auto& p = trace.pes[static_cast<std::size_t>(pes[k])];
+        const auto& ex = p.executions;
+        for (std::size_t i = 0; i < ex.size(); ++i) {
+            if (ex.begin[i] < range.begin || ex.begin[i] >= range.end)
+                continue;
+            auto& c = counts[static_cast<EntryId>(ex.entry[i])];
+            c.perPe.resize(pes.size(), 0);
+            ++c.perPe[k];
+            c.total += ex.end[i] - ex.begin[i];
+            c.first = std::min(c.first, ex.begin[i]);
+            c.last = std::max(c.last, ex.begin[i]);
+            busy[k] = true;
+        }
+    }
+    std::optional<EntryId> chosen;
+    std::size_t chosenPerPe = 0;
+    TimeUs chosenTotal = 0;
+    for (const auto& [entry, c] : counts) {
+        std::size_t perPe = 0;
+        bool same = true;
+        for (std::size_t k = 0; k < pes.size() && same; ++k) {
+            if (!busy[k])
+                continue;
+            if (perPe == 0)
+                perPe = c.perPe[k];
+            same = c.perPe[k] == perPe;
+        }
+        // A step marker recurs through the run, not in a burst (start-up, a final reduction).
+        if (!same || perPe < 3 || 2 * (c.last - c.first) < range.end - range.begin)
+            continue;
+        if (!chosen || perPe < chosenPerPe || (perPe == chosenPerPe && c.total > chosenTotal)) {
+            chosen = entry;
+            chosenPerPe = perPe;
+            chosenTotal = c.total;
+        }
+    }
+    return chosen;
+}
+
+// Step k of an entry marker starts at the earliest k-th execution over the PEs.
+std::vector<TimeUs> entryStarts(
+    const Trace& trace, const std::vector<PeId>& pes, EntryId entry, TimeRange range)
+{
+    std::vector<TimeUs> starts;
+    for (const PeId pe : pes) {
+        const auto& ex = trace.pes[static_cast<std::size_t>(pe)].executions;
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < ex.size(); ++i) {
+            if (static_cast<EntryId>(ex.entry[i]) != entry || ex.begin[i] < range.begin
+                || ex.begin[i] >= range.end)
+                continue;
+            if (k == starts.size())
+                starts.push_back(ex.begin[i]);
+            else
+                starts[k] = std::min(starts[k], ex.begin[i]);
+            ++k;
+        }
+    }
+    return starts;
+}
+
+// Entry-method time of one PE inside `window` (executions clipped to it).
+TimeUs busyIn(const PeTrace& p, TimeRange window)
+{
+    const auto span = p.executionsOverlapping(window.begin, window.end);
+    TimeUs busy = 0;
+    for (std::size_t i = span.first; i < span.last; ++i)
+        busy += std::max<TimeUs>(0,
+            std::min(p.executions.end[i], window.end)
+                - std::max(p.executions.begin[i], window.begin));
+    return busy;
+}
+
+} // namespace
+
+IterationResult findIterations(
+    const Trace& trace, const AnalysisRequest& request, const IterationRequest& how)
+{
+    const auto resolved = resolve(trace, request);
+    const TimeRange range = resolved.range;
+    IterationResult result;
+    result.pes = loggedPes(trace, resolved);
+
+    std::vector<TimeUs> starts;
+    if (how.every > 0) {
+        result.source = "every";
+        for (TimeUs t = range.begin; t < range.end; t += how.every)
+            starts.push_back(t);
+    } else if (!how.starts.empty()) {
+        result.source = "starts";
+        for (const TimeUs t : how.starts)
+            if (t >= range.begin && t < range.end)
+                starts.push_back(t);
+    } else {
+        auto event = how.userEvent;
+        auto entry = how.entry;
+        if (!event && !entry) {
+            event = findStepEvent(trace, result.pes, range);
+            if (!event)
+                entry = findStepEntry(trace, result.pes, range);
+        }
+        if (event) {
+            result.source = "user-event";
+            result.markerId = *event;
+            starts = markerTimes(trace, result.pes, *event, range);
+        } else if (entry) {
+            result.source = "entry";
+            result.markerId = *entry;
+            starts = entryStarts(trace, result.pes, *entry, range);
+        }
+    }
+    std::sort(starts.begin(), starts.end());
+    starts.erase(std::unique(starts.begin(), starts.end()), starts.end());
+
+    std::vector<TimeUs> busy(result.pes.size());
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+        Iteration it;
+        it.range = { starts[k], k + 1 < starts.size() ? starts[k + 1] : range.end };
+        for (std::size_t i = 0; i < result.pes.size(); ++i) {
+            busy[i] = busyIn(trace.pes[static_cast<std::size_t>(result.pes[i])], it.range);
+            if (it.slowestPe == kNoPe || busy[i] > it.slowestBusyUs) {
+                it.slowestPe = result.pes[i];
+                it.slowestBusyUs = busy[i];
+            }
+        }
+        if (!busy.empty()) {
+            std::vector<TimeUs> sorted = busy;
+            std::sort(sorted.begin(), sorted.end());
+            const std::size_t mid = sorted.size() / 2;
+            it.medianBusyUs = sorted.size() % 2 == 1
+                ? static_cast<double>(sorted[mid])
+                : (static_cast<double>(sorted[mid - 1]) + static_cast<double>(sorted[mid])) / 2.0;
+        }
+        result.iterations.push_back(it);
+    }
+    return result;
+}
+
+} // namespace parallax::core::analysis

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "core/analysis/analysis_request.h"
+#include "core/types.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace parallax::core {
+class Trace;
+}
+
+namespace parallax::core::analysis {
+
+// Iterations (time steps) of a run, found from what it recorded or set by hand (docs/why.md).
+// Each iteration is a time window; iteration k runs from its start to the next one's, the last
+// to the end of the range.
+
+// How to find them. At most one of the three explicit ways is set; none = automatic.
+struct IterationRequest {
+    // By hand: every `every` µs from the range's begin, or at these times (µs, sorted or not;
+    // times outside the range are dropped).
+    TimeUs every = 0;
+    std::vector<TimeUs> starts;
+    // A user event that marks the start of each step (its instant occurrences).
+    std::optional<UserEventId> userEvent;
+    // An entry method that runs once per step on every PE that runs it: step k starts at the
+    // earliest k-th execution of it over the PEs.
+    std::optional<EntryId> entry;
+};
+
+struct Iteration {
+    TimeRange range;
+    // Entry-method time (executions clipped to the window) of the selected PEs.
+    PeId slowestPe = kNoPe; // the busiest PE, the lowest-numbered on ties
+    TimeUs slowestBusyUs = 0;
+    double medianBusyUs = 0; // the mean of the two middle PEs for an even count
+};
+
+struct IterationResult {
+    // How the iterations were found: "every", "starts", "user-event", "entry" (with the id in
+    // markerId), or "none" when nothing in the range marks steps.
+    std::string source = "none";
+    std::int32_t markerId = -1;
+    std::vector<Iteration> iterations;
+    std::vector<PeId> pes; // the PEs whose busy time was compared
+};
+
+// Automatic detection, in order: a user event whose name speaks of steps or iterations
+// ("step", "iter", "phase", "cycle"; the most frequent such event with at least two
+// occurrences on one PE), else an entry method executed the same number of times (at least 3)
+// on every selected PE that has executions, its executions spread over at least half of the
+// range — the one with the fewest executions per PE (the coarsest step), ties broken by more
+// total time. Nothing found: no iterations.
+IterationResult findIterations(
+    const Trace& trace, const AnalysisRequest& request, const IterationRequest& how = {});
+
+} // namespace parallax::core::analysis
