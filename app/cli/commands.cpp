@@ -72,6 +72,8 @@ commands:
                              matched by name; --profile: busy % on a common time axis
   iterations RUN             the run's time steps, the busiest PE in each against the median
   critical-path RUN          the chain of executions and messages that made the range long
+  model RUN --entry ID       an entry method's durations against message size, iteration or a
+                             user value: fits (linear, power, quadratic), groups, modes
   idle-blame RUN             who made the PEs idle: the messages (and senders) ending idle
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
@@ -285,6 +287,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runCounters(rest, out, err);
     if (command == "compare")
         return runCompare(rest, out, err);
+    if (command == "model")
+        return runModel(rest, out, err);
     if (command == "iterations")
         return runIterations(rest, out, err);
     if (command == "critical-path")

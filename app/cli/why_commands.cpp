@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "core/analysis/critical_path.h"
 #include "core/analysis/csv_export.h"
+#include "core/analysis/entry_model.h"
 #include "core/analysis/idle_blame.h"
 #include "core/analysis/iterations.h"
 #include "core/text_args.h"
@@ -313,6 +314,125 @@ int runIterations(const std::vector<std::string>& args, std::ostream& out, std::
             << it.range.end - it.range.begin << "," << whyPeText(it.slowestPe) << ","
             << it.slowestBusyUs << "," << median.str() << "\n";
     }
+    return kExitOk;
+}
+
+namespace {
+
+std::string modelNumber(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+} // namespace
+
+int runModel(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    const std::string help = std::string(
+        "usage: parallax-cli model RUN --entry ID [--x msg-bytes|iteration|user-value]\n"
+        "                   [--table fits|groups|points|summary] [--range B:E] [--pes LIST]\n\n"
+        "A performance model of one entry method: the durations of its executions (those\n"
+        "that begin in the range on the selected PEs) against\n"
+        "  msg-bytes   the size of the message that started each (default)\n"
+        "  iteration   the iteration it ran in (as parallax-cli iterations finds them)\n"
+        "  user-value  the value the program recorded during it (traceUserSuppliedData)\n"
+        "with least-squares fits (durations in us):\n"
+        "  --table fits     (default) fit,formula,a,b,c,r2,points: linear y = a + b x,\n"
+        "                   power y = a x^b (over x > 0), quadratic y = a + b x + c x^2;\n"
+        "                   r2 over the points fitted, in us (not in log space)\n"
+        "  --table groups   x,x_min,x_max,count,mean_us,sd_us,min_us,max_us: the points\n"
+        "                   with the same x (or, above 64 values, 20 bins of equal counts)\n"
+        "  --table points   pe,begin_us,x,duration_us\n"
+        "  --table summary  key: value lines, with the bimodality coefficient of the\n"
+        "                   durations and multimodal: yes when it is above 5/9\n"
+        "Executions without an x (no message, outside every iteration, no value) are left\n"
+        "out and counted in the summary.\n\n"
+        "options:\n");
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepareWhyCommand(
+            "model", args, { "entry", "x", "table" }, help, {}, cl, trace, request, out, err);
+        rc >= 0)
+        return rc;
+    if (!cl.parser.value("entry"))
+        return usageError(err, "model", "--entry ID is required (parallax-cli entries lists them)");
+    const auto entryCount = static_cast<std::int64_t>(trace->metadata.entries.size());
+    if (entryCount == 0)
+        return usageError(err, "model", "this run has no entry methods");
+    std::int64_t entry = -1;
+    if (const int rc = readIntOption("model", cl, "entry", 0, entryCount - 1, entry, err);
+        rc != kExitOk)
+        return rc;
+    using core::analysis::ModelX;
+    auto x = ModelX::MessageBytes;
+    if (const auto text = cl.parser.value("x")) {
+        if (*text == "iteration")
+            x = ModelX::Iteration;
+        else if (*text == "user-value")
+            x = ModelX::UserValue;
+        else if (*text != "msg-bytes")
+            return usageError(err, "model", "--x must be msg-bytes, iteration or user-value");
+    }
+    const std::string table = cl.parser.value("table").value_or("fits");
+    if (table != "fits" && table != "groups" && table != "points" && table != "summary")
+        return usageError(err, "model", "--table must be fits, groups, points or summary");
+    const auto id = static_cast<core::EntryId>(entry);
+    const auto model = core::analysis::modelEntry(*trace, request, id, x);
+    const std::string name = whyEntryName(*trace, id, "");
+    if (model.points.empty())
+        err << "parallax-cli model: note: no execution of entry " << id << " (" << name << ") with "
+            << (cl.parser.value("x").value_or("msg-bytes"))
+            << " in the range on the selected PEs\n";
+    if (x == ModelX::Iteration && model.iterationSource == "none")
+        err << "parallax-cli model: note: no iterations found (see parallax-cli iterations)\n";
+    if (table == "summary") {
+        const auto best = std::max_element(model.fits.begin(), model.fits.end(),
+            [](const auto& l, const auto& r) { return l.r2 < r.r2; });
+        double mean = 0;
+        for (const auto& p : model.points)
+            mean += static_cast<double>(p.duration);
+        out << "entry: " << id << "\n";
+        out << "entry_name: " << name << "\n";
+        out << "x: " << cl.parser.value("x").value_or("msg-bytes") << "\n";
+        out << "points: " << model.points.size() << "\n";
+        out << "without_x: " << model.withoutX << "\n";
+        out << "groups: " << model.groups.size() << "\n";
+        out << "mean_us: "
+            << modelNumber(
+                   model.points.empty() ? 0.0 : mean / static_cast<double>(model.points.size()))
+            << "\n";
+        out << "bimodality: " << modelNumber(model.bimodality) << "\n";
+        out << "multimodal: " << (model.multimodal() ? "yes" : "no") << "\n";
+        out << "best_fit: "
+            << (best == model.fits.end() ? std::string("none")
+                                         : core::analysis::modelFormula(*best) + " (r2 "
+                           + modelNumber(best->r2) + ")")
+            << "\n";
+        return kExitOk;
+    }
+    if (table == "points") {
+        out << "pe,begin_us,x,duration_us\n";
+        for (const auto& p : model.points)
+            out << p.pe << "," << p.begin << "," << modelNumber(p.x) << "," << p.duration << "\n";
+        return kExitOk;
+    }
+    if (table == "groups") {
+        out << "x,x_min,x_max,count,mean_us,sd_us,min_us,max_us\n";
+        for (const auto& g : model.groups)
+            out << modelNumber(g.x) << "," << modelNumber(g.xMin) << "," << modelNumber(g.xMax)
+                << "," << g.count << "," << modelNumber(g.mean) << "," << modelNumber(g.sd) << ","
+                << g.min << "," << g.max << "\n";
+        return kExitOk;
+    }
+    out << "fit,formula,a,b,c,r2,points\n";
+    for (const auto& f : model.fits)
+        out << core::analysis::modelFitName(f.kind) << ","
+            << csvField(core::analysis::modelFormula(f)) << "," << modelNumber(f.a) << ","
+            << modelNumber(f.b) << "," << modelNumber(f.c) << "," << modelNumber(f.r2) << ","
+            << f.points << "\n";
     return kExitOk;
 }
 

@@ -4,6 +4,7 @@
 // links, blame never above the idle).
 
 #include "core/analysis/critical_path.h"
+#include "core/analysis/entry_model.h"
 #include "core/analysis/idle_blame.h"
 #include "core/analysis/iterations.h"
 #include "core/analysis/message_links.h"
@@ -13,6 +14,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 
 using namespace parallax;
@@ -320,6 +323,95 @@ TEST_CASE("iterations found from a step user event or a step entry method, with 
         if (k + 1 < 23)
             CHECK(it.range.end == byEvent.iterations[k + 1].range.begin);
     }
+}
+
+TEST_CASE("entry-method models: planted formulas fitted exactly, too few distinct x fit nothing",
+    "[analysis][why][model]")
+{
+    std::vector<double> x;
+    std::vector<double> linear;
+    std::vector<double> power;
+    std::vector<double> quadratic;
+    for (int i = 1; i <= 10; ++i) {
+        const double v = i * 16.0;
+        x.push_back(v);
+        linear.push_back(5 + 2 * v);
+        power.push_back(3 * std::pow(v, 1.5));
+        quadratic.push_back(1 + 0.5 * v + 0.25 * v * v);
+    }
+    const auto byKind = [](const std::vector<ModelFit>& fits, ModelFit::Kind kind) {
+        const auto it = std::find_if(
+            fits.begin(), fits.end(), [&](const ModelFit& f) { return f.kind == kind; });
+        REQUIRE(it != fits.end());
+        return *it;
+    };
+    const auto l = byKind(fitModels(x, linear), ModelFit::Kind::Linear);
+    CHECK(l.a == Approx(5));
+    CHECK(l.b == Approx(2));
+    CHECK(l.r2 == Approx(1));
+    CHECK(l.points == 10);
+    const auto p = byKind(fitModels(x, power), ModelFit::Kind::PowerLaw);
+    CHECK(p.a == Approx(3));
+    CHECK(p.b == Approx(1.5));
+    CHECK(p.r2 == Approx(1));
+    const auto quadraticFits = fitModels(x, quadratic);
+    const auto q = byKind(quadraticFits, ModelFit::Kind::Quadratic);
+    CHECK(q.a == Approx(1).margin(1e-6));
+    CHECK(q.b == Approx(0.5));
+    CHECK(q.c == Approx(0.25));
+    CHECK(q.r2 == Approx(1));
+    CHECK(byKind(quadraticFits, ModelFit::Kind::Linear).r2 < 0.99); // a line misses the curve
+    CHECK(modelFormula(l) == "y = 5 +2 x");
+
+    // One x value: no fit; two: a line and a power law but no parabola.
+    CHECK(fitModels({ 4, 4, 4 }, { 1, 2, 3 }).empty());
+    CHECK(fitModels({ 1, 2, 1, 2 }, { 1, 2, 1, 2 }).size() == 2);
+}
+
+TEST_CASE("entry-method models: the bimodality coefficient flags two modes, not one",
+    "[analysis][why][model]")
+{
+    std::vector<double> twoModes(50, 10.0);
+    twoModes.insert(twoModes.end(), 50, 100.0);
+    twoModes.push_back(55); // not all on two values
+    CHECK(bimodalityCoefficient(twoModes) > 5.0 / 9.0);
+    // One peak: 1, 3, 6, 3 and 1 times the values 1 to 5.
+    std::vector<double> onePeak;
+    int times[] = { 1, 3, 6, 3, 1 };
+    for (int v = 1; v <= 5; ++v)
+        onePeak.insert(onePeak.end(), static_cast<std::size_t>(times[v - 1]), v);
+    CHECK(bimodalityCoefficient(onePeak) < 5.0 / 9.0);
+    CHECK(bimodalityCoefficient({ 1, 2, 3 }) == 0); // too few
+}
+
+TEST_CASE("entry-method models over a run: points, groups by x, executions without an x",
+    "[analysis][why][model]")
+{
+    // why-chain: step(int k) (entry 2) runs 100, 50, 100, 150 and 110 us, each started by an
+    // 80-byte message; Main (entry 1) has no sender.
+    const auto chain = whyRun("why-chain");
+    const auto steps = modelEntry(*chain, {}, 2, ModelX::MessageBytes);
+    REQUIRE(steps.points.size() == 5);
+    CHECK(steps.fits.empty()); // one message size
+    REQUIRE(steps.groups.size() == 1);
+    CHECK(steps.groups[0].x == 80);
+    CHECK(steps.groups[0].count == 5);
+    CHECK(steps.groups[0].mean == Approx(102));
+    CHECK(steps.groups[0].sd == Approx(std::sqrt(1016.0)));
+    CHECK(steps.groups[0].min == 50);
+    CHECK(steps.groups[0].max == 150);
+    const auto main = modelEntry(*chain, {}, 1, ModelX::MessageBytes);
+    CHECK(main.points.size() == 1); // Main's CkArgMsg has a size
+
+    // sample-logs/imbalance: compute(int iter) (entry 13) 2,208 times over 23 iterations.
+    const auto trace = test::loadOk(test::sampleRun("imbalance"));
+    const auto byIteration = modelEntry(*trace, {}, 13, ModelX::Iteration);
+    CHECK(byIteration.iterationSource == "user-event");
+    CHECK(byIteration.points.size() + byIteration.withoutX == 2208);
+    REQUIRE(byIteration.groups.size() == 23);
+    for (const auto& g : byIteration.groups)
+        CHECK(g.count == 96); // 8 elements on each of 12 PEs per iteration
+    CHECK(byIteration.multimodal()); // the heavy PEs' elements take twice as long
 }
 
 } // namespace parallax_test_why_test

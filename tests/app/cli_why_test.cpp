@@ -148,3 +148,42 @@ TEST_CASE("cli iterations: by hand, found from a user event, and clear errors", 
         CHECK(run.err.find("iterations") != std::string::npos);
     }
 }
+
+TEST_CASE("cli model: fits, groups, points and summary; bad options refused", "[cli][why]")
+{
+    const auto chain = whyRunPath("why-chain");
+    const auto groups = runCliInProcess({ "model", chain, "--entry", "2", "--table", "groups" });
+    INFO(groups.err);
+    REQUIRE(groups.exitCode == 0);
+    CHECK(groups.outLines()
+        == std::vector<std::string> {
+            "x,x_min,x_max,count,mean_us,sd_us,min_us,max_us", "80,80,80,5,102,31.8748,50,150" });
+    const auto fits = runCliInProcess({ "model", chain, "--entry", "2" });
+    REQUIRE(fits.exitCode == 0);
+    CHECK(fits.outLines() == std::vector<std::string> { "fit,formula,a,b,c,r2,points" });
+    const auto points
+        = runCliInProcess({ "model", chain, "--entry", "2", "--table", "points", "--pes", "1" });
+    REQUIRE(points.exitCode == 0);
+    CHECK(points.outLines()
+        == std::vector<std::string> { "pe,begin_us,x,duration_us", "1,1200,80,100" });
+    const auto summary = runCliInProcess({ "model", sampleRun("imbalance").string(), "--entry",
+        "13", "--x", "iteration", "--table", "summary" });
+    REQUIRE(summary.exitCode == 0);
+    const auto lines = summary.outLines();
+    CHECK(std::find(lines.begin(), lines.end(), "points: 2208") != lines.end());
+    CHECK(std::find(lines.begin(), lines.end(), "groups: 23") != lines.end());
+    CHECK(std::find(lines.begin(), lines.end(), "multimodal: yes") != lines.end());
+    const auto never = runCliInProcess({ "model", chain, "--entry", "0" });
+    CHECK(never.exitCode == 0);
+    CHECK(never.err.find("no execution of entry 0") != std::string::npos);
+
+    for (const std::vector<std::string>& bad : { std::vector<std::string> {}, { "--entry", "99" },
+             { "--entry", "2", "--x", "size" }, { "--entry", "2", "--table", "all" } }) {
+        std::vector<std::string> args { "model", chain };
+        args.insert(args.end(), bad.begin(), bad.end());
+        const auto run = runCliInProcess(args);
+        INFO(run.err);
+        CHECK(run.exitCode == 2);
+        CHECK(run.err.find("model") != std::string::npos);
+    }
+}
