@@ -9,6 +9,9 @@
 #include <QLineEdit>
 #include <QLocale>
 
+#include <algorithm>
+#include <iterator>
+
 namespace parallax::views {
 
 namespace {
@@ -57,6 +60,14 @@ std::optional<QString> eventListError(const QString& text)
 
 } // namespace
 
+// What the worker hands the view: the summary and both tables built from it (hundreds of
+// thousands of occurrences on a big run: too many rows to build on the GUI thread).
+struct UserEventsShown {
+    core::analysis::UserEventSummary summary;
+    core::analysis::ResultTable stats;
+    core::analysis::ResultTable occurrences; // all of them (no row selected)
+};
+
 UserEventsView::UserEventsView(EntryPalette* palette, QWidget* parent)
     : TableAnalysisView(ViewKind::UserEvents, palette, parent)
 {
@@ -94,18 +105,28 @@ void UserEventsView::recompute()
     core::analysis::UserEventOptions options;
     if (const auto ids = core::parsePeList(m_events->text().trimmed().toStdString()))
         options.events.assign(ids->begin(), ids->end());
-    computeAndShow<core::analysis::UserEventSummary>(
+    computeAndShow<UserEventsShown>(
         tr("User Events"),
         [options](const core::Trace& trace, const core::analysis::AnalysisRequest& request,
-            const core::analysis::Progress& progress) {
-            return core::analysis::computeUserEvents(trace, request, options, progress);
+            const core::analysis::Progress& progress) -> std::optional<UserEventsShown> {
+            auto summary = core::analysis::computeUserEvents(trace, request, options, progress);
+            if (!summary)
+                return std::nullopt;
+            UserEventsShown shown;
+            if (summary->error.empty()) {
+                shown.stats = core::analysis::userEventStatsTable(*summary, trace.metadata);
+                shown.occurrences
+                    = core::analysis::userEventOccurrencesTable(*summary, trace.metadata);
+            }
+            shown.summary = std::move(*summary);
+            return shown;
         },
-        [this](core::analysis::UserEventSummary summary) { show(std::move(summary)); });
+        [this](UserEventsShown shown) { show(std::move(shown)); });
 }
 
-void UserEventsView::show(core::analysis::UserEventSummary summary)
+void UserEventsView::show(UserEventsShown shown)
 {
-    m_summary = std::move(summary);
+    m_summary = std::move(shown.summary);
     const auto& s = *m_summary;
     std::uint64_t instants = 0;
     std::uint64_t brackets = 0;
@@ -123,23 +144,29 @@ void UserEventsView::show(core::analysis::UserEventSummary summary)
         return;
     }
     m_table->setEmptyMessage(tr("No user events in this range on these PEs"));
-    m_table->setTable(core::analysis::userEventStatsTable(s, m_trace->metadata), statsColumns());
-    showDetail(-1);
+    m_table->setTable(std::move(shown.stats), statsColumns());
+    m_occurrences->setEmptyMessage(tr("No occurrences"));
+    m_occurrences->setTable(std::move(shown.occurrences), occurrenceColumns());
 }
 
 void UserEventsView::showDetail(int row)
 {
     if (!m_summary)
         return;
-    auto shown = *m_summary;
-    shown.stats.clear();
+    // The selected row's occurrences only (copying all of them first cost as much as the
+    // table of all of them).
+    core::analysis::UserEventSummary shown;
     const auto& stats = m_summary->stats;
     if (row >= 0 && static_cast<std::size_t>(row) < stats.size()) {
         const auto& picked = stats[static_cast<std::size_t>(row)];
-        std::erase_if(shown.occurrences, [&](const core::analysis::UserEventOccurrence& o) {
-            return o.event != picked.event || o.kind != picked.kind
-                || (picked.pe != core::kNoPe && o.pe != picked.pe);
-        });
+        std::copy_if(m_summary->occurrences.begin(), m_summary->occurrences.end(),
+            std::back_inserter(shown.occurrences),
+            [&](const core::analysis::UserEventOccurrence& o) {
+                return o.event == picked.event && o.kind == picked.kind
+                    && (picked.pe == core::kNoPe || o.pe == picked.pe);
+            });
+    } else {
+        shown.occurrences = m_summary->occurrences;
     }
     m_occurrences->setEmptyMessage(tr("No occurrences"));
     m_occurrences->setTable(

@@ -9,6 +9,8 @@ class QLineEdit;
 
 namespace parallax::views {
 
+struct UserEventsShown; // a computed summary and its tables
+
 // User Events: instant and bracketed user events per event id, for all the PEs together and per
 // PE (count; for brackets total, min, mean and max duration), above the list of occurrences of
 // the selected row (all of them when none is selected). A double-click on an occurrence opens
@@ -32,7 +34,7 @@ protected:
     bool applyViewOption(const QString& name, const QString& value, QString* error) override;
 
 private:
-    void show(core::analysis::UserEventSummary summary);
+    void show(UserEventsShown shown);
     // The occurrences of the count row `row` of the main table (-1: all).
     void showDetail(int row) override;
 
