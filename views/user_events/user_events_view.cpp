@@ -77,6 +77,7 @@ UserEventsView::UserEventsView(EntryPalette* palette, QWidget* parent)
     m_events->setPlaceholderText(tr("all"));
     m_events->setToolTip(tr("User event ids, e.g. 10,20 (empty: all)"));
     m_occurrences = addDetailTable(QStringLiteral("occurrences"));
+    m_detailComputation = new AsyncComputation(this);
     m_table->model()->setRowToolTip([](int) {
         return tr("Select: list its occurrences below · double-click: the first one in the "
                   "Timeline");
@@ -96,6 +97,7 @@ bool UserEventsView::applyViewOption(const QString& name, const QString& value, 
 
 void UserEventsView::clearResult()
 {
+    m_detailComputation->cancel();
     m_summary.reset();
     m_occurrences->setTable({}, {});
 }
@@ -126,7 +128,8 @@ void UserEventsView::recompute()
 
 void UserEventsView::show(UserEventsShown shown)
 {
-    m_summary = std::move(shown.summary);
+    m_detailComputation->cancel();
+    m_summary = std::make_shared<const core::analysis::UserEventSummary>(std::move(shown.summary));
     const auto& s = *m_summary;
     std::uint64_t instants = 0;
     std::uint64_t brackets = 0;
@@ -151,26 +154,36 @@ void UserEventsView::show(UserEventsShown shown)
 
 void UserEventsView::showDetail(int row)
 {
-    if (!m_summary)
+    if (!m_summary || !m_trace)
         return;
-    // The selected row's occurrences only (copying all of them first cost as much as the
-    // table of all of them).
-    core::analysis::UserEventSummary shown;
-    const auto& stats = m_summary->stats;
-    if (row >= 0 && static_cast<std::size_t>(row) < stats.size()) {
-        const auto& picked = stats[static_cast<std::size_t>(row)];
-        std::copy_if(m_summary->occurrences.begin(), m_summary->occurrences.end(),
-            std::back_inserter(shown.occurrences),
-            [&](const core::analysis::UserEventOccurrence& o) {
-                return o.event == picked.event && o.kind == picked.kind
-                    && (picked.pe == core::kNoPe || o.pe == picked.pe);
-            });
-    } else {
-        shown.occurrences = m_summary->occurrences;
-    }
-    m_occurrences->setEmptyMessage(tr("No occurrences"));
-    m_occurrences->setTable(
-        core::analysis::userEventOccurrencesTable(shown, m_trace->metadata), occurrenceColumns());
+    // On the worker: a row of all the PEs of a frequent event has as many occurrences as the
+    // run has (a click, or the focus landing on the first row, froze the window).
+    std::optional<core::analysis::UserEventStats> picked;
+    if (row >= 0 && static_cast<std::size_t>(row) < m_summary->stats.size())
+        picked = m_summary->stats[static_cast<std::size_t>(row)];
+    m_detailComputation->run<core::analysis::ResultTable>(
+        [summary = m_summary, trace = m_trace, picked](const core::analysis::Progress&) {
+            core::analysis::UserEventSummary shown;
+            if (picked)
+                std::copy_if(summary->occurrences.begin(), summary->occurrences.end(),
+                    std::back_inserter(shown.occurrences),
+                    [&](const core::analysis::UserEventOccurrence& o) {
+                        return o.event == picked->event && o.kind == picked->kind
+                            && (picked->pe == core::kNoPe || o.pe == picked->pe);
+                    });
+            else
+                shown.occurrences = summary->occurrences;
+            return core::analysis::userEventOccurrencesTable(shown, trace->metadata);
+        },
+        [this](core::analysis::ResultTable table) {
+            m_occurrences->setEmptyMessage(tr("No occurrences"));
+            m_occurrences->setTable(std::move(table), occurrenceColumns());
+        });
+}
+
+bool UserEventsView::busy() const
+{
+    return TableAnalysisView::busy() || m_detailComputation->busy();
 }
 
 } // namespace parallax::views

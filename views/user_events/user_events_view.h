@@ -3,12 +3,13 @@
 #include "core/analysis/user_events.h"
 #include "views/common/table_analysis_view.h"
 
-#include <optional>
+#include <memory>
 
 class QLineEdit;
 
 namespace parallax::views {
 
+class AsyncComputation;
 struct UserEventsShown; // a computed summary and its tables
 
 // User Events: instant and bracketed user events per event id, for all the PEs together and per
@@ -22,10 +23,12 @@ public:
 
     [[nodiscard]] ResultTableView* occurrences() const { return m_occurrences; }
     [[nodiscard]] QLineEdit* eventsField() const { return m_events; }
-    [[nodiscard]] const std::optional<core::analysis::UserEventSummary>& summary() const
+    [[nodiscard]] const core::analysis::UserEventSummary* summary() const
     {
-        return m_summary;
+        return m_summary.get();
     }
+    // Also while the occurrences of a selected row are listed (on a worker).
+    [[nodiscard]] bool busy() const override;
 
 protected:
     void recompute() override;
@@ -40,7 +43,8 @@ private:
 
     QLineEdit* m_events = nullptr;
     ResultTableView* m_occurrences = nullptr;
-    std::optional<core::analysis::UserEventSummary> m_summary;
+    AsyncComputation* m_detailComputation = nullptr;
+    std::shared_ptr<const core::analysis::UserEventSummary> m_summary;
 };
 
 } // namespace parallax::views
