@@ -176,10 +176,18 @@ int main(int argc, char** argv)
     }
     for (const auto kind : views::kAllViewKinds)
         step("open " + views::viewKey(kind).toStdString(), [&, kind] { ws->openView(kind); });
-    step("switch through every tab", [&] {
-        for (int i = 0; i < ws->count(); ++i)
-            QTimer::singleShot(i * 10, ws, [ws, i] { ws->setCurrentIndex(i); });
-    });
+    // Ends when the last tab is shown (not at the first idle moment between two switches).
+    bool lastTabShown = false;
+    step(
+        "switch through every tab",
+        [&] {
+            for (int i = 0; i < ws->count(); ++i)
+                QTimer::singleShot(i * 10, ws, [ws, i, &lastTabShown] {
+                    ws->setCurrentIndex(i);
+                    lastTabShown = i == ws->count() - 1;
+                });
+        },
+        [&] { return lastTabShown; });
 
     auto* timeline = qobject_cast<views::TimelineView*>(ws->openView(views::ViewKind::Timeline));
     auto* nav = window.navigation();
