@@ -606,18 +606,21 @@ TEST_CASE("File → Export Data writes the Timeline's CSV on a worker, atomicall
         CHECK_FALSE(finished.at(0).at(1).toBool());
         CHECK(finished.at(0).at(2).toString().contains(path));
     }
-    SECTION("a small view writes its csv() the same way")
+    SECTION("the Overview (a writer over a copy of its result) and a small view (its csv())")
     {
-        auto* overview = window.workspace()->openView(views::ViewKind::Overview);
-        REQUIRE(overview != nullptr);
-        QTRY_VERIFY_WITH_TIMEOUT(!overview->busy(), 20'000);
-        const QString path = dir.filePath(QStringLiteral("overview.csv"));
-        auto* job = window.exportDataTo(path);
-        QSignalSpy finished(job, &app::DataExportJob::finished);
-        REQUIRE(finished.wait(30'000));
-        CHECK(finished.at(0).at(1).toBool());
-        QFile file(path);
-        REQUIRE(file.open(QIODevice::ReadOnly));
-        CHECK(QString::fromUtf8(file.readAll()) == overview->csv());
+        for (const auto kind : { views::ViewKind::Overview, views::ViewKind::Extrema }) {
+            auto* view = window.workspace()->openView(kind);
+            REQUIRE(view != nullptr);
+            QTRY_VERIFY_WITH_TIMEOUT(!view->busy(), 20'000);
+            CHECK(static_cast<bool>(view->csvWriter()) == (kind == views::ViewKind::Overview));
+            const QString path = dir.filePath(views::viewKey(kind) + QStringLiteral(".csv"));
+            auto* job = window.exportDataTo(path);
+            QSignalSpy finished(job, &app::DataExportJob::finished);
+            REQUIRE(finished.wait(30'000));
+            CHECK(finished.at(0).at(1).toBool());
+            QFile file(path);
+            REQUIRE(file.open(QIODevice::ReadOnly));
+            CHECK(QString::fromUtf8(file.readAll()) == view->csv());
+        }
     }
 }
