@@ -1,6 +1,7 @@
 #include "app/gui/data_export_job.h"
 
 #include "views/common/analysis_view.h"
+#include "views/common/async_computation.h"
 
 #include <QProgressDialog>
 #include <QSaveFile>
@@ -72,6 +73,7 @@ void DataExportJob::runOnWorker(views::AnalysisView& view, QWidget* parent)
 void DataExportJob::startWorker(const views::AnalysisView::CsvWriter& writer)
 {
     QThreadPool::globalInstance()->start([this, channel = m_channel, writer, path = m_path] {
+        views::runBelowGuiPriority();
         core::analysis::Progress progress;
         progress.cancelled = [channel] {
             return channel->cancelRequested();
