@@ -14,11 +14,11 @@ namespace parallax::app {
 
 namespace {
 
-constexpr int kProgressSteps = 1000;
+constexpr int kExportProgressSteps = 1000;
 // The progress dialog shows only for an export that takes longer than this.
-constexpr int kProgressDelayMs = 400;
+constexpr int kExportProgressDelayMs = 400;
 
-QString cannotWrite(const QString& path)
+QString cannotWriteExport(const QString& path)
 {
     return QObject::tr("Could not write %1. Check the folder and try again.").arg(path);
 }
@@ -55,10 +55,10 @@ DataExportJob* DataExportJob::start(views::AnalysisView& view, const QString& pa
 void DataExportJob::runOnWorker(views::AnalysisView& view, QWidget* parent)
 {
     m_progress = new QProgressDialog(
-        tr("Writing %1…").arg(m_path), tr("Cancel"), 0, kProgressSteps, parent);
+        tr("Writing %1…").arg(m_path), tr("Cancel"), 0, kExportProgressSteps, parent);
     m_progress->setWindowTitle(tr("Export Data"));
     m_progress->setWindowModality(Qt::WindowModal);
-    m_progress->setMinimumDuration(kProgressDelayMs);
+    m_progress->setMinimumDuration(kExportProgressDelayMs);
     m_progress->setAutoReset(false);
     m_progress->setAutoClose(false);
     m_progress->setValue(0);
@@ -106,14 +106,14 @@ void DataExportJob::deliverProgress()
 {
     const double fraction = m_channel->takeProgress();
     if (m_progress && !m_cancelled)
-        m_progress->setValue(static_cast<int>(fraction * kProgressSteps));
+        m_progress->setValue(static_cast<int>(fraction * kExportProgressSteps));
 }
 
 void DataExportJob::finish(bool written)
 {
     if (m_progress)
         m_progress->hide();
-    emit finished(m_path, written, written || m_cancelled ? QString() : cannotWrite(m_path));
+    emit finished(m_path, written, written || m_cancelled ? QString() : cannotWriteExport(m_path));
     deleteLater();
 }
 
