@@ -40,8 +40,9 @@ DataExportJob::~DataExportJob()
 DataExportJob* DataExportJob::start(views::AnalysisView& view, const QString& path, QWidget* parent)
 {
     auto* job = new DataExportJob(path, parent);
-    if (view.csvWriter()) {
-        job->runOnWorker(view, parent);
+    // Made once: a writer may hold a copy of the view's result.
+    if (auto writer = view.csvWriter()) {
+        job->runOnWorker(std::move(writer), parent);
         return job;
     }
     // A small view: its csv() at once, delivered from the event loop like a worker's result.
@@ -52,7 +53,7 @@ DataExportJob* DataExportJob::start(views::AnalysisView& view, const QString& pa
     return job;
 }
 
-void DataExportJob::runOnWorker(views::AnalysisView& view, QWidget* parent)
+void DataExportJob::runOnWorker(views::AnalysisView::CsvWriter writer, QWidget* parent)
 {
     m_progress = new QProgressDialog(
         tr("Writing %1…").arg(m_path), tr("Cancel"), 0, kExportProgressSteps, parent);
@@ -67,7 +68,7 @@ void DataExportJob::runOnWorker(views::AnalysisView& view, QWidget* parent)
     m_channel = std::make_shared<Channel>(this, [this] { deliverProgress(); });
     // Started from the event loop, so that a cancel() right after start() is always seen
     // before anything is written.
-    QTimer::singleShot(0, this, [this, writer = view.csvWriter()] { startWorker(writer); });
+    QTimer::singleShot(0, this, [this, writer = std::move(writer)] { startWorker(writer); });
 }
 
 void DataExportJob::startWorker(const views::AnalysisView::CsvWriter& writer)

@@ -34,7 +34,7 @@ signals:
 
 private:
     DataExportJob(QString path, QWidget* parent);
-    void runOnWorker(views::AnalysisView& view, QWidget* parent);
+    void runOnWorker(views::AnalysisView::CsvWriter writer, QWidget* parent);
     void startWorker(const views::AnalysisView::CsvWriter& writer);
     void deliverProgress();
     void finish(bool written);
