@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "bookmarks_dock.h"
+#include "data_export_job.h"
 #include "empty_state_widget.h"
 #include "export_dialog.h"
 #include "export_run_dialog.h"
@@ -688,17 +689,28 @@ void MainWindow::exportData()
         + QLatin1Char('-') + views::viewKey(view->kind()) + QStringLiteral(".csv"));
     const auto path
         = QFileDialog::getSaveFileName(this, tr("Export Data"), suggested, tr("CSV files (*.csv)"));
-    if (path.isEmpty())
-        return;
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)
-        || file.write(view->csv().toUtf8()) < 0) {
-        QMessageBox::warning(this, tr("Export Data"),
-            tr("Could not write %1. Check the folder and try again.").arg(path));
-    } else {
-        rememberExportDirectory(path);
-        statusBar()->showMessage(tr("Saved %1").arg(path), kStatusMessageMs);
-    }
+    if (!path.isEmpty())
+        exportDataTo(path);
+}
+
+DataExportJob* MainWindow::exportDataTo(const QString& path)
+{
+    auto* view = m_workspace->currentView();
+    if (view == nullptr)
+        return nullptr;
+    auto* job = DataExportJob::start(*view, path, this);
+    connect(job, &DataExportJob::finished, this,
+        [this](const QString& written, bool ok, const QString& error) {
+            if (ok) {
+                rememberExportDirectory(written);
+                statusBar()->showMessage(tr("Saved %1").arg(written), kStatusMessageMs);
+            } else if (!error.isEmpty()) {
+                QMessageBox::warning(this, tr("Export Data"), error);
+            } else {
+                statusBar()->showMessage(tr("Export cancelled"), kStatusMessageMs);
+            }
+        });
+    return job;
 }
 
 void MainWindow::writeReducedRun()

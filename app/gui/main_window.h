@@ -25,6 +25,7 @@ class RunSummaryWidget;
 namespace parallax::app {
 
 class BookmarksDock;
+class DataExportJob;
 class EmptyStateWidget;
 class RunLoadJob;
 class SessionController;
@@ -82,6 +83,10 @@ public slots:
     // Exports the current view's chart as PNG / its data as CSV (asks for a file).
     void exportChart();
     void exportData();
+    // Export Data without asking: the current view's CSV into `path`, atomically, big views on a
+    // worker (DataExportJob; the status bar or an error box reports the end). Null without a
+    // view; otherwise the job, whose finished() signal tells when the file is in place.
+    DataExportJob* exportDataTo(const QString& path);
     // File → Write Reduced Run…: the ReduceDialog over the open run (non-modal to the app's
     // event loop; one at a time).
     void writeReducedRun();

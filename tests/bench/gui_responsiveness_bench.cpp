@@ -13,6 +13,7 @@
 // posted into the event loop, so its own time counts too.
 
 #include "app/gui/bookmarks_dock.h"
+#include "app/gui/data_export_job.h"
 #include "app/gui/main_window.h"
 #include "app/gui/session_controller.h"
 #include "app/gui/view_navigation.h"
@@ -175,10 +176,18 @@ int main(int argc, char** argv)
     }
     for (const auto kind : views::kAllViewKinds)
         step("open " + views::viewKey(kind).toStdString(), [&, kind] { ws->openView(kind); });
-    step("switch through every tab", [&] {
-        for (int i = 0; i < ws->count(); ++i)
-            QTimer::singleShot(i * 10, ws, [ws, i] { ws->setCurrentIndex(i); });
-    });
+    // Ends when the last tab is shown (not at the first idle moment between two switches).
+    bool lastTabShown = false;
+    step(
+        "switch through every tab",
+        [&] {
+            for (int i = 0; i < ws->count(); ++i)
+                QTimer::singleShot(i * 10, ws, [ws, i, &lastTabShown] {
+                    ws->setCurrentIndex(i);
+                    lastTabShown = i == ws->count() - 1;
+                });
+        },
+        [&] { return lastTabShown; });
 
     auto* timeline = qobject_cast<views::TimelineView*>(ws->openView(views::ViewKind::Timeline));
     auto* nav = window.navigation();
@@ -206,7 +215,21 @@ int main(int argc, char** argv)
     });
     step("find next", [&] { nav->findNextAction()->trigger(); });
     step("add a bookmark", [&] { window.addBookmark(); });
-    step("timeline: export data (CSV)", [&] { (void)timeline->csv(); });
+    // File → Export Data without its file dialog: the job writes the file (big views on a
+    // worker); the step ends when the file is in place.
+    const auto exportData = [&](views::ViewKind kind, const QString& file) {
+        bool exported = false;
+        step(
+            views::viewKey(kind).toStdString() + ": export data (CSV)",
+            [&, kind, file] {
+                ws->openView(kind);
+                auto* job = window.exportDataTo(scratch.filePath(file));
+                QObject::connect(job, &parallax::app::DataExportJob::finished, &window,
+                    [&exported] { exported = true; });
+            },
+            [&exported] { return exported; });
+    };
+    exportData(views::ViewKind::Timeline, QStringLiteral("timeline.csv"));
 
     const auto options = [&](views::ViewKind kind, std::map<QString, QString> o) {
         step("options: " + views::viewKey(kind).toStdString() + " " + o.begin()->first.toStdString()
@@ -223,8 +246,7 @@ int main(int argc, char** argv)
         views::ViewKind::Histogram, { { QStringLiteral("metric"), QStringLiteral("msg-size") } });
     options(
         views::ViewKind::Extrema, { { QStringLiteral("criterion"), QStringLiteral("msgs-sent") } });
-    step("overview: export data (CSV)",
-        [&] { (void)ws->openView(views::ViewKind::Overview)->csv(); });
+    exportData(views::ViewKind::Overview, QStringLiteral("overview.csv"));
 
     const QString session = scratch.filePath(QStringLiteral("bench.parallax"));
     step("save the session", [&] {

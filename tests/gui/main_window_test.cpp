@@ -1,5 +1,6 @@
 // The desktop app driven as a user would: open runs, fail on a bad one, keep working.
 
+#include "app/gui/data_export_job.h"
 #include "app/gui/export_dialog.h"
 #include "app/gui/main_window.h"
 #include "app/gui/memory_budget.h"
@@ -15,6 +16,7 @@
 #include "views/common/view_factory.h"
 #include "views/extrema/extrema_view.h"
 #include "views/summary/run_summary_widget.h"
+#include "views/timeline/timeline_view.h"
 
 #include <QApplication>
 #include <QContextMenuEvent>
@@ -548,4 +550,77 @@ TEST_CASE("File → Compare With… opens a second run next to the first", "[gui
     for (auto* box : window.findChildren<QMessageBox*>())
         box->close();
     CHECK(compare->csv().count(QLatin1Char('\n')) == 4);
+}
+
+TEST_CASE("File → Export Data writes the Timeline's CSV on a worker, atomically, and can be "
+          "cancelled",
+    "[gui]")
+{
+    MainWindow window(false);
+    window.resize(1200, 800);
+    window.show();
+    REQUIRE(test::openAndWait(window, kSamples / "imbalance") == LoadOutcome::Loaded);
+    auto* timeline = qobject_cast<views::TimelineView*>(
+        window.workspace()->openView(views::ViewKind::Timeline));
+    REQUIRE(timeline != nullptr);
+    REQUIRE(timeline->addPeList(QStringLiteral("0-11")));
+    const auto span = timeline->window();
+    timeline->setWindow({ span.begin + span.length() / 4, span.end - span.length() / 4 });
+    REQUIRE(timeline->csvWriter()); // big views export off the GUI thread
+    const QString expected = timeline->csv();
+    REQUIRE(expected.count(QLatin1Char('\n')) > 100);
+    QTemporaryDir dir;
+
+    SECTION("the file holds exactly the view's CSV")
+    {
+        const QString path = dir.filePath(QStringLiteral("timeline.csv"));
+        auto* job = window.exportDataTo(path);
+        REQUIRE(job != nullptr);
+        QSignalSpy finished(job, &app::DataExportJob::finished);
+        REQUIRE(finished.wait(30'000));
+        CHECK(finished.at(0).at(0).toString() == path);
+        CHECK(finished.at(0).at(1).toBool());
+        QFile file(path);
+        REQUIRE(file.open(QIODevice::ReadOnly));
+        CHECK(QString::fromUtf8(file.readAll()) == expected);
+        CHECK(window.statusBar()->currentMessage() == QStringLiteral("Saved %1").arg(path));
+    }
+    SECTION("cancelled, nothing is written")
+    {
+        const QString path = dir.filePath(QStringLiteral("timeline.csv"));
+        auto* job = window.exportDataTo(path);
+        REQUIRE(job != nullptr);
+        QSignalSpy finished(job, &app::DataExportJob::finished);
+        job->cancel();
+        REQUIRE(finished.wait(30'000));
+        CHECK_FALSE(finished.at(0).at(1).toBool());
+        CHECK(finished.at(0).at(2).toString().isEmpty()); // cancelled, not failed
+        CHECK(QDir(dir.path()).isEmpty()); // no file, no temporary left behind
+    }
+    SECTION("a folder that does not exist is an error, not a file")
+    {
+        const QString path = dir.filePath(QStringLiteral("missing/timeline.csv"));
+        auto* job = app::DataExportJob::start(*timeline, path, &window);
+        QSignalSpy finished(job, &app::DataExportJob::finished);
+        REQUIRE(finished.wait(30'000));
+        CHECK_FALSE(finished.at(0).at(1).toBool());
+        CHECK(finished.at(0).at(2).toString().contains(path));
+    }
+    SECTION("the Overview (a writer over a copy of its result) and a small view (its csv())")
+    {
+        for (const auto kind : { views::ViewKind::Overview, views::ViewKind::Extrema }) {
+            auto* view = window.workspace()->openView(kind);
+            REQUIRE(view != nullptr);
+            QTRY_VERIFY_WITH_TIMEOUT(!view->busy(), 20'000);
+            CHECK(static_cast<bool>(view->csvWriter()) == (kind == views::ViewKind::Overview));
+            const QString path = dir.filePath(views::viewKey(kind) + QStringLiteral(".csv"));
+            auto* job = window.exportDataTo(path);
+            QSignalSpy finished(job, &app::DataExportJob::finished);
+            REQUIRE(finished.wait(30'000));
+            CHECK(finished.at(0).at(1).toBool());
+            QFile file(path);
+            REQUIRE(file.open(QIODevice::ReadOnly));
+            CHECK(QString::fromUtf8(file.readAll()) == view->csv());
+        }
+    }
 }

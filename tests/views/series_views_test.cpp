@@ -303,6 +303,24 @@ TEST_CASE(
     CHECK_FALSE(view.applyOptions({ { QStringLiteral("metric"), QStringLiteral("x") } }, &error));
 }
 
+TEST_CASE("the user stats view takes a stat option before its first result and keeps it",
+    "[views][series]")
+{
+    // The stats in the logs are read on the worker; a stat option is checked at once
+    // (parallax-cli render, session restore), and the worker's result keeps that choice.
+    const auto trace = seriesRun();
+    EntryPalette palette;
+    UserStatsView view(&palette);
+    view.setTrace(trace);
+    QString error;
+    CHECK_FALSE(view.applyOptions({ { QStringLiteral("stat"), QStringLiteral("4") } }, &error));
+    CHECK(error.contains(QStringLiteral("3 · Residual")));
+    REQUIRE(view.applyOptions({ { QStringLiteral("stat"), QStringLiteral("9") } }, &error));
+    test::waitUntil([&]() { return !view.busy(); });
+    CHECK(view.statChoice()->count() == 2);
+    CHECK(view.statChoice()->currentData().toInt() == 9);
+}
+
 TEST_CASE("the memory view draws levels with the PE spread, peaks per PE, or says why not",
     "[views][series]")
 {

@@ -269,6 +269,7 @@ TEST_CASE("the user events view counts per event and PE and lists the selected r
     CHECK(view.occurrences()->model()->rowCount() == 13);
     // Solve on PE 0: its two brackets.
     view.table()->tableView()->selectRow(4);
+    test::waitUntil([&]() { return !view.busy(); }); // listed on a worker
     REQUIRE(view.occurrences()->model()->rowCount() == 2);
     CHECK(view.occurrences()->model()->target(1).begin == 6010);
     QSignalSpy timeline(&view, &AnalysisView::timelineRequested);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/analysis_request.h"
 #include "core/trace.h"
 #include "core/types.h"
 
@@ -7,8 +8,10 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 class QMenu;
@@ -100,6 +103,15 @@ public:
     virtual bool exportSvg(const QString& path, QSize size, QString* error);
     // The data behind the chart, CSV with a header row.
     [[nodiscard]] virtual QString csv() const = 0;
+    // For views whose csv() is too big to build on the GUI thread (the Timeline of hundreds of
+    // PEs): a self-contained writer of the same text that runs on any thread. It holds what it
+    // needs (the immutable run, the selection shown when it was made), hands the CSV to `sink`
+    // in order, in pieces, reports progress, and returns false when cancelled or when `sink`
+    // returns false (a write failed). Null (the default) for views whose csv() is cheap.
+    using CsvSink = std::function<bool(const std::string& piece)>;
+    using CsvWriter
+        = std::function<bool(const CsvSink& sink, const core::analysis::Progress& progress)>;
+    [[nodiscard]] virtual CsvWriter csvWriter() const { return {}; }
     // View options given by name as on the command line (`parallax-cli render`): "interval",
     // "bins", "metric", "bin-size", "min", "columns", "criterion", "count", "clusters", ...
     // Returns false with a message for an unknown option or a bad value. Applying recomputes.

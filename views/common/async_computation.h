@@ -14,6 +14,13 @@
 
 namespace parallax::views {
 
+// Called first by background work on a pool thread: the thread runs at a lower priority than
+// the GUI thread (nice kWorkerNice on Linux), so that on a machine with few cores the window
+// keeps its share of the CPU while views compute (they start several analyses at once, each
+// on every core). Results are the same; only who waits for the CPU changes.
+inline constexpr int kWorkerNice = 10;
+void runBelowGuiPriority();
+
 // Runs one analysis at a time for a view on the global thread pool. A newer run() cancels the
 // older one (its Progress::cancelled turns true) and its result is dropped; results are
 // delivered on the GUI thread. Never touches widgets from the worker.
@@ -45,6 +52,7 @@ public:
         QPointer<AsyncComputation> self(this);
         QThreadPool::globalInstance()->start([self, cancelled, generation, work = std::move(work),
                                                  done = std::move(done)]() mutable {
+            runBelowGuiPriority();
             core::analysis::Progress progress;
             progress.cancelled = [cancelled]() {
                 return cancelled->load();

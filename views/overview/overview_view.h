@@ -40,6 +40,7 @@ public:
     // pe,column,begin_us,end_us,dominant,utilization_pct,idle_pct as `parallax-cli overview`
     // (cells with neither utilization nor idle are left out).
     [[nodiscard]] QString csv() const override;
+    [[nodiscard]] CsvWriter csvWriter() const override;
     // "columns" (1..20000), "coloring" (activity | utilization), "by" (auto | pes | node |
     // block | block:N | signature | cluster) and "mode" (sum | set | key), as the Usage
     // Profile and `parallax-cli groups`.

@@ -4,6 +4,7 @@
 #include "views/summary/summary_graph_geometry.h"
 
 #include <QColor>
+#include <QPixmap>
 #include <QWidget>
 
 #include <optional>
@@ -14,7 +15,8 @@ namespace parallax::views {
 // Whole-run utilisation graph of the .sum files: busy % as a filled step line, idle % as a
 // second line when the files have it, time along the bottom, 0-100 % up the side, a legend,
 // and a tooltip with the exact values of the bin under the cursor. The geometry comes from
-// buildSummaryGraphGeometry() and is cached per widget size; hovering only repaints an overlay.
+// buildSummaryGraphGeometry() and is cached per widget size, the picture too; hovering only
+// repaints an overlay.
 class SummaryGraphWidget : public QWidget {
     Q_OBJECT
 public:
@@ -52,6 +54,8 @@ protected:
 
 private:
     void invalidateGeometry();
+    // Everything but the hover overlay (what m_picture holds).
+    void paintGraph(QPainter& painter) const;
     void paintLegend(QPainter& painter, const SummaryGraphGeometry& g) const;
     void paintAxes(QPainter& painter, const SummaryGraphGeometry& g) const;
     void paintHover(QPainter& painter, const SummaryGraphGeometry& g) const;
@@ -61,6 +65,7 @@ private:
     mutable std::optional<SummaryGraphGeometry> m_geometry; // cache for the current size
     std::optional<double> m_hoverX; // cursor x over the plot, for the overlay
     std::optional<core::TimeRange> m_tracedSpan;
+    QPixmap m_picture; // paintGraph() at the current size; null when stale
 };
 
 } // namespace parallax::views

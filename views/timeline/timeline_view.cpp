@@ -684,4 +684,30 @@ QString TimelineView::csv() const
         core::analysis::timelineCsv(*m_shown, m_timeline->pes(), m_timeline->window()));
 }
 
+AnalysisView::CsvWriter TimelineView::csvWriter() const
+{
+    if (!m_trace)
+        return {};
+    // The rows of each PE depend on that PE alone: the text is csv()'s, written a PE at a time
+    // (the header once) so that it can report progress and stop between PEs.
+    return [trace = m_shown, pes = m_timeline->pes(), window = m_timeline->window()](
+               const CsvSink& sink, const core::analysis::Progress& progress) {
+        const std::vector<core::PeId> none;
+        auto header = core::analysis::timelineCsv(*trace, none, window);
+        if (!sink(header))
+            return false;
+        for (std::size_t i = 0; i < pes.size(); ++i) {
+            if (progress.isCancelled())
+                return false;
+            auto rows = core::analysis::timelineCsv(*trace, { pes[i] }, window);
+            rows.erase(0, header.size());
+            if (!rows.empty() && !sink(rows))
+                return false;
+            if (progress.report)
+                progress.report(static_cast<double>(i + 1) / static_cast<double>(pes.size()));
+        }
+        return true;
+    };
+}
+
 } // namespace parallax::views

@@ -54,6 +54,7 @@ public:
     // window (kind exec, idle, pack or unpack), in PE order then time order — per PE the same
     // rows as `parallax-cli timeline --pe N --range window`.
     [[nodiscard]] QString csv() const override;
+    [[nodiscard]] CsvWriter csvWriter() const override;
     [[nodiscard]] const core::Trace* shownRun() const override { return m_trace.get(); }
     // "range" (the window), "rows" (PEs in row order), "group.N.label"/"group.N.pes" (collapsed
     // rows), "reference", "selection" (PE@begin µs), "highlight", "hops"

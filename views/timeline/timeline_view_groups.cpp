@@ -69,8 +69,10 @@ void TimelineView::groupExcessRows()
     std::sort(loose.begin(), loose.end());
     const auto room
         = std::max<std::size_t>((max - std::min(max, groups.size() * perGroup)) / perGroup, 1);
-    for (const auto& group : core::analysis::axisGroups(m_trace->metadata, loose, room))
-        m_timeline->collapse(group.pes, QString::fromStdString(group.name), true);
+    std::vector<TimelineWidget::GroupSpec> made;
+    for (auto& group : core::analysis::axisGroups(m_trace->metadata, loose, room))
+        made.emplace_back(std::move(group.pes), QString::fromStdString(group.name));
+    m_timeline->collapseAll(made, true);
 }
 
 void TimelineView::setGroupMode(core::analysis::AggregationMode mode)

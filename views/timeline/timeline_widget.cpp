@@ -127,22 +127,33 @@ void TimelineWidget::setPes(std::vector<core::PeId> pes)
 void TimelineWidget::collapse(
     const std::vector<core::PeId>& pes, const QString& label, bool automatic)
 {
-    TimelineGroup group;
-    group.label = label;
-    group.automatic = automatic;
-    for (const auto pe : m_pes)
-        if (std::find(pes.begin(), pes.end(), pe) != pes.end())
-            group.pes.push_back(pe);
-    if (group.pes.empty())
+    collapseAll({ { pes, label } }, automatic);
+}
+
+void TimelineWidget::collapseAll(const std::vector<GroupSpec>& groups, bool automatic)
+{
+    bool added = false;
+    for (const auto& [pes, label] : groups) {
+        TimelineGroup group;
+        group.label = label;
+        group.automatic = automatic;
+        for (const auto pe : m_pes)
+            if (std::find(pes.begin(), pes.end(), pe) != pes.end())
+                group.pes.push_back(pe);
+        if (group.pes.empty())
+            continue;
+        for (auto& other : m_groups)
+            std::erase_if(other.pes, [&](core::PeId pe) {
+                return std::find(group.pes.begin(), group.pes.end(), pe) != group.pes.end();
+            });
+        std::erase_if(m_groups, [](const TimelineGroup& g) { return g.pes.empty(); });
+        for (const auto& other : m_groups)
+            other.keys.reset();
+        m_groups.push_back(std::move(group));
+        added = true;
+    }
+    if (!added)
         return;
-    for (auto& other : m_groups)
-        std::erase_if(other.pes, [&](core::PeId pe) {
-            return std::find(group.pes.begin(), group.pes.end(), pe) != group.pes.end();
-        });
-    std::erase_if(m_groups, [](const TimelineGroup& g) { return g.pes.empty(); });
-    for (const auto& other : m_groups)
-        other.keys.reset();
-    m_groups.push_back(std::move(group));
     invalidate();
     updateScrollBar();
     emit groupsChanged();

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 class QScrollBar;
@@ -82,6 +83,9 @@ public:
     // collapsed (its rows alone) or expanded (its rows, then its PEs' own rows); expanding,
     // collapsing and switching the mode keep the window and the group's place on screen.
     void collapse(const std::vector<core::PeId>& pes, const QString& label, bool automatic = false);
+    // collapse() of each (PEs, label) in turn, laid out once (hundreds of groups at once).
+    using GroupSpec = std::pair<std::vector<core::PeId>, QString>;
+    void collapseAll(const std::vector<GroupSpec>& groups, bool automatic = false);
     void expand(int group);
     void collapseGroup(int group);
     void toggleGroup(int group);

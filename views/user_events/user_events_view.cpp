@@ -9,6 +9,9 @@
 #include <QLineEdit>
 #include <QLocale>
 
+#include <algorithm>
+#include <iterator>
+
 namespace parallax::views {
 
 namespace {
@@ -57,6 +60,14 @@ std::optional<QString> eventListError(const QString& text)
 
 } // namespace
 
+// What the worker hands the view: the summary and both tables built from it (hundreds of
+// thousands of occurrences on a big run: too many rows to build on the GUI thread).
+struct UserEventsShown {
+    core::analysis::UserEventSummary summary;
+    core::analysis::ResultTable stats;
+    core::analysis::ResultTable occurrences; // all of them (no row selected)
+};
+
 UserEventsView::UserEventsView(EntryPalette* palette, QWidget* parent)
     : TableAnalysisView(ViewKind::UserEvents, palette, parent)
 {
@@ -66,6 +77,7 @@ UserEventsView::UserEventsView(EntryPalette* palette, QWidget* parent)
     m_events->setPlaceholderText(tr("all"));
     m_events->setToolTip(tr("User event ids, e.g. 10,20 (empty: all)"));
     m_occurrences = addDetailTable(QStringLiteral("occurrences"));
+    m_detailComputation = new AsyncComputation(this);
     m_table->model()->setRowToolTip([](int) {
         return tr("Select: list its occurrences below · double-click: the first one in the "
                   "Timeline");
@@ -85,6 +97,7 @@ bool UserEventsView::applyViewOption(const QString& name, const QString& value, 
 
 void UserEventsView::clearResult()
 {
+    m_detailComputation->cancel();
     m_summary.reset();
     m_occurrences->setTable({}, {});
 }
@@ -94,18 +107,29 @@ void UserEventsView::recompute()
     core::analysis::UserEventOptions options;
     if (const auto ids = core::parsePeList(m_events->text().trimmed().toStdString()))
         options.events.assign(ids->begin(), ids->end());
-    computeAndShow<core::analysis::UserEventSummary>(
+    computeAndShow<UserEventsShown>(
         tr("User Events"),
         [options](const core::Trace& trace, const core::analysis::AnalysisRequest& request,
-            const core::analysis::Progress& progress) {
-            return core::analysis::computeUserEvents(trace, request, options, progress);
+            const core::analysis::Progress& progress) -> std::optional<UserEventsShown> {
+            auto summary = core::analysis::computeUserEvents(trace, request, options, progress);
+            if (!summary)
+                return std::nullopt;
+            UserEventsShown shown;
+            if (summary->error.empty()) {
+                shown.stats = core::analysis::userEventStatsTable(*summary, trace.metadata);
+                shown.occurrences
+                    = core::analysis::userEventOccurrencesTable(*summary, trace.metadata);
+            }
+            shown.summary = std::move(*summary);
+            return shown;
         },
-        [this](core::analysis::UserEventSummary summary) { show(std::move(summary)); });
+        [this](UserEventsShown shown) { show(std::move(shown)); });
 }
 
-void UserEventsView::show(core::analysis::UserEventSummary summary)
+void UserEventsView::show(UserEventsShown shown)
 {
-    m_summary = std::move(summary);
+    m_detailComputation->cancel();
+    m_summary = std::make_shared<const core::analysis::UserEventSummary>(std::move(shown.summary));
     const auto& s = *m_summary;
     std::uint64_t instants = 0;
     std::uint64_t brackets = 0;
@@ -123,27 +147,43 @@ void UserEventsView::show(core::analysis::UserEventSummary summary)
         return;
     }
     m_table->setEmptyMessage(tr("No user events in this range on these PEs"));
-    m_table->setTable(core::analysis::userEventStatsTable(s, m_trace->metadata), statsColumns());
-    showDetail(-1);
+    m_table->setTable(std::move(shown.stats), statsColumns());
+    m_occurrences->setEmptyMessage(tr("No occurrences"));
+    m_occurrences->setTable(std::move(shown.occurrences), occurrenceColumns());
 }
 
 void UserEventsView::showDetail(int row)
 {
-    if (!m_summary)
+    if (!m_summary || !m_trace)
         return;
-    auto shown = *m_summary;
-    shown.stats.clear();
-    const auto& stats = m_summary->stats;
-    if (row >= 0 && static_cast<std::size_t>(row) < stats.size()) {
-        const auto& picked = stats[static_cast<std::size_t>(row)];
-        std::erase_if(shown.occurrences, [&](const core::analysis::UserEventOccurrence& o) {
-            return o.event != picked.event || o.kind != picked.kind
-                || (picked.pe != core::kNoPe && o.pe != picked.pe);
+    // On the worker: a row of all the PEs of a frequent event has as many occurrences as the
+    // run has (a click, or the focus landing on the first row, froze the window).
+    std::optional<core::analysis::UserEventStats> picked;
+    if (row >= 0 && static_cast<std::size_t>(row) < m_summary->stats.size())
+        picked = m_summary->stats[static_cast<std::size_t>(row)];
+    m_detailComputation->run<core::analysis::ResultTable>(
+        [summary = m_summary, trace = m_trace, picked](const core::analysis::Progress&) {
+            core::analysis::UserEventSummary shown;
+            if (picked)
+                std::copy_if(summary->occurrences.begin(), summary->occurrences.end(),
+                    std::back_inserter(shown.occurrences),
+                    [&](const core::analysis::UserEventOccurrence& o) {
+                        return o.event == picked->event && o.kind == picked->kind
+                            && (picked->pe == core::kNoPe || o.pe == picked->pe);
+                    });
+            else
+                shown.occurrences = summary->occurrences;
+            return core::analysis::userEventOccurrencesTable(shown, trace->metadata);
+        },
+        [this](core::analysis::ResultTable table) {
+            m_occurrences->setEmptyMessage(tr("No occurrences"));
+            m_occurrences->setTable(std::move(table), occurrenceColumns());
         });
-    }
-    m_occurrences->setEmptyMessage(tr("No occurrences"));
-    m_occurrences->setTable(
-        core::analysis::userEventOccurrencesTable(shown, m_trace->metadata), occurrenceColumns());
+}
+
+bool UserEventsView::busy() const
+{
+    return TableAnalysisView::busy() || m_detailComputation->busy();
 }
 
 } // namespace parallax::views

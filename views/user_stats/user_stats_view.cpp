@@ -70,7 +70,10 @@ UserStatsView::UserStatsView(EntryPalette* palette, QWidget* parent)
     m_lines->setHint(
         tr("Drag to zoom · click a line or PE for its Timeline · right-click for more"));
 
-    connect(m_stat, &QComboBox::currentIndexChanged, this, [this]() { rebuildChart(); });
+    connect(m_stat, &QComboBox::currentIndexChanged, this, [this]() {
+        m_provisionalStat = false; // the analyst's choice
+        rebuildChart();
+    });
     connect(m_by, &QComboBox::currentIndexChanged, this, [this]() { rebuildChart(); });
     recompute();
 }
@@ -91,6 +94,8 @@ bool UserStatsView::applyOptions(const std::map<QString, QString>& options, QStr
         if (applyIntervalOption(name, value))
             continue;
         if (name == QStringLiteral("stat")) {
+            if (m_stat->findData(value.toInt()) < 0)
+                readLogStats();
             const int index = m_stat->findData(value.toInt());
             bool ok = false;
             value.toInt(&ok);
@@ -105,6 +110,7 @@ bool UserStatsView::applyOptions(const std::map<QString, QString>& options, QStr
                 return false;
             }
             m_stat->setCurrentIndex(index);
+            m_provisionalStat = false;
         } else if (name == QStringLiteral("aggregate")) {
             SampleAggregate a = SampleAggregate::Mean;
             if (!core::analysis::parseSampleAggregate(value.toStdString(), a)) {
@@ -127,27 +133,37 @@ bool UserStatsView::applyOptions(const std::map<QString, QString>& options, QStr
 void UserStatsView::clearResult()
 {
     m_result.reset();
+    m_logStats.reset();
+    fillStats();
+}
+
+void UserStatsView::readLogStats()
+{
+    if (m_logStats || !m_trace)
+        return;
+    m_logStats = core::analysis::statIdsInLogs(*m_trace);
     fillStats();
 }
 
 void UserStatsView::fillStats()
 {
-    const auto keep = currentStat();
+    // A provisional pick (made before the logs' stats were known) is not the analyst's.
+    const auto keep = m_provisionalStat ? -1 : currentStat();
     const QSignalBlocker block(m_stat);
     m_stat->clear();
     if (!m_trace)
         return;
     std::map<std::int32_t, std::string> stats = m_trace->metadata.stats;
-    for (const auto id : core::analysis::statIdsInLogs(*m_trace))
-        stats.emplace(id, std::string());
+    if (m_logStats)
+        for (const auto id : *m_logStats)
+            stats.emplace(id, std::string());
     for (const auto& [id, name] : stats)
         m_stat->addItem(statLabel(id, name), id);
     // The first stat that has samples, unless one was chosen.
     int index = m_stat->findData(keep);
-    if (index < 0) {
-        const auto inLogs = core::analysis::statIdsInLogs(*m_trace);
-        index = inLogs.empty() ? 0 : m_stat->findData(inLogs.front());
-    }
+    m_provisionalStat = index < 0 && !m_logStats;
+    if (index < 0)
+        index = !m_logStats || m_logStats->empty() ? 0 : m_stat->findData(m_logStats->front());
     m_stat->setCurrentIndex(std::max(index, 0));
 }
 
@@ -173,14 +189,16 @@ void UserStatsView::recompute()
     struct Computed {
         std::optional<core::analysis::UserStats> stats;
         QString message;
+        std::vector<std::int32_t> logStats; // statIdsInLogs
     };
     const auto trace = m_trace;
     m_computation->run<Computed>(
         [trace, request, options](const core::analysis::Progress& progress) {
             Computed c;
+            c.logStats = core::analysis::statIdsInLogs(*trace);
             if (!trace->hasLogs()) {
                 c.message = logsOnlyMessage(*trace, tr("user stats"));
-            } else if (core::analysis::statIdsInLogs(*trace).empty()) {
+            } else if (c.logStats.empty()) {
                 c.message = tr("This run has no user-stat (USER_STAT) records");
                 if (!trace->metadata.stats.empty())
                     c.message += tr(", although its .sts declares %n stat(s)", nullptr,
@@ -191,6 +209,10 @@ void UserStatsView::recompute()
             return c;
         },
         [this](Computed result) {
+            if (!m_logStats) {
+                m_logStats = std::move(result.logStats);
+                fillStats();
+            }
             m_result = std::move(result.stats);
             m_message = result.message;
             rebuildChart();

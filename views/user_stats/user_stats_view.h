@@ -3,7 +3,9 @@
 #include "core/analysis/user_stats.h"
 #include "views/common/line_chart_view.h"
 
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 class QComboBox;
 
@@ -36,6 +38,8 @@ private:
     void clearResult() override;
     void rebuildChart();
     void fillStats();
+    // applyOptions("stat"): the ids in the logs now, when the worker has not read them yet.
+    void readLogStats();
     [[nodiscard]] std::int32_t currentStat() const;
     [[nodiscard]] bool perPe() const;
 
@@ -44,6 +48,11 @@ private:
     QComboBox* m_by = nullptr;
     std::optional<core::analysis::UserStats> m_result;
     QString m_message; // why there is no result
+    // The stat ids in the run's logs: reading them touches every PE's log (slow on a big run
+    // opened from its index), so the worker reads them with the first result. Until then the
+    // choice lists the .sts's stats and its pick is provisional.
+    std::optional<std::vector<std::int32_t>> m_logStats;
+    bool m_provisionalStat = false;
 };
 
 } // namespace parallax::views
