@@ -305,15 +305,7 @@ int runIterations(const std::vector<std::string>& args, std::ostream& out, std::
         err << "parallax-cli iterations: note: nothing in the range marks iterations (no user "
                "event named for steps, no entry method run equally often on every PE); give "
                "--every, --at, --event or --entry\n";
-    out << "iteration,begin_us,end_us,duration_us,slowest_pe,slowest_busy_us,median_busy_us\n";
-    for (std::size_t k = 0; k < found.iterations.size(); ++k) {
-        const auto& it = found.iterations[k];
-        std::ostringstream median;
-        median << it.medianBusyUs;
-        out << k << "," << it.range.begin << "," << it.range.end << ","
-            << it.range.end - it.range.begin << "," << whyPeText(it.slowestPe) << ","
-            << it.slowestBusyUs << "," << median.str() << "\n";
-    }
+    out << core::analysis::iterationsCsv(found);
     return kExitOk;
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <string_view>
 
@@ -204,6 +205,7 @@ IterationResult findIterations(
                 it.slowestBusyUs = busy[i];
             }
         }
+        result.busy.insert(result.busy.end(), busy.begin(), busy.end());
         if (!busy.empty()) {
             std::vector<TimeUs> sorted = busy;
             std::sort(sorted.begin(), sorted.end());
@@ -215,6 +217,22 @@ IterationResult findIterations(
         result.iterations.push_back(it);
     }
     return result;
+}
+
+std::string iterationsCsv(const IterationResult& result)
+{
+    std::string out
+        = "iteration,begin_us,end_us,duration_us,slowest_pe,slowest_busy_us,median_busy_us\n";
+    for (std::size_t k = 0; k < result.iterations.size(); ++k) {
+        const auto& it = result.iterations[k];
+        const auto twice = static_cast<long long>(std::llround(it.medianBusyUs * 2.0));
+        out += std::to_string(k) + "," + std::to_string(it.range.begin) + ","
+            + std::to_string(it.range.end) + "," + std::to_string(it.range.end - it.range.begin)
+            + "," + (it.slowestPe == kNoPe ? std::string("*") : std::to_string(it.slowestPe)) + ","
+            + std::to_string(it.slowestBusyUs) + "," + std::to_string(twice / 2)
+            + (twice % 2 != 0 ? ".5" : "") + "\n";
+    }
+    return out;
 }
 
 } // namespace parallax::core::analysis

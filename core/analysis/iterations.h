@@ -45,6 +45,12 @@ struct IterationResult {
     std::int32_t markerId = -1;
     std::vector<Iteration> iterations;
     std::vector<PeId> pes; // the PEs whose busy time was compared
+    // Busy time of pes[i] in iterations[k] at busy[k * pes.size() + i].
+    std::vector<TimeUs> busy;
+    [[nodiscard]] TimeUs busyOf(std::size_t iteration, std::size_t peIndex) const
+    {
+        return busy[iteration * pes.size() + peIndex];
+    }
 };
 
 // Automatic detection, in order: a user event whose name speaks of steps or iterations
@@ -55,5 +61,9 @@ struct IterationResult {
 // total time. Nothing found: no iterations.
 IterationResult findIterations(
     const Trace& trace, const AnalysisRequest& request, const IterationRequest& how = {});
+
+// iteration,begin_us,end_us,duration_us,slowest_pe,slowest_busy_us,median_busy_us (a median
+// between two whole µs ends in .5).
+std::string iterationsCsv(const IterationResult& result);
 
 } // namespace parallax::core::analysis

@@ -15,6 +15,7 @@
 #include "views/common/heat_map_chart.h"
 #include "views/common/heat_map_geometry.h"
 #include "views/common/options_bar.h"
+#include "views/iterations/iterations_view.h"
 #include "views/msg_size_evolution/msg_size_evolution_view.h"
 
 #include <QCheckBox>
@@ -580,4 +581,67 @@ TEST_CASE("animation view: frames played, stepped and exported", "[views][heatma
     CHECK_FALSE(view.applyOptions({ { "frames", "0" } }, &error));
     REQUIRE(view.applyOptions({ { "fps", "10" }, { "frames", "4" } }, &error));
     CHECK(view.frameDelayMs() == 100);
+}
+
+TEST_CASE("iterations view: a PE × iteration strip where the slow PEs stand out, clicks to the "
+          "Timeline",
+    "[views][heatmap][iterations]")
+{
+    // sample-logs/imbalance: 23 iterations marked by the user event "Iteration start"; PEs 3
+    // and 9 do twice the work of the others.
+    const auto trace = test::sampleTrace("imbalance");
+    EntryPalette palette;
+    palette.setRun(trace.get());
+    IterationsView view(&palette);
+    view.resize(1200, 600);
+    view.show();
+    view.setTrace(trace);
+    test::waitForResult(view);
+    REQUIRE(view.result());
+    auto* chart = view.chart();
+    REQUIRE(chart->hasData());
+    const auto& d = chart->data();
+    REQUIRE(d.rows == 12);
+    REQUIRE(d.columns == 23);
+    const auto& r = *view.result();
+    CHECK(d.value(3, 0) == static_cast<double>(r.busyOf(0, 3)));
+    CHECK(d.value(3, 0) > 1.4 * d.value(0, 0));
+    // PE 3 is the busiest over the run, and the duration bars are the iterations' lengths.
+    CHECK(d.rowAxis.emphasized == std::vector<std::size_t> { 3 });
+    CHECK(d.columnTotals[0]
+        == static_cast<double>(r.iterations[0].range.end - r.iterations[0].range.begin));
+    CHECK(chart->subtitle().contains(QStringLiteral("Iteration start")));
+    CHECK(view.csv() == QString::fromStdString(core::analysis::iterationsCsv(r)));
+
+    const auto& g = chart->geometry();
+    CHECK(chart->toolTipAt(g.cellRect({ 9, 2 }).center())
+              .contains(QStringLiteral("PE 9 in iteration 2")));
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    QTest::mouseClick(chart, Qt::LeftButton, {}, g.cellRect({ 9, 2 }).center());
+    REQUIRE(timeline.count() == 1);
+    CHECK(timeline.at(0).at(0).value<std::vector<core::PeId>>() == std::vector<core::PeId> { 9 });
+    const auto clicked = timeline.at(0).at(1).value<core::TimeRange>();
+    CHECK(clicked.begin == view.iterationRange(2).begin);
+    CHECK(clicked.end == view.iterationRange(2).end);
+
+    // Above the median: the other PEs' cells mostly none, the slow ones' clearly positive.
+    QString error;
+    REQUIRE(view.applyOptions({ { "color", "lateness" } }, &error));
+    test::waitForResult(view);
+    const auto& late = chart->data();
+    CHECK(late.value(3, 0)
+        == Approx(static_cast<double>(r.busyOf(0, 3)) - r.iterations[0].medianBusyUs));
+    CHECK(late.value(9, 5) > 1000);
+    CHECK_FALSE(view.applyOptions({ { "color", "red" } }, &error));
+    CHECK(error.contains(QStringLiteral("busy or lateness")));
+    CHECK_FALSE(view.applyOptions({ { "bins", "3" } }, &error));
+
+    // A run where nothing marks iterations says so and how to set them.
+    IterationsView none(&palette);
+    none.resize(800, 400);
+    none.show();
+    none.setTrace(test::loadOk(test::dataDir() / "runs" / "why-chain"));
+    test::waitForResult(none);
+    CHECK_FALSE(none.chart()->hasData());
+    CHECK(none.chart()->message().contains(QStringLiteral("--every")));
 }

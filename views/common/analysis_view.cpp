@@ -52,6 +52,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("counters");
     case ViewKind::Compare:
         return QStringLiteral("compare");
+    case ViewKind::Iterations:
+        return QStringLiteral("iterations");
     }
     return {};
 }
@@ -101,6 +103,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Performance Counters");
     case ViewKind::Compare:
         return QObject::tr("Compare");
+    case ViewKind::Iterations:
+        return QObject::tr("Iterations");
     }
     return {};
 }

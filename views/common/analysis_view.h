@@ -42,6 +42,7 @@ enum class ViewKind {
     Memory,
     Counters,
     Compare,
+    Iterations,
 };
 
 // Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
@@ -66,6 +67,7 @@ inline constexpr ViewKind kAllViewKinds[] = {
     ViewKind::Memory,
     ViewKind::Counters,
     ViewKind::Compare,
+    ViewKind::Iterations,
 };
 
 // The view's key ("overview", "usage", "time-profile", ..., "compare": the names of

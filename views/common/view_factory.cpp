@@ -10,6 +10,7 @@
 #include "views/entry_profile/entry_profile_view.h"
 #include "views/extrema/extrema_view.h"
 #include "views/histogram/histogram_view.h"
+#include "views/iterations/iterations_view.h"
 #include "views/log_view/log_view.h"
 #include "views/memory/memory_view.h"
 #include "views/msg_size_evolution/msg_size_evolution_view.h"
@@ -66,6 +67,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new CountersView(palette, parent);
     case ViewKind::Compare:
         return new CompareView(palette, parent);
+    case ViewKind::Iterations:
+        return new IterationsView(palette, parent);
     }
     return nullptr;
 }
