@@ -5,6 +5,7 @@
 #include "views/common/async_computation.h"
 #include "views/common/chart_frame.h"
 #include "views/common/entry_palette.h"
+#include "views/common/fill_rects.h"
 #include "views/common/options_bar.h"
 
 #include <QColorDialog>
@@ -206,16 +207,12 @@ void StackedBarChart::paintFrame(
         QColor color = seriesColor(s);
         if (!emphasised.empty() && !emphasised[s])
             color = faded(color, style.background, 0.8);
-        // fillRect: Qt's direct fill of opaque rectangles (drawRects goes span by span, through
-        // its thread pool once there are many spans, which costs far more than it saves here).
-        for (const auto& rect : rects)
-            painter.fillRect(rect, color);
+        fillRectsInBands(painter, rects, QBrush(color));
         QColor hatch = seriesHatch(s);
         if (hatch.isValid()) {
             if (!emphasised.empty() && !emphasised[s])
                 hatch = faded(hatch, style.background, 0.8);
-            painter.setBrush(QBrush(hatch, Qt::BDiagPattern));
-            painter.drawRects(rects.data(), static_cast<int>(rects.size()));
+            fillRectsInBands(painter, rects, QBrush(hatch, Qt::BDiagPattern));
         }
     }
     // Free-standing bars get a thin outline, so a light top (idle) still reads as a bar.

@@ -2,6 +2,7 @@
 
 #include "core/text_args.h"
 #include "views/common/chart_style.h"
+#include "views/common/fill_rects.h"
 #include "views/common/time_format.h"
 
 #include <QEvent>
@@ -33,27 +34,6 @@ double crisp(double v)
     return std::floor(v) + 0.5;
 }
 
-// Rectangles filled in bands at most kFillBand px high. Qt's raster engine hands every fill of
-// more than about a hundred scanlines to its own thread pool in pieces and waits for them: a
-// thousand tall bars were a thousand hand-offs (~50 ms per series on the 512-PE run's first
-// paint, more while the analyses' workers hold the cores). Low bands are filled on the spot.
-constexpr double kFillBand = 40.0; // px; 80 scanlines at a device pixel ratio of 2
-
-template <typename Rects> void fillRects(QPainter& painter, const Rects& rects, const QColor& color)
-{
-    QVector<QRectF> bands;
-    bands.reserve(rects.size());
-    for (const auto& rect : rects) {
-        const QRectF r(rect);
-        for (double top = r.top(); top < r.bottom(); top += kFillBand)
-            bands.append(QRectF(r.left(), top, r.width(), std::min(kFillBand, r.bottom() - top)));
-    }
-    painter.setPen(Qt::NoPen);
-    painter.setBrush(color);
-    painter.drawRects(bands);
-    painter.setBrush(Qt::NoBrush);
-}
-
 // A step line (horizontal and vertical segments) as rectangles `width` px thick, centred on the
 // segments.
 void fillStepLine(QPainter& painter, const QPolygonF& line, const QColor& color, double width)
@@ -69,7 +49,7 @@ void fillStepLine(QPainter& painter, const QPolygonF& line, const QColor& color,
         rects.append(QRectF(QPointF(std::min(a.x(), b.x()) - half, std::min(a.y(), b.y()) - half),
             QPointF(std::max(a.x(), b.x()) + half, std::max(a.y(), b.y()) + half)));
     }
-    fillRects(painter, rects, color);
+    fillRectsInBands(painter, rects, QBrush(color));
 }
 
 } // namespace
@@ -224,7 +204,7 @@ void SummaryGraphWidget::paintGraph(QPainter& painter) const
     // jagged run of a thousand steps (a barrier every millisecond) cost ~150 ms per paint.
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false);
-    fillRects(painter, g.utilizationArea, withAlpha(utilizationColor(), 64));
+    fillRectsInBands(painter, g.utilizationArea, QBrush(withAlpha(utilizationColor(), 64)));
     // Thinner where a pixel column aggregates several bins: dense data stays legible.
     const bool aggregated = g.buckets.size() < m_series.binCount();
     fillStepLine(painter, g.utilizationLine, utilizationColor(), aggregated ? 1.0 : 2.0);
