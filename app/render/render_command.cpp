@@ -6,6 +6,7 @@
 #include "io/counter_reader.h"
 #include "io/pe_log_listing.h"
 #include "io/session_file.h"
+#include "render_options.h"
 #include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
@@ -27,44 +28,11 @@
 #include <optional>
 #include <ostream>
 #include <set>
+#include <sstream>
 
 namespace parallax::render {
 
 namespace {
-
-const char* const kHelp
-    = "usage: parallax-cli render VIEW RUN -o OUT.png [--width W] [--height H] [options]\n"
-      "       parallax-cli render --session FILE.parallax VIEW -o OUT.png [options]\n\n"
-      "Draws a view exactly as the desktop app does, offscreen, and saves it as PNG (or, for\n"
-      "the timeline and the table views, as SVG when OUT ends in .svg).\n"
-      "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
-      "entry-profile, call-table, user-events, log, noise, comm-matrix, msg-size-evolution,\n"
-      "animation, user-stats, memory, counters, compare, iterations.\n"
-      "The animation is written as an animated PNG of every frame; counters also reads the\n"
-      "older NAME.count.sts files.\n\n"
-      "options:\n"
-      "  -o, --output FILE  the PNG (or timeline SVG) to write\n"
-      "  --session FILE     draw the view as a saved session (File > Save Session) has it:\n"
-      "                     its run, range, PEs, options and entry colours; options given\n"
-      "                     here win over the session's\n"
-      "  --width W, --height H   picture size in pixels (default 1600 x 900)\n"
-      "  --range B:E, --pes LIST, --entries LIST   as for the analysis commands\n"
-      "  view options as the matching command: --interval, --bins (time-profile, comm),\n"
-      "  --metric, --bin-size, --min (histogram), --columns (overview),\n"
-      "  --by auto|pes|node|block[:N]|signature|cluster and --mode sum|set|key (overview and\n"
-      "  usage: PE groups, see docs/groups.md), --criterion, --count, --clusters (extrema),\n"
-      "  --k, --outliers (clusters), --stat, --aggregate, --by time|pe (user-stats), --by\n"
-      "  time|pe (memory), --counter NAME, --metric total|rate, --by entry|pe (counters);\n"
-      "  timeline takes --pes, --range and --show critical-path (docs/why.md);\n"
-      "  comm-matrix: --metric messages|bytes, --by pe|pe-by-node|node, --external on|off;\n"
-      "  msg-size-evolution: --event send|receive, --sizes log|linear, --size-bin B,\n"
-      "  --interval, --bins, --entries; animation: --frames N, --interval T, --fps F\n"
-      "  (1, 2, 5, 10, 20, 30), --frame N (the one drawn into an SVG), --frames-dir DIR\n"
-      "  (also every frame as DIR/frame-0001.png, ...);\n"
-      "  --events LIST (user-events); log: the first PE of --pes, --records all|executions|\n"
-      "  messages|user|idle|pack|markers; --k, --min-excess (noise);\n"
-      "  --with RUN_B, --range-b B:E, --align start|event:ID, --show both|difference\n"
-      "  (compare); --color busy|lateness (iterations)\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -162,7 +130,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         if (a == "-o")
             a = "--output";
     if (rest.empty() || rest.front() == "--help" || rest.front() == "-h") {
-        out << kHelp;
+        out << renderHelp();
         return rest.empty() ? cli::kExitUsage : cli::kExitOk;
     }
     std::optional<io::Session> session;
@@ -170,27 +138,37 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return rc;
     if (rest.empty())
         return cli::usageError(err, "render", "missing VIEW");
+    const RenderView* const renderView = findRenderView(rest.front());
     const auto kind = views::viewKindFromKey(QString::fromStdString(rest.front()));
-    if (!kind) {
-        QStringList keys;
-        for (const auto k : views::kAllViewKinds)
-            keys << views::viewKey(k);
-        return cli::usageError(err, "render",
-            "unknown view '" + rest.front() + "' (" + keys.join(", ").toStdString() + ")");
+    if (renderView == nullptr || !kind) {
+        std::string keys;
+        for (const auto& v : renderViews())
+            keys += (keys.empty() ? "" : ", ") + std::string(v.key);
+        return cli::usageError(err, "render", "unknown view '" + rest.front() + "' (" + keys + ")");
     }
     const std::string viewName = rest.front();
     rest.erase(rest.begin());
-    const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
-        "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers", "stat",
-        "aggregate", "counter", "external", "event", "sizes", "size-bin", "frames", "fps", "frame",
-        "events", "records", "range-b", "align", "show", "min-excess", "color" };
-    std::set<std::string> options = viewOptions;
-    options.insert(
-        { "output", "width", "height", "range", "pes", "entries", "compat", "frames-dir", "with" });
+    // The common options and this view's own (render_options.cpp); any other is an error.
+    std::set<std::string> options;
+    for (const auto& name : commonRenderOptions())
+        options.insert(name);
+    for (const auto& option : renderView->options)
+        options.insert(option.name);
+    const std::string help = renderViewHelp(*renderView);
     cli::CommandLine cl;
-    if (const int rc = cli::parseCommand("render", rest, options, cl, out, err, kHelp);
-        rc != cli::kExitOk)
+    std::ostringstream parseErr;
+    if (const int rc = cli::parseCommand("render", rest, options, cl, out, parseErr, help.c_str());
+        rc != cli::kExitOk) {
+        // An option of another view: say which views take it.
+        const std::string unknown = "unknown option --";
+        const std::string& why = cl.parser.error();
+        if (rc > 0 && why.starts_with(unknown))
+            if (const auto elsewhere = optionElsewhere(*renderView, why.substr(unknown.size()));
+                !elsewhere.empty())
+                return cli::usageError(err, "render", elsewhere);
+        err << parseErr.str();
         return rc < 0 ? cli::kExitOk : rc;
+    }
     const auto output = cl.parser.value("output");
     if (!output)
         return cli::usageError(err, "render", "missing -o OUT.png");
@@ -248,8 +226,6 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     view->setTrace(trace);
     // compare: the run to compare with.
     if (const auto with = cl.parser.value("with")) {
-        if (*kind != views::ViewKind::Compare)
-            return cli::usageError(err, "render", "--with applies to the compare view only");
         cli::CommandLine other = cl;
         other.run = *with;
         const auto b = cli::load(other, err, rc);
@@ -291,17 +267,11 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     } else {
         view->setSelection(range, pes);
     }
+    // The view's options, by name, to the view itself.
     std::map<QString, QString> given;
-    for (const auto& name : viewOptions)
-        if (const auto v = cl.parser.value(name))
-            given[QString::fromStdString(name)] = QString::fromStdString(*v);
-    // The histogram, the message-size evolution and the table tools that count executions count
-    // only the chosen entry methods (the histogram then no idle periods).
-    if (*kind == views::ViewKind::Histogram || *kind == views::ViewKind::MsgSizeEvolution
-        || *kind == views::ViewKind::EntryProfile || *kind == views::ViewKind::CallTable
-        || *kind == views::ViewKind::Noise)
-        if (const auto v = cl.parser.value("entries"))
-            given[QStringLiteral("entries")] = QString::fromStdString(*v);
+    for (const auto& option : renderView->options)
+        if (const auto v = cl.parser.value(option.name); v && option.use == OptionUse::View)
+            given[QString::fromStdString(option.name)] = QString::fromStdString(*v);
     QString error;
     if (!view->applyOptions(given, &error))
         return cli::usageError(err, "render", error.toStdString());
@@ -341,7 +311,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return cli::kExitOk;
     }
     if (cl.parser.value("frames-dir"))
-        return cli::usageError(err, "render", "--frames-dir goes with the animation view");
+        return cli::usageError(err, "render", "--frames-dir: the animation has no frames to write");
     const QImage image = view->renderChart(size);
     if (image.isNull() || !image.save(outputPath, "PNG")) {
         err << "parallax-cli render: could not write " << *output

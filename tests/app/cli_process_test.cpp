@@ -78,4 +78,37 @@ TEST_CASE("parallax-cli render writes every view as PNG and the timeline as SVG 
     CHECK(noSvg.err.find("PNG only") != std::string::npos);
     CHECK_FALSE(fs::exists(dir.path() / "usage.svg"));
 }
+
+TEST_CASE("parallax-cli render takes each view's own options only")
+{
+    TempDir dir;
+    const auto run = sampleRun("imbalance").string();
+    const auto out = (dir.path() / "x.png").string();
+    // An option of another view: a one-line error naming the views that take it, no picture.
+    const auto clustersOption = cliProcess({ "render", "usage", run, "-o", out, "--k", "3" });
+    CHECK(clustersOption.exitCode == 2);
+    CHECK(splitLines(clustersOption.err).size() == 1);
+    CHECK(clustersOption.err.find("the usage view has no option --k (it goes with clusters, noise)")
+        != std::string::npos);
+    const auto entries = cliProcess({ "render", "timeline", run, "-o", out, "--entries", "1" });
+    CHECK(entries.exitCode == 2);
+    CHECK(entries.err.find("no option --entries") != std::string::npos);
+    const auto frames = cliProcess({ "render", "overview", run, "-o", out, "--frames-dir", "f" });
+    CHECK(frames.err.find("--frames-dir applies to the animation view only") != std::string::npos);
+    const auto unknown = cliProcess({ "render", "usage", run, "-o", out, "--bogus", "1" });
+    CHECK(unknown.exitCode == 2);
+    CHECK(unknown.err.find("unknown option --bogus") != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+    // The view's own help: the common options and its own, not the others'.
+    const auto help = cliProcess({ "render", "histogram", "--help" });
+    CHECK(help.exitCode == 0);
+    CHECK(help.out.find("--bin-size X") != std::string::npos);
+    CHECK(help.out.find("--width W") != std::string::npos);
+    CHECK(help.out.find("--criterion") == std::string::npos);
+    // render --help still lists every view and, in short, every view's options.
+    const auto all = cliProcess({ "render", "--help" });
+    CHECK(all.out.find("VIEW: overview, usage,") != std::string::npos);
+    CHECK(all.out.find("iterations.\n") != std::string::npos);
+    CHECK(all.out.find("--criterion") != std::string::npos);
+}
 #endif
