@@ -1,11 +1,12 @@
 #include "views/common/heat_map_chart.h"
 
+#include "views/common/chart_frame.h"
+
 #include <QContextMenuEvent>
 #include <QLinearGradient>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QTimer>
 #include <QToolTip>
 
 #include <algorithm>
@@ -14,9 +15,6 @@
 namespace parallax::views {
 
 namespace {
-
-constexpr int kDragThreshold = 4;
-constexpr int kBusyDelayMs = 150;
 
 // The heaviest rows and columns: a red that viridis never uses.
 QColor accentColor()
@@ -29,12 +27,6 @@ QColor barColor()
     return QColor(0x7f, 0x8c, 0x9e);
 }
 
-ChartStyle exportChartStyle()
-{
-    return { QColor(Qt::white), QColor(0x1f, 0x1f, 0x1f), QColor(0x66, 0x66, 0x66),
-        QColor(0xd9, 0xd9, 0xd9), {} };
-}
-
 bool contains(const std::vector<std::size_t>& items, std::size_t k)
 {
     return std::find(items.begin(), items.end(), k) != items.end();
@@ -43,19 +35,8 @@ bool contains(const std::vector<std::size_t>& items, std::size_t k)
 } // namespace
 
 HeatMapChart::HeatMapChart(QWidget* parent)
-    : QWidget(parent)
-{
-    setMouseTracking(true);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-    setAttribute(Qt::WA_OpaquePaintEvent);
-    m_busyDelay = new QTimer(this);
-    m_busyDelay->setSingleShot(true);
-    m_busyDelay->setInterval(kBusyDelayMs);
-    connect(m_busyDelay, &QTimer::timeout, this, [this]() {
-        m_showBusy = m_busy;
-        update();
-    });
-}
+    : ChartWidget(parent)
+{ }
 
 void HeatMapChart::setData(HeatMapData data)
 {
@@ -71,35 +52,10 @@ void HeatMapChart::clearData(const QString& message)
     invalidate();
 }
 
-void HeatMapChart::setTitle(const QString& title, const QString& subtitle)
-{
-    m_title = title;
-    m_subtitle = subtitle;
-    update();
-}
-
-void HeatMapChart::setHint(const QString& hint)
-{
-    m_hint = hint;
-    update();
-}
-
 void HeatMapChart::setFootnote(const QString& footnote)
 {
     m_footnote = footnote;
     invalidate();
-}
-
-void HeatMapChart::setBusy(bool busy)
-{
-    m_busy = busy;
-    if (busy) {
-        m_busyDelay->start();
-    } else {
-        m_busyDelay->stop();
-        m_showBusy = false;
-    }
-    update();
 }
 
 void HeatMapChart::invalidate()
@@ -107,16 +63,16 @@ void HeatMapChart::invalidate()
     m_geometry.reset();
     m_image = QImage();
     m_hover.reset();
-    update();
+    ChartWidget::invalidate();
 }
 
-HeatMapLayout HeatMapChart::layoutFor(const QFont& font, bool exported) const
+HeatMapLayout HeatMapChart::layoutFor(const QFont& font) const
 {
     const QFontMetrics fm(font);
     HeatMapLayout l;
-    l.margin = exported ? 14 : 8;
+    l.margin = 8;
     l.lineHeight = fm.height();
-    l.titleHeight = fm.height() + 8;
+    l.titleHeight = 2 * fm.height(); // as the other charts: room for the larger, bold title
     l.axisTitle = fm.height() + 2;
     l.legendWidth = std::max(90, fm.horizontalAdvance(QStringLiteral("000.0 MB")) + 34);
     l.barSize = std::max(48, fm.height() * 4);
@@ -127,9 +83,9 @@ HeatMapLayout HeatMapChart::layoutFor(const QFont& font, bool exported) const
     return l;
 }
 
-HeatMapGeometry HeatMapChart::geometryFor(QSize size, bool exported) const
+HeatMapGeometry HeatMapChart::geometryFor(QSize size) const
 {
-    return buildHeatMapGeometry(m_data, size, layoutFor(font(), exported));
+    return buildHeatMapGeometry(m_data, size, layoutFor(font()));
 }
 
 const HeatMapGeometry& HeatMapChart::geometry() const
@@ -177,53 +133,29 @@ QString HeatMapChart::toolTipAt(QPoint pos) const
     return {};
 }
 
-void HeatMapChart::paint(QPainter& painter, QSize size, bool exported) const
+void HeatMapChart::paintExport(QPainter& painter, QSize size) const
 {
-    const ChartStyle style
-        = exported ? exportChartStyle() : screenChartStyle(palette(), 0.42, 0.85);
-    const auto g = exported ? geometryFor(size, true) : geometry();
-    painter.fillRect(QRect(QPoint(0, 0), size), style.background);
+    painter.setFont(font());
+    paintChart(painter, size, exportStyle(), false);
+}
+
+void HeatMapChart::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    paintChart(painter, size(), screenStyle(), true);
+}
+
+void HeatMapChart::paintChart(
+    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
+{
+    const auto g = size == this->size() ? geometry() : geometryFor(size);
     const QFontMetrics fm(painter.font());
-
-    // Title in bold, what it shows muted, and on screen a usage hint at the right.
-    const QFont normal = painter.font();
-    QFont bold = normal;
-    bold.setBold(true);
-    painter.setFont(bold);
-    painter.setPen(style.text);
-    const QFontMetrics bfm(bold);
-    painter.drawText(g.title, Qt::AlignLeft | Qt::AlignVCenter, m_title);
-    painter.setFont(normal);
-    const int subtitleLeft = g.title.left() + bfm.horizontalAdvance(m_title) + fm.height();
-    const int hintWidth = exported || m_hint.isEmpty()
-        ? 0
-        : std::min(fm.horizontalAdvance(m_hint) + 4, g.title.width() / 3);
-    painter.setPen(style.muted);
-    const int subtitleWidth = g.title.right() - subtitleLeft - hintWidth - 12;
-    if (subtitleWidth > 20)
-        painter.drawText(QRect(subtitleLeft, g.title.top(), subtitleWidth, g.title.height()),
-            Qt::AlignLeft | Qt::AlignVCenter,
-            fm.elidedText(m_subtitle, Qt::ElideRight, subtitleWidth));
-    if (hintWidth > 0)
-        painter.drawText(
-            QRect(g.title.right() - hintWidth, g.title.top(), hintWidth, g.title.height()),
-            Qt::AlignRight | Qt::AlignVCenter, fm.elidedText(m_hint, Qt::ElideRight, hintWidth));
-
-    if (!hasData()) {
-        painter.setPen(style.muted);
-        const QString text = m_busy && (exported || m_showBusy) ? tr("Computing…")
-            : m_message.isEmpty()                               ? tr("Nothing to show")
-                                                                : m_message;
-        painter.drawText(QRect(0, g.title.bottom(), size.width(), size.height() - g.title.bottom()),
-            Qt::AlignCenter | Qt::TextWordWrap, text);
+    if (!paintBackdrop(painter, size, QRectF(g.title), style, onScreen, hasData(),
+            !hasData() || g.plot.width() <= 0 || g.plot.height() <= 0))
         return;
-    }
 
     painter.setRenderHint(QPainter::Antialiasing, false);
-    if (exported)
-        painter.drawImage(g.plot.topLeft(), heatMapImage(m_data, g.plot.size()));
-    else
-        painter.drawImage(g.plot.topLeft(), imageFor(g.plot.size()));
+    painter.drawImage(g.plot.topLeft(), imageFor(g.plot.size()));
     // Cell borders while cells are large enough to tell apart.
     const double cellWidth = static_cast<double>(g.plot.width()) / static_cast<double>(g.columns);
     const double cellHeight = static_cast<double>(g.plot.height()) / static_cast<double>(g.rows);
@@ -257,23 +189,15 @@ void HeatMapChart::paint(QPainter& painter, QSize size, bool exported) const
             fm.elidedText(m_footnote, Qt::ElideRight, g.footnote.width()));
     }
 
-    if (!exported) {
-        if (m_hover) {
-            painter.setPen(QPen(style.text, 1));
-            painter.drawRect(g.cellRect(*m_hover).adjusted(0, 0, -1, -1));
-        }
-        if (m_dragX && m_press) {
-            const int x0 = std::clamp(m_press->x(), g.plot.left(), g.plot.right());
-            const int x1 = std::clamp(*m_dragX, g.plot.left(), g.plot.right());
-            painter.fillRect(
-                QRect(std::min(x0, x1), g.plot.top(), std::abs(x1 - x0), g.plot.height()),
-                withAlpha(style.text, 50));
-        }
-        if (m_showBusy) {
-            painter.setPen(style.text);
-            painter.drawText(g.plot, Qt::AlignCenter, tr("Computing…"));
-        }
+    if (!onScreen)
+        return;
+    if (m_hover) {
+        painter.setPen(QPen(style.text, 1));
+        painter.drawRect(g.cellRect(*m_hover).adjusted(0, 0, -1, -1));
     }
+    paintDragAndBusy(
+        painter, g.plot, [this, &g](int x) { return timeAt(g, x); }, style, size.width(),
+        hasData());
 }
 
 void HeatMapChart::paintCellValues(QPainter& painter, const HeatMapGeometry& g) const
@@ -497,31 +421,19 @@ void HeatMapChart::paintLegend(
         swatch(noDataCellColor(), tr("no data"));
 }
 
-QImage HeatMapChart::renderImage(QSize size) const
-{
-    if (size.isEmpty())
-        size = QSize(1200, 700);
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
-    QPainter painter(&image);
-    painter.setFont(font());
-    paint(painter, size, true);
-    return image;
-}
-
 bool HeatMapChart::exportSvg(const QString& path, QSize size, QString* error) const
 {
     if (size.isEmpty())
         size = QSize(1200, 700);
     return writeSvgFile(
         path, size, m_title, m_subtitle, font(),
-        [&](QPainter& painter) { paint(painter, size, true); }, error);
+        [&](QPainter& painter) { paintExport(painter, size); }, error);
 }
 
-std::optional<core::TimeUs> HeatMapChart::timeAt(const HeatMapGeometry& g, int x) const
+core::TimeUs HeatMapChart::timeAt(const HeatMapGeometry& g, int x) const
 {
     if (!m_data.columnAxis.span)
-        return std::nullopt;
+        return 0;
     TimeMapping map;
     map.window = *m_data.columnAxis.span;
     map.left = g.plot.left();
@@ -529,38 +441,12 @@ std::optional<core::TimeUs> HeatMapChart::timeAt(const HeatMapGeometry& g, int x
     return map.timeAt(std::clamp(x, g.plot.left(), g.plot.left() + g.plot.width()));
 }
 
-void HeatMapChart::paintEvent(QPaintEvent*)
-{
-    QPainter painter(this);
-    paint(painter, size(), false);
-}
-
-void HeatMapChart::resizeEvent(QResizeEvent* event)
-{
-    QWidget::resizeEvent(event);
-    m_geometry.reset();
-    m_hover.reset();
-}
-
-void HeatMapChart::mousePressEvent(QMouseEvent* event)
-{
-    if (event->button() == Qt::LeftButton)
-        m_press = event->position().toPoint();
-    QWidget::mousePressEvent(event);
-}
-
 void HeatMapChart::mouseMoveEvent(QMouseEvent* event)
 {
     const QPoint pos = event->position().toPoint();
     const auto& g = geometry();
-    if (m_press && (event->buttons() & Qt::LeftButton) && m_data.columnAxis.span
-        && g.plot.contains(*m_press)
-        && (m_dragX || std::abs(pos.x() - m_press->x()) > kDragThreshold)) {
-        m_dragX = pos.x();
-        QToolTip::hideText();
-        update();
+    if (followDrag(pos, event->buttons(), g.plot, m_data.columnAxis.span.has_value()))
         return;
-    }
     const auto cell = hasData() ? g.cellAt(pos) : std::nullopt;
     if (cell != m_hover) {
         m_hover = cell;
@@ -568,30 +454,25 @@ void HeatMapChart::mouseMoveEvent(QMouseEvent* event)
     }
     const bool onLabel = (g.rowLabels.contains(pos) && g.rowAt(pos.y()))
         || (g.columnLabels.contains(pos) && g.columnAt(pos.x()) && !m_data.columnAxis.span);
+    showPlotTip(event->globalPosition().toPoint(), toolTipAt(pos), false);
     setCursor(cell || onLabel ? Qt::PointingHandCursor : Qt::ArrowCursor);
-    const QString tip = toolTipAt(pos);
-    if (tip.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
 }
 
 void HeatMapChart::mouseReleaseEvent(QMouseEvent* event)
 {
-    if (event->button() != Qt::LeftButton || !m_press) {
+    const auto& g = geometry();
+    const auto release
+        = event->button() == Qt::LeftButton ? releasePress(g.plot) : std::optional<Release>();
+    if (!release) {
         QWidget::mouseReleaseEvent(event);
         return;
     }
-    const QPoint press = *m_press;
-    m_press.reset();
-    const auto& g = geometry();
-    if (m_dragX) {
-        const auto t0 = timeAt(g, std::min(press.x(), *m_dragX));
-        const auto t1 = timeAt(g, std::max(press.x(), *m_dragX));
-        m_dragX.reset();
-        update();
-        if (t0 && t1 && *t1 > *t0)
-            emit rangeSelected({ *t0, *t1 });
+    const QPoint press = release->press;
+    if (release->dragged) {
+        const auto t0 = timeAt(g, release->dragged->first);
+        const auto t1 = timeAt(g, release->dragged->second);
+        if (t1 > t0)
+            emit rangeSelected({ t0, t1 });
         return;
     }
     if (!hasData())

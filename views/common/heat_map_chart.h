@@ -1,16 +1,13 @@
 #pragma once
 
 #include "core/types.h"
-#include "views/common/chart_style.h"
+#include "views/common/chart_widget.h"
 #include "views/common/heat_map_geometry.h"
 
 #include <QImage>
-#include <QWidget>
 
 #include <functional>
 #include <optional>
-
-class QTimer;
 
 namespace parallax::views {
 
@@ -19,9 +16,10 @@ namespace parallax::views {
 // labels or a time axis with units, optional marginal bars of the row and column totals, and a
 // colour legend with its scale. Emphasized rows and columns (the heaviest sender and receiver)
 // are outlined. Hovering a cell or a bar shows a tooltip with exact values; clicks on cells and
-// labels are signals; on a time axis a drag selects a range. renderImage() and paint() draw the
-// very same chart for export (PNG, SVG).
-class HeatMapChart : public QWidget {
+// labels are signals; on a time axis a drag selects a range. renderImage() and paintExport() draw
+// the very same chart for export (PNG, SVG). Title, message, busy state and drag come from
+// ChartWidget, as for the other charts.
+class HeatMapChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit HeatMapChart(QWidget* parent = nullptr);
@@ -31,16 +29,10 @@ public:
     void clearData(const QString& message);
     [[nodiscard]] const HeatMapData& data() const { return m_data; }
     [[nodiscard]] bool hasData() const { return m_data.rows > 0 && m_data.columns > 0; }
-    [[nodiscard]] QString message() const { return m_message; }
 
-    void setTitle(const QString& title, const QString& subtitle = {});
-    [[nodiscard]] QString title() const { return m_title; }
-    [[nodiscard]] QString subtitle() const { return m_subtitle; }
-    void setHint(const QString& hint); // on screen only, right of the title
     // A line of notes under the chart (what was left out, how relays count); empty: none.
     void setFootnote(const QString& footnote);
     [[nodiscard]] QString footnote() const { return m_footnote; }
-    void setBusy(bool busy);
 
     // Tooltip texts; the defaults name the row, the column and the value.
     using CellText = std::function<QString(HeatMapCell)>;
@@ -49,12 +41,10 @@ public:
     void setRowBarToolTip(ItemText text) { m_rowBarText = std::move(text); }
     void setColumnBarToolTip(ItemText text) { m_columnBarText = std::move(text); }
 
-    [[nodiscard]] HeatMapGeometry geometryFor(QSize size, bool exported = false) const;
+    [[nodiscard]] HeatMapGeometry geometryFor(QSize size) const;
     [[nodiscard]] const HeatMapGeometry& geometry() const; // for the widget's size (cached)
     [[nodiscard]] QString toolTipAt(QPoint pos) const;
-    // The chart on a white background at `size`; paint() into any device (SVG).
-    [[nodiscard]] QImage renderImage(QSize size) const;
-    void paint(QPainter& painter, QSize size, bool exported) const;
+    void paintExport(QPainter& painter, QSize size) const override;
     // The chart as an SVG file, written atomically; false with the reason otherwise.
     bool exportSvg(const QString& path, QSize size, QString* error) const;
 
@@ -70,33 +60,25 @@ signals:
     void contextMenuRequested(QPoint globalPos, int row, int column);
 
 protected:
+    void invalidate() override;
     void paintEvent(QPaintEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
-    [[nodiscard]] HeatMapLayout layoutFor(const QFont& font, bool exported) const;
+    [[nodiscard]] HeatMapLayout layoutFor(const QFont& font) const;
     [[nodiscard]] const QImage& imageFor(QSize plotSize) const;
+    void paintChart(QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const;
     void paintLabels(QPainter& painter, const HeatMapGeometry& g, const ChartStyle& style) const;
     void paintBars(QPainter& painter, const HeatMapGeometry& g, const ChartStyle& style) const;
     void paintLegend(QPainter& painter, const HeatMapGeometry& g, const ChartStyle& style) const;
     void paintCellValues(QPainter& painter, const HeatMapGeometry& g) const;
-    [[nodiscard]] std::optional<core::TimeUs> timeAt(const HeatMapGeometry& g, int x) const;
-    void invalidate();
+    [[nodiscard]] core::TimeUs timeAt(const HeatMapGeometry& g, int x) const;
 
     HeatMapData m_data;
-    QString m_message;
-    QString m_title;
-    QString m_subtitle;
-    QString m_hint;
     QString m_footnote;
-    bool m_busy = false;
-    bool m_showBusy = false;
-    QTimer* m_busyDelay = nullptr;
     CellText m_cellText;
     ItemText m_rowBarText;
     ItemText m_columnBarText;
@@ -105,8 +87,6 @@ private:
     mutable QImage m_image; // the cells for m_image.size()
 
     std::optional<HeatMapCell> m_hover;
-    std::optional<QPoint> m_press;
-    std::optional<int> m_dragX;
 };
 
 } // namespace parallax::views
