@@ -48,7 +48,7 @@ QString rangeText(core::TimeRange range)
 
 ExportRunDialog::ExportRunDialog(core::TracePtr trace, exporter::ExportFormat format,
     core::TimeRange range, std::vector<core::PeId> pes, QWidget* parent)
-    : QDialog(parent)
+    : BackgroundJobDialog(parent)
     , m_trace(std::move(trace))
     , m_format(format)
     , m_viewRange(range)
@@ -102,13 +102,6 @@ ExportRunDialog::ExportRunDialog(core::TracePtr trace, exporter::ExportFormat fo
 
     m_estimate = new QLabel(this);
     m_estimate->setWordWrap(true);
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1000);
-    m_progress->setValue(0);
-    m_progress->setTextVisible(false);
-    m_status = new QLabel(this);
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     auto* buttons = new QDialogButtonBox(this);
     m_export = buttons->addButton(tr("&Export"), QDialogButtonBox::ActionRole);
@@ -119,8 +112,8 @@ ExportRunDialog::ExportRunDialog(core::TracePtr trace, exporter::ExportFormat fo
     layout->addWidget(intro);
     layout->addLayout(form);
     layout->addWidget(m_estimate);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_status);
+    layout->addWidget(progressBar());
+    layout->addWidget(statusLabel());
     layout->addWidget(buttons);
     setMinimumWidth(520);
 
@@ -132,11 +125,7 @@ ExportRunDialog::ExportRunDialog(core::TracePtr trace, exporter::ExportFormat fo
     updateEstimate();
 }
 
-ExportRunDialog::~ExportRunDialog()
-{
-    if (m_channel)
-        m_channel->detach();
-}
+ExportRunDialog::~ExportRunDialog() = default;
 
 exporter::ExportRequest ExportRunDialog::request() const
 {
@@ -201,7 +190,6 @@ void ExportRunDialog::updateEstimate()
 
 void ExportRunDialog::setRunning(bool running)
 {
-    m_running = running;
     for (QWidget* w :
         std::initializer_list<QWidget*> { m_range, m_pes, m_output, m_browse, m_force, m_export })
         w->setEnabled(!running);
@@ -210,11 +198,11 @@ void ExportRunDialog::setRunning(bool running)
 
 void ExportRunDialog::startExport()
 {
-    if (m_running || !m_trace)
+    if (isRunning() || !m_trace)
         return;
     const auto out = m_output->text().trimmed();
     if (out.isEmpty()) {
-        m_status->setText(tr("Choose where to write the export."));
+        statusLabel()->setText(tr("Choose where to write the export."));
         m_output->setFocus();
         return;
     }
@@ -225,19 +213,13 @@ void ExportRunDialog::startExport()
     // Refusals that need no work are told at once.
     if (const auto check = exporter::checkExportTarget(m_trace->files, target, kind, force);
         !check.ok()) {
-        m_status->setText(QString::fromStdString(check.message)
+        statusLabel()->setText(QString::fromStdString(check.message)
             + (check.problem == exporter::TargetCheck::Problem::Exists
                     ? tr(": tick “Replace” to overwrite it, or choose another name.")
                     : QStringLiteral(".")));
         return;
     }
-    if (m_channel)
-        m_channel->detach();
-    m_channel = std::make_shared<Channel>(this, [this] { deliverProgress(); });
-    m_progress->setValue(0);
-    m_status->setText(tr("Pairing the messages…"));
-    setRunning(true);
-    auto channel = m_channel;
+    auto channel = beginJob(tr("Pairing the messages…"));
     auto trace = m_trace;
     const auto request = this->request();
     const auto format = m_format;
@@ -247,7 +229,7 @@ void ExportRunDialog::startExport()
             return channel->cancelRequested();
         };
         progress.report = [channel](double f) {
-            channel->report(0.2 * f);
+            channel->report({ 0.2 * f, {} });
         };
         const auto planned = exporter::planExport(*trace, request, progress);
         exporter::ExportResult result;
@@ -260,7 +242,7 @@ void ExportRunDialog::startExport()
             options.force = force;
             options.progress.cancelled = progress.cancelled;
             options.progress.report = [channel](double f) {
-                channel->report(0.2 + 0.8 * f);
+                channel->report({ 0.2 + 0.8 * f, {} });
             };
             result = exporter::exportRun(*trace, *planned.plan, format, target, options);
             summary = QObject::tr("%1 executions, %2 messages, %3")
@@ -278,46 +260,23 @@ void ExportRunDialog::startExport()
 
 void ExportRunDialog::cancelExport()
 {
-    if (m_channel && m_running) {
-        m_channel->cancel();
-        m_status->setText(tr("Cancelling…"));
-    }
+    cancelJob();
 }
 
-void ExportRunDialog::reject()
+QString ExportRunDialog::progressText(const JobProgress& progress) const
 {
-    // Esc or Cancel while exporting stops the worker; the dialog closes once it has stopped.
-    if (m_running) {
-        cancelExport();
-        return;
-    }
-    QDialog::reject();
-}
-
-void ExportRunDialog::deliverProgress()
-{
-    const double fraction = m_channel->takeProgress();
-    if (!m_running)
-        return;
-    m_progress->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000));
-    if (!m_channel->cancelRequested() && fraction >= 0.2)
-        m_status->setText(tr("Writing…"));
+    // The first fifth is the pairing of the messages (the status set at the start).
+    return progress.fraction >= 0.2 ? tr("Writing…") : QString();
 }
 
 void ExportRunDialog::finish(bool ok, const QString& message, const QString& summary)
 {
-    setRunning(false);
-    if (!ok) {
-        m_progress->setValue(0);
-        m_status->setText(message == QLatin1String("cancelled")
-                ? tr("Cancelled; nothing was written.")
-                : tr("Not written: %1").arg(message));
+    if (!endJob(ok, message)) {
         emit exportFinished(false, message);
         return;
     }
-    m_progress->setValue(1000);
     rememberExportDirectory(message);
-    m_status->setText(tr("Written to %1 (%2).").arg(message, summary));
+    statusLabel()->setText(tr("Written to %1 (%2).").arg(message, summary));
     emit exportFinished(true, message);
 }
 

@@ -1,14 +1,12 @@
 #pragma once
 
+#include "background_job_dialog.h"
 #include "core/trace.h"
 #include "export/export_plan.h"
 #include "export/export_run.h"
-#include "worker_channel.h"
 
-#include <QDialog>
 #include <QString>
 
-#include <memory>
 #include <vector>
 
 class QCheckBox;
@@ -16,7 +14,6 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
-class QProgressBar;
 class QPushButton;
 
 namespace parallax::app {
@@ -27,9 +24,9 @@ class MainWindow;
 // traced span or the current view's range, every PE with a log or the current view's PEs, the
 // output, replace an existing one), then the export on a QThreadPool worker with progress and
 // Cancel. The output is written under a temporary name and renamed when complete (export/
-// staged_output.h), so a cancel or a failure leaves nothing. The worker reports through a
-// WorkerChannel, never to the dialog directly.
-class ExportRunDialog : public QDialog {
+// staged_output.h), so a cancel or a failure leaves nothing. Worker, progress and Cancel:
+// BackgroundJobDialog.
+class ExportRunDialog : public BackgroundJobDialog {
     Q_OBJECT
 public:
     // `range`/`pes`: the current view's selection (empty range or PEs: none to offer).
@@ -42,9 +39,7 @@ public:
     [[nodiscard]] QLineEdit* outputEdit() const { return m_output; }
     [[nodiscard]] QCheckBox* forceCheck() const { return m_force; }
     [[nodiscard]] QPushButton* exportButton() const { return m_export; }
-    [[nodiscard]] QLabel* statusLabel() const { return m_status; }
     [[nodiscard]] QLabel* estimateLabel() const { return m_estimate; }
-    [[nodiscard]] bool isRunning() const { return m_running; }
     // What the current choices export.
     [[nodiscard]] exporter::ExportRequest request() const;
 
@@ -57,23 +52,18 @@ signals:
     void exportFinished(bool ok, const QString& message);
 
 protected:
-    void reject() override;
+    void setRunning(bool running) override;
+    [[nodiscard]] QString progressText(const JobProgress& progress) const override;
 
 private:
-    using Channel = WorkerChannel<double>; // progress: the fraction done
-
     void browse();
     void updateEstimate();
-    void deliverProgress();
     void finish(bool ok, const QString& message, const QString& summary);
-    void setRunning(bool running);
 
     core::TracePtr m_trace;
     exporter::ExportFormat m_format;
     core::TimeRange m_viewRange;
     std::vector<core::PeId> m_viewPes;
-    std::shared_ptr<Channel> m_channel;
-    bool m_running = false;
 
     QComboBox* m_range = nullptr;
     QComboBox* m_pes = nullptr;
@@ -81,8 +71,6 @@ private:
     QPushButton* m_browse = nullptr;
     QCheckBox* m_force = nullptr;
     QLabel* m_estimate = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QLabel* m_status = nullptr;
     QPushButton* m_export = nullptr;
     QPushButton* m_close = nullptr;
 };

@@ -30,7 +30,7 @@
 namespace parallax::app {
 
 ReduceDialog::ReduceDialog(core::TracePtr trace, QWidget* parent)
-    : QDialog(parent)
+    : BackgroundJobDialog(parent)
     , m_trace(std::move(trace))
 {
     setWindowTitle(m_trace
@@ -74,13 +74,6 @@ ReduceDialog::ReduceDialog(core::TracePtr trace, QWidget* parent)
     form->addRow(tr("&Output folder:"), outputRow);
     form->addRow(QString(), m_force);
 
-    m_progress = new QProgressBar(this);
-    m_progress->setRange(0, 1000);
-    m_progress->setValue(0);
-    m_progress->setTextVisible(false);
-    m_status = new QLabel(this);
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_report = new QTextBrowser(this);
     m_report->setOpenExternalLinks(false);
     m_report->setMinimumSize(560, 320);
@@ -96,8 +89,8 @@ ReduceDialog::ReduceDialog(core::TracePtr trace, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(intro);
     layout->addLayout(form);
-    layout->addWidget(m_progress);
-    layout->addWidget(m_status);
+    layout->addWidget(progressBar());
+    layout->addWidget(statusLabel());
     layout->addWidget(m_report, 1);
     layout->addWidget(m_buttons);
 
@@ -112,11 +105,7 @@ ReduceDialog::ReduceDialog(core::TracePtr trace, QWidget* parent)
     selectionChanged();
 }
 
-ReduceDialog::~ReduceDialog()
-{
-    if (m_channel)
-        m_channel->detach();
-}
+ReduceDialog::~ReduceDialog() = default;
 
 void ReduceDialog::selectionChanged()
 {
@@ -133,7 +122,6 @@ void ReduceDialog::browse()
 
 void ReduceDialog::setRunning(bool running)
 {
-    m_running = running;
     for (QWidget* w : std::initializer_list<QWidget*> {
              m_keep, m_select, m_seed, m_output, m_browse, m_force, m_write })
         w->setEnabled(!running);
@@ -146,19 +134,19 @@ void ReduceDialog::setRunning(bool running)
 
 void ReduceDialog::startWriting()
 {
-    if (m_running || !m_trace)
+    if (isRunning() || !m_trace)
         return;
     std::string error;
     const auto keepText = m_keep->text().trimmed().toStdString();
     const auto keep = core::analysis::parseKeepAmount(keepText, &error);
     if (!keep) {
-        m_status->setText(tr("Keep: %1").arg(QString::fromStdString(error)));
+        statusLabel()->setText(tr("Keep: %1").arg(QString::fromStdString(error)));
         m_keep->setFocus();
         return;
     }
     const auto out = m_output->text().trimmed();
     if (out.isEmpty()) {
-        m_status->setText(tr("Choose an output folder."));
+        statusLabel()->setText(tr("Choose an output folder."));
         m_output->setFocus();
         return;
     }
@@ -176,22 +164,16 @@ void ReduceDialog::startWriting()
     // Refusals that need no work are told at once.
     const auto check = io::checkReducedRunOutput(m_trace->files, settings.outDir, settings.force);
     if (!check.ok()) {
-        m_status->setText(QString::fromStdString(check.message)
+        statusLabel()->setText(QString::fromStdString(check.message)
             + (check.problem == io::OutputCheck::Problem::NotEmpty
                     ? tr(": tick “Replace the folder” to overwrite it, or choose another.")
                     : QStringLiteral(".")));
         return;
     }
 
-    if (m_channel)
-        m_channel->detach();
-    m_channel = std::make_shared<Channel>(this, [this] { deliverProgress(); });
+    auto channel = beginJob(tr("Starting…"));
     m_report->hide();
     m_open->hide();
-    m_progress->setValue(0);
-    m_status->setText(tr("Starting…"));
-    setRunning(true);
-    auto channel = m_channel;
     auto trace = m_trace;
     QThreadPool::globalInstance()->start([channel, trace, settings, this] {
         io::ReductionProgress progress;
@@ -213,46 +195,17 @@ void ReduceDialog::startWriting()
 
 void ReduceDialog::cancelWriting()
 {
-    if (m_channel && m_running) {
-        m_channel->cancel();
-        m_status->setText(tr("Cancelling…"));
-    }
-}
-
-void ReduceDialog::reject()
-{
-    // Esc or Cancel while writing stops the worker; the dialog closes once it has stopped.
-    if (m_running) {
-        cancelWriting();
-        return;
-    }
-    QDialog::reject();
-}
-
-void ReduceDialog::deliverProgress()
-{
-    const auto [fraction, stage] = m_channel->takeProgress();
-    if (!m_running)
-        return;
-    m_progress->setValue(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 1000));
-    if (!m_channel->cancelRequested())
-        m_status->setText(QString::fromStdString(stage));
+    cancelJob();
 }
 
 void ReduceDialog::finish(bool ok, const QString& message, const QString& reportPath)
 {
-    setRunning(false);
-    if (!ok) {
-        m_progress->setValue(0);
-        m_status->setText(message == QLatin1String("cancelled")
-                ? tr("Cancelled; nothing was written.")
-                : tr("Not written: %1").arg(message));
+    if (!endJob(ok, message)) {
         emit writingFinished(false, message);
         return;
     }
-    m_progress->setValue(1000);
     m_written = QFileInfo(reportPath).absolutePath();
-    m_status->setText(tr("Written to %1").arg(m_written));
+    statusLabel()->setText(tr("Written to %1").arg(m_written));
     QFile file(reportPath);
     if (file.open(QIODevice::ReadOnly))
         m_report->setMarkdown(QString::fromUtf8(file.readAll()));

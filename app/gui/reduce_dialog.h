@@ -1,21 +1,14 @@
 #pragma once
 
+#include "background_job_dialog.h"
 #include "core/trace.h"
-#include "worker_channel.h"
 
-#include <QDialog>
 #include <QString>
-
-#include <memory>
-#include <string>
-#include <utility>
 
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
-class QLabel;
 class QLineEdit;
-class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTextBrowser;
@@ -25,9 +18,8 @@ namespace parallax::app {
 // File → Write Reduced Run…: the choices of `parallax-cli reduce` (keep a share or a number of
 // PEs, selection by clusters or at random, k, seed, output folder, replace a non-empty folder),
 // then io::reduceRun on a QThreadPool worker with progress and Cancel, then the REDUCTION.md
-// quality report shown in the dialog. The worker reports through a WorkerChannel, never to the
-// dialog directly.
-class ReduceDialog : public QDialog {
+// quality report shown in the dialog. Worker, progress and Cancel: BackgroundJobDialog.
+class ReduceDialog : public BackgroundJobDialog {
     Q_OBJECT
 public:
     ReduceDialog(core::TracePtr trace, QWidget* parent = nullptr);
@@ -43,8 +35,6 @@ public:
     [[nodiscard]] QPushButton* writeButton() const { return m_write; }
     [[nodiscard]] QPushButton* cancelButton() const { return m_cancel; }
     [[nodiscard]] QTextBrowser* reportView() const { return m_report; }
-    [[nodiscard]] QLabel* statusLabel() const { return m_status; }
-    [[nodiscard]] bool isRunning() const { return m_running; }
     // The folder of the last reduced run written, empty before.
     [[nodiscard]] const QString& writtenRun() const { return m_written; }
 
@@ -61,20 +51,14 @@ signals:
     void openRunRequested(const QString& path);
 
 protected:
-    void reject() override;
+    void setRunning(bool running) override;
 
 private:
-    using Channel = WorkerChannel<std::pair<double, std::string>>; // fraction done, stage
-
     void browse();
     void selectionChanged();
-    void deliverProgress();
     void finish(bool ok, const QString& message, const QString& reportPath);
-    void setRunning(bool running);
 
     core::TracePtr m_trace;
-    std::shared_ptr<Channel> m_channel;
-    bool m_running = false;
     QString m_written;
 
     QLineEdit* m_keep = nullptr;
@@ -84,8 +68,6 @@ private:
     QLineEdit* m_output = nullptr;
     QPushButton* m_browse = nullptr;
     QCheckBox* m_force = nullptr;
-    QProgressBar* m_progress = nullptr;
-    QLabel* m_status = nullptr;
     QTextBrowser* m_report = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
     QPushButton* m_write = nullptr;
