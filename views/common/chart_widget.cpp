@@ -107,6 +107,18 @@ QImage ChartWidget::renderImage(QSize size) const
     return image;
 }
 
+void ChartWidget::paintExport(QPainter& painter, QSize size) const
+{
+    painter.setFont(font());
+    paintChart(painter, size, exportStyle(), false);
+}
+
+void ChartWidget::paintEvent(QPaintEvent*)
+{
+    QPainter painter(this);
+    paintChart(painter, size(), screenStyle(), true);
+}
+
 bool ChartWidget::paintBackdrop(QPainter& painter, QSize size, QRectF titleBox,
     const ChartStyle& style, bool onScreen, bool hasData, bool plotEmpty) const
 {

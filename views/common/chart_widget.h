@@ -17,7 +17,8 @@ namespace parallax::views {
 // subtitle and an on-screen hint, the message shown instead of an empty plot, a "Computing…"
 // state that shows only after a short delay (quick updates do not flicker), a drag along the
 // x axis that selects a time range, and the export of the very same picture (renderImage(),
-// paintExport()) in the fixed export colours.
+// paintExport()) in the fixed export colours. A chart paints in one place, paintChart(), for the
+// screen (with its hover, drag and busy overlays) and for export alike.
 class ChartWidget : public QWidget {
     Q_OBJECT
 public:
@@ -35,13 +36,18 @@ public:
 
     // The chart on a white background at `size`, as an image or into any painter (SVG).
     [[nodiscard]] QImage renderImage(QSize size) const;
-    virtual void paintExport(QPainter& painter, QSize size) const = 0;
+    void paintExport(QPainter& painter, QSize size) const;
 
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
 
 protected:
     explicit ChartWidget(QWidget* parent = nullptr);
+
+    // The chart at `size` in `style`: on screen (paintEvent) with the overlays, else for export
+    // (paintExport, with the widget's font set on the painter).
+    virtual void paintChart(
+        QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const = 0;
 
     // Drops what was laid out for the data and the hover state, then repaints.
     virtual void invalidate();
@@ -74,6 +80,7 @@ protected:
     std::optional<Release> releasePress(QRect plot);
     [[nodiscard]] bool dragging() const { return m_dragging; }
 
+    void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;

@@ -133,18 +133,6 @@ QString HeatMapChart::toolTipAt(QPoint pos) const
     return {};
 }
 
-void HeatMapChart::paintExport(QPainter& painter, QSize size) const
-{
-    painter.setFont(font());
-    paintChart(painter, size, exportStyle(), false);
-}
-
-void HeatMapChart::paintEvent(QPaintEvent*)
-{
-    QPainter painter(this);
-    paintChart(painter, size(), screenStyle(), true);
-}
-
 void HeatMapChart::paintChart(
     QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
 {

@@ -44,7 +44,6 @@ public:
     [[nodiscard]] HeatMapGeometry geometryFor(QSize size) const;
     [[nodiscard]] const HeatMapGeometry& geometry() const; // for the widget's size (cached)
     [[nodiscard]] QString toolTipAt(QPoint pos) const;
-    void paintExport(QPainter& painter, QSize size) const override;
     // The chart as an SVG file, written atomically; false with the reason otherwise.
     bool exportSvg(const QString& path, QSize size, QString* error) const;
 
@@ -60,8 +59,9 @@ signals:
     void contextMenuRequested(QPoint globalPos, int row, int column);
 
 protected:
+    void paintChart(
+        QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const override;
     void invalidate() override;
-    void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
@@ -70,7 +70,6 @@ protected:
 private:
     [[nodiscard]] HeatMapLayout layoutFor(const QFont& font) const;
     [[nodiscard]] const QImage& imageFor(QSize plotSize) const;
-    void paintChart(QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const;
     void paintLabels(QPainter& painter, const HeatMapGeometry& g, const ChartStyle& style) const;
     void paintBars(QPainter& painter, const HeatMapGeometry& g, const ChartStyle& style) const;
     void paintLegend(QPainter& painter, const HeatMapGeometry& g, const ChartStyle& style) const;

@@ -131,19 +131,13 @@ const LegendLayout& LineChart::legend() const
     return frame().legend;
 }
 
-void LineChart::paintExport(QPainter& painter, QSize size) const
+void LineChart::paintChart(
+    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
 {
-    painter.setFont(font());
-    if (m_frame && m_frame->size == size)
-        paintFrame(painter, *m_frame, exportStyle(), false);
+    if (size == this->size())
+        paintFrame(painter, frame(), style, onScreen);
     else
-        paintFrame(painter, buildFrame(size), exportStyle(), false);
-}
-
-void LineChart::paintEvent(QPaintEvent*)
-{
-    QPainter painter(this);
-    paintFrame(painter, frame(), screenStyle(), true);
+        paintFrame(painter, buildFrame(size), style, onScreen);
 }
 
 void LineChart::paintFrame(

@@ -33,7 +33,6 @@ public:
     [[nodiscard]] QColor bandColor(std::size_t b) const;
     // Tooltip text at a widget point; empty when nothing is under it.
     [[nodiscard]] QString toolTipAt(QPoint pos) const;
-    void paintExport(QPainter& painter, QSize size) const override;
 
 signals:
     // A click in the plot: the x position, and the series under the cursor (-1: none).
@@ -43,8 +42,9 @@ signals:
     void contextMenuRequested(QPoint globalPos, int index);
 
 protected:
+    void paintChart(
+        QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const override;
     void invalidate() override;
-    void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;

@@ -162,19 +162,13 @@ QColor StackedBarChart::seriesHatch(std::size_t series) const
     return seriesColor(series).lighter(135); // quiet stripes: overhead must not dominate
 }
 
-void StackedBarChart::paintExport(QPainter& painter, QSize size) const
+void StackedBarChart::paintChart(
+    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
 {
-    painter.setFont(font());
-    if (m_frame && m_frame->size == size)
-        paintFrame(painter, *m_frame, exportStyle(), false);
+    if (size == this->size())
+        paintFrame(painter, frame(), style, onScreen);
     else
-        paintFrame(painter, buildFrame(size), exportStyle(), false);
-}
-
-void StackedBarChart::paintEvent(QPaintEvent*)
-{
-    QPainter painter(this);
-    paintFrame(painter, frame(), screenStyle(), true);
+        paintFrame(painter, buildFrame(size), style, onScreen);
 }
 
 void StackedBarChart::paintFrame(

@@ -61,8 +61,6 @@ public:
     // Overhead is hatched (with this colour) so that it never reads as a dark entry method;
     // invalid for the other series.
     [[nodiscard]] QColor seriesHatch(std::size_t series) const;
-    // The chart (title, plot, legend) on a white background at `size`.
-    void paintExport(QPainter& painter, QSize size) const override;
 
 signals:
     void categoryClicked(int category);
@@ -71,8 +69,9 @@ signals:
     void contextMenuRequested(QPoint globalPos, int category);
 
 protected:
+    void paintChart(
+        QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const override;
     void invalidate() override;
-    void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
