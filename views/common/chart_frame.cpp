@@ -17,6 +17,40 @@ QString tr(const char* text)
 }
 } // namespace
 
+AxesFrame layoutAxesFrame(QSize size, const QFontMetricsF& metrics,
+    const std::vector<LegendItem>& legendItems, double maxLegendLines, double maxLegendShare)
+{
+    constexpr int kMinChartWidthForLegend = 460;
+    AxesFrame f;
+    const double line = std::ceil(metrics.height());
+    const double titleHeight = std::round(line * 2.0);
+    f.titleBox = QRectF(8.0, 0.0, std::max(0, size.width() - 16), titleHeight);
+    f.layout.lineHeight = line;
+    f.layout.textWidth = [metrics](const QString& s) {
+        return metrics.horizontalAdvance(s);
+    };
+    f.layout.minYTickSpacing = line * 3.0;
+    f.layout.labelGap = std::round(line * 0.8);
+    if (!legendItems.empty() && size.width() >= kMinChartWidthForLegend) {
+        const double upper
+            = std::max(line * 8.0, std::min(line * maxLegendLines, size.width() * maxLegendShare));
+        f.legendWidth = std::clamp(legendPreferredWidth(legendItems, metrics), line * 8.0, upper);
+    }
+    f.layout.margins
+        = QMarginsF(8.0, titleHeight + 2.0, f.legendWidth > 0 ? f.legendWidth + 24.0 : 8.0, 6.0);
+    return f;
+}
+
+LegendLayout layoutLegendBeside(std::vector<LegendItem> items, QSize size, double legendWidth,
+    double plotTop, const QFontMetricsF& metrics, const QString& heading)
+{
+    if (legendWidth <= 0)
+        return {};
+    const QRectF area(size.width() - legendWidth - 10.0, plotTop, legendWidth,
+        std::max(0.0, size.height() - plotTop - 8.0));
+    return layoutLegend(std::move(items), area, metrics, heading);
+}
+
 void paintChartTitle(QPainter& painter, QRectF box, const QString& title, const QString& subtitle,
     const QString& hint, const ChartStyle& style)
 {

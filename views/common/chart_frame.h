@@ -4,6 +4,7 @@
 // line, the message that stands in for an empty chart, the axes with their ticks and titles, the
 // "Computing…" veil and the band of a drag along a time axis.
 
+#include "views/common/chart_legend.h"
 #include "views/common/chart_style.h"
 #include "views/common/stacked_bar_geometry.h"
 
@@ -14,6 +15,7 @@
 #include <functional>
 #include <vector>
 
+class QFontMetricsF;
 class QPainter;
 
 namespace parallax::views {
@@ -31,6 +33,23 @@ struct ChartAxes {
     double xLabelTop = 0.0; // x tick labels start here
     int baselineY = -1; // y of the x axis line; -1: the plot's bottom edge
 };
+
+// How a chart with axes and a legend at its right (the line and the stacked bar charts) starts
+// its layout: the title line at the top; a BarLayout with the font's line height and text widths,
+// y ticks at least three lines apart, and margins that leave room for the title and the legend;
+// the legend's width: its preferred width between 8 and `maxLegendLines` lines (or
+// `maxLegendShare` of the chart's width), none for no items or a chart narrower than 460 px.
+struct AxesFrame {
+    QRectF titleBox;
+    BarLayout layout;
+    double legendWidth = 0.0;
+};
+AxesFrame layoutAxesFrame(QSize size, const QFontMetricsF& metrics,
+    const std::vector<LegendItem>& legendItems, double maxLegendLines, double maxLegendShare);
+
+// The legend `legendWidth` wide at the right of a chart of `size`, from the plot's top down.
+LegendLayout layoutLegendBeside(std::vector<LegendItem> items, QSize size, double legendWidth,
+    double plotTop, const QFontMetricsF& metrics, const QString& heading);
 
 // A bold title, then the muted subtitle; on screen a usage hint (may be empty) at the right.
 void paintChartTitle(QPainter& painter, QRectF box, const QString& title, const QString& subtitle,

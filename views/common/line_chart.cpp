@@ -18,7 +18,6 @@ namespace parallax::views {
 
 namespace {
 
-constexpr int kLineChartMinLegendWidth = 460;
 constexpr std::size_t kMaxTooltipLines = 12;
 
 QString swatch(const QColor& color)
@@ -73,20 +72,7 @@ QColor LineChart::bandColor(std::size_t b) const
 
 LineChart::Frame LineChart::buildFrame(QSize size) const
 {
-    Frame f;
-    f.size = size;
     const QFontMetricsF fm(font());
-    const double line = std::ceil(fm.height());
-    const double titleHeight = std::round(line * 2.0);
-    f.titleBox = QRectF(8.0, 0.0, std::max(0, size.width() - 16), titleHeight);
-    BarLayout layout;
-    layout.lineHeight = line;
-    layout.textWidth = [fm](const QString& s) {
-        return fm.horizontalAdvance(s);
-    };
-    layout.minYTickSpacing = line * 3.0;
-    layout.labelGap = std::round(line * 0.8);
-
     std::vector<LegendItem> items;
     for (std::size_t s = 0; s < m_data.series.size(); ++s) {
         const auto& series = m_data.series[s];
@@ -96,21 +82,14 @@ LineChart::Frame LineChart::buildFrame(QSize size) const
     for (std::size_t b = 0; b < m_data.bands.size(); ++b)
         items.push_back({ m_data.series.size() + b, m_data.bands[b].name, m_data.bands[b].name, 0.0,
             -1, false, {} });
-    double legendWidth = 0.0;
-    if (!items.empty() && size.width() >= kLineChartMinLegendWidth) {
-        const double upper = std::max(line * 8.0, std::min(line * 18.0, size.width() * 0.25));
-        legendWidth = std::clamp(legendPreferredWidth(items, fm), line * 8.0, upper);
-    }
-    layout.margins
-        = QMarginsF(8.0, titleHeight + 2.0, legendWidth > 0 ? legendWidth + 24.0 : 8.0, 6.0);
-    f.geometry = buildLineChart(m_data, size, layout);
-    if (legendWidth > 0 && !f.geometry.empty()) {
-        const double top = f.geometry.plot.top();
-        const QRectF area(size.width() - legendWidth - 10.0, top, legendWidth,
-            std::max(0.0, size.height() - top - 8.0));
-        f.legend = layoutLegend(
-            std::move(items), area, fm, m_legendHeading.isEmpty() ? tr("Series") : m_legendHeading);
-    }
+    const auto axes = layoutAxesFrame(size, fm, items, 18.0, 0.25);
+    Frame f;
+    f.size = size;
+    f.titleBox = axes.titleBox;
+    f.geometry = buildLineChart(m_data, size, axes.layout);
+    if (!f.geometry.empty())
+        f.legend = layoutLegendBeside(std::move(items), size, axes.legendWidth,
+            f.geometry.plot.top(), fm, m_legendHeading.isEmpty() ? tr("Series") : m_legendHeading);
     return f;
 }
 

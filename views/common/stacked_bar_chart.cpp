@@ -28,8 +28,6 @@ namespace parallax::views {
 
 namespace {
 
-constexpr int kMinLegendWidth = 460; // narrower charts have no legend
-
 QString percentOf(double part, double whole)
 {
     if (!(whole > 0))
@@ -74,40 +72,21 @@ void StackedBarChart::invalidate()
 
 StackedBarChart::Frame StackedBarChart::buildFrame(QSize size) const
 {
+    const QFontMetricsF fm(font());
+    auto items = legendItems(m_data);
+    auto axes = layoutAxesFrame(size, fm, items, 22.0, 0.3);
+    const double line = axes.layout.lineHeight;
+    axes.layout.maxSeparatorGap = line * 2.5;
+    axes.layout.maxBarWidth = line * 6.0;
+    axes.layout.tickLength = 4.0;
     Frame f;
     f.size = size;
-    const QFontMetricsF fm(font());
-    const double line = std::ceil(fm.height());
-    const double titleHeight = std::round(line * 2.0);
-    f.titleBox = QRectF(8.0, 0.0, std::max(0, size.width() - 16), titleHeight);
-
-    BarLayout layout;
-    layout.lineHeight = line;
-    layout.textWidth = [fm](const QString& s) {
-        return fm.horizontalAdvance(s);
-    };
-    layout.minYTickSpacing = line * 3.0;
-    layout.maxSeparatorGap = line * 2.5;
-    layout.labelGap = std::round(line * 0.8);
-    layout.maxBarWidth = line * 6.0;
-    layout.tickLength = 4.0;
-
-    auto items = legendItems(m_data);
-    double legendWidth = 0.0;
-    if (!items.empty() && size.width() >= kMinLegendWidth) {
-        const double upper = std::max(line * 8.0, std::min(line * 22.0, size.width() * 0.3));
-        legendWidth = std::clamp(legendPreferredWidth(items, fm), line * 8.0, upper);
-    }
-    layout.margins
-        = QMarginsF(8.0, titleHeight + 2.0, legendWidth > 0 ? legendWidth + 24.0 : 8.0, 6.0);
-    f.geometry = buildStackedBars(m_data, size, layout);
-    if (legendWidth > 0 && !f.geometry.empty()) {
-        const double top = f.geometry.plot.top();
-        const QRectF area(size.width() - legendWidth - 10.0, top, legendWidth,
-            std::max(0.0, size.height() - top - 8.0));
-        f.legend = layoutLegend(std::move(items), area, fm,
-            m_legendHeading.isEmpty() ? tr("Activity · share") : m_legendHeading);
-    }
+    f.titleBox = axes.titleBox;
+    f.geometry = buildStackedBars(m_data, size, axes.layout);
+    if (!f.geometry.empty())
+        f.legend
+            = layoutLegendBeside(std::move(items), size, axes.legendWidth, f.geometry.plot.top(),
+                fm, m_legendHeading.isEmpty() ? tr("Activity · share") : m_legendHeading);
     return f;
 }
 
