@@ -6,6 +6,7 @@
 #include "io/counter_reader.h"
 #include "io/pe_log_listing.h"
 #include "io/session_file.h"
+#include "render_live.h"
 #include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
 #include "views/common/view_factory.h"
@@ -39,7 +40,8 @@ const char* const kHelp
       "the timeline and the table views, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
       "entry-profile, call-table, user-events, log, noise, comm-matrix, msg-size-evolution,\n"
-      "animation, user-stats, memory, counters, compare, iterations.\n"
+      "animation, user-stats, memory, counters, compare, iterations, live.\n"
+      "live draws a recorded utilization stream instead of a run (render live --help).\n"
       "The animation is written as an animated PNG of every frame; counters also reads the\n"
       "older NAME.count.sts files.\n\n"
       "options:\n"
@@ -170,6 +172,11 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return rc;
     if (rest.empty())
         return cli::usageError(err, "render", "missing VIEW");
+    if (rest.front() == "live" && !session) {
+        // The live view draws a recorded stream, not a run.
+        const auto application = makeApplication();
+        return renderLive({ rest.begin() + 1, rest.end() }, out, err);
+    }
     const auto kind = views::viewKindFromKey(QString::fromStdString(rest.front()));
     if (!kind) {
         QStringList keys;

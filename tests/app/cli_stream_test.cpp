@@ -147,3 +147,26 @@ TEST_CASE("cli stream-serve: the simulator serves the client over the same proto
     REQUIRE(lines.size() > 30);
     CHECK(lines.back().rfind("2,", 0) == 0); // the third second
 }
+
+#ifdef PARALLAX_WITH_RENDER
+TEST_CASE("cli render live: a recording drawn offscreen as the app's Live Utilization view")
+{
+    test::TempDir dir;
+    const auto recording = (dir / "r.plxstream").string();
+    test::CcsTestServer server;
+    server.queueChunk(test::handMadeChunk());
+    REQUIRE(test::cliProcess({ "stream", server.endpoint(), "--seconds", "1", "--poll-ms", "5",
+                                 "--record", recording })
+                .exitCode
+        == 0);
+    const auto png = (dir / "live.png").string();
+    const auto run = test::cliProcess({ "render", "live", "--replay", recording, "-o", png,
+        "--width", "800", "--height", "500" });
+    INFO(run.err);
+    CHECK(run.exitCode == 0);
+    CHECK(test::readFile(png).substr(1, 3) == "PNG");
+    const auto usage = test::cliProcess({ "render", "live", "-o", png });
+    CHECK(usage.exitCode == 2);
+    CHECK_THAT(usage.err, Catch::Contains("missing --replay"));
+}
+#endif
