@@ -16,6 +16,7 @@
 #include "profile_commands.h"
 #include "reduce_commands.h"
 #include "series_commands.h"
+#include "stream_commands.h"
 #include "timeline_commands.h"
 #include "why_commands.h"
 
@@ -75,6 +76,9 @@ commands:
   model RUN --entry ID       an entry method's durations against message size, iteration or a
                              user value: fits (linear, power, quadratic), groups, modes
   idle-blame RUN             who made the PEs idle: the messages (and senders) ending idle
+  stream HOST:PORT           a running Charm++ program's utilization, live over CCS, as CSV
+                             (--replay FILE: a recording; --record FILE: record while polling)
+  stream-serve [--port P]    a simulated program serving a utilization stream over CCS
   render VIEW RUN -o F.png   draw a view offscreen as the app does (builds with the GUI)
 
 common options:
@@ -295,6 +299,10 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         return runCriticalPath(rest, out, err);
     if (command == "idle-blame")
         return runIdleBlame(rest, out, err);
+    if (command == "stream")
+        return runStream(rest, out, err);
+    if (command == "stream-serve")
+        return runStreamServe(rest, out, err);
     err << "parallax-cli: unknown command '" << command
         << "' (commands: info, entries, timeline; see parallax-cli --help)\n";
     return kExitUsage;

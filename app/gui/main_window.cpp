@@ -6,6 +6,7 @@
 #include "export_dialog.h"
 #include "export_run_dialog.h"
 #include "io/pe_log_listing.h"
+#include "live_connection.h"
 #include "memory_budget.h"
 #include "pe_lists_dialog.h"
 #include "reduce_dialog.h"
@@ -286,6 +287,8 @@ void MainWindow::createMenus()
     file->addAction(m_reduceAction);
     addExportRunMenu(file, this);
     file->addAction(m_compareAction);
+    file->addSeparator();
+    addLiveStreamMenu(file, this);
     file->addSeparator();
     file->addAction(m_closeAction);
     file->addAction(m_cancelAction);

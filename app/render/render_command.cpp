@@ -6,6 +6,7 @@
 #include "io/counter_reader.h"
 #include "io/pe_log_listing.h"
 #include "io/session_file.h"
+#include "render_live.h"
 #include "render_options.h"
 #include "views/common/apng_writer.h"
 #include "views/common/entry_palette.h"
@@ -138,6 +139,14 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
         return rc;
     if (rest.empty())
         return cli::usageError(err, "render", "missing VIEW");
+    if (rest.front() == "live") {
+        // The live view draws a recorded stream, not a run (render_live.cpp).
+        if (session)
+            return cli::usageError(
+                err, "render", "live draws a recording (--replay), not a session");
+        const auto application = makeApplication();
+        return renderLive({ rest.begin() + 1, rest.end() }, out, err);
+    }
     const RenderView* const renderView = findRenderView(rest.front());
     const auto kind = views::viewKindFromKey(QString::fromStdString(rest.front()));
     if (renderView == nullptr || !kind) {

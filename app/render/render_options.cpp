@@ -90,6 +90,12 @@ const std::vector<RenderView> kRenderViews = {
             kBinsOption } },
     { "iterations", "the run's time steps against the median",
         { { "color", "busy|lateness", "what a cell's colour shows" } } },
+    // Drawn from a recorded utilization stream, not a run (render_live.cpp reads these).
+    { "live", "a recorded utilization stream: 10 s of 100-ms bars and one second at 1 ms",
+        { { "replay", "FILE", "the recording (instead of RUN)", OptionUse::Render },
+            { "up-to", "N", "the window ends after chunk N", OptionUse::Render },
+            { "second", "N", "the second drawn at 1 ms", OptionUse::Render },
+            { "sts", "FILE", "the program's .util.sts, for entry names", OptionUse::Render } } },
 };
 
 // "  --name VALUE          help", the help's later lines below it.

@@ -108,7 +108,8 @@ TEST_CASE("parallax-cli render takes each view's own options only")
     // render --help still lists every view and, in short, every view's options.
     const auto all = cliProcess({ "render", "--help" });
     CHECK(all.out.find("VIEW: overview, usage,") != std::string::npos);
-    CHECK(all.out.find("iterations.\n") != std::string::npos);
+    CHECK(all.out.find(" iterations,") != std::string::npos);
+    CHECK(all.out.find(" live.\n") != std::string::npos);
     CHECK(all.out.find("--criterion") != std::string::npos);
 }
 #endif

@@ -1,0 +1,121 @@
+#include "utilization_stream.h"
+
+#include <algorithm>
+#include <map>
+
+namespace parallax::core::stream {
+
+namespace {
+
+double utilizationPercent(std::uint64_t utilizationSum, std::uint64_t bins)
+{
+    // 250 = 100 %, averaged over the bins.
+    return bins == 0 ? 0.0
+                     : static_cast<double>(utilizationSum) * 100.0
+            / (static_cast<double>(kFullUtilization) * static_cast<double>(bins));
+}
+
+} // namespace
+
+double UtilizationPoint::totalPercent() const
+{
+    double total = 0.0;
+    for (const auto& share : shares)
+        total += share.percent;
+    return total;
+}
+
+AppendOutcome UtilizationStream::appendPayload(std::span<const std::uint8_t> payload)
+{
+    auto decoded = decodeUtilizationPayload(payload);
+    AppendOutcome outcome { decoded.kind, std::move(decoded.error) };
+    if (decoded.kind == PayloadKind::Chunk)
+        appendChunk(std::move(decoded.chunk));
+    return outcome;
+}
+
+void UtilizationStream::appendChunk(UtilizationChunk chunk)
+{
+    for (const auto& record : chunk.records) {
+        if (record.entry >= m_entrySums.size())
+            m_entrySums.resize(std::size_t { record.entry } + 1, 0);
+        m_entrySums[record.entry] += record.utilization;
+    }
+    m_binCount += chunk.binCount();
+    m_chunkBeginMs.push_back(m_endMs);
+    m_endMs += chunk.binCount();
+    m_chunks.push_back(std::move(chunk));
+}
+
+std::uint32_t UtilizationStream::pes() const
+{
+    return m_chunks.empty() ? 0 : m_chunks.back().pes;
+}
+
+std::vector<UtilizationPoint> UtilizationStream::points(
+    std::size_t firstChunk, std::size_t chunks, std::uint32_t binsPerPoint) const
+{
+    std::vector<UtilizationPoint> result;
+    if (binsPerPoint == 0 || firstChunk >= m_chunks.size())
+        return result;
+    const std::size_t last = firstChunk + std::min(chunks, m_chunks.size() - firstChunk);
+    std::map<std::uint16_t, std::uint64_t> sums;
+    for (std::size_t k = firstChunk; k < last; ++k) {
+        const auto& chunk = m_chunks[k];
+        for (std::size_t begin = 0; begin < chunk.binCount(); begin += binsPerPoint) {
+            const std::size_t end = std::min(chunk.binCount(), begin + binsPerPoint);
+            sums.clear();
+            for (std::size_t b = begin; b < end; ++b)
+                for (const auto& record : chunk.bin(b))
+                    sums[record.entry] += record.utilization;
+            UtilizationPoint point;
+            point.beginMs = m_chunkBeginMs[k] + begin;
+            point.bins = static_cast<std::uint32_t>(end - begin);
+            for (const auto& [entry, sum] : sums)
+                if (sum > 0)
+                    point.shares.push_back({ entry, utilizationPercent(sum, end - begin) });
+            result.push_back(std::move(point));
+        }
+    }
+    return result;
+}
+
+std::vector<UtilizationPoint> UtilizationStream::recentTenths(std::size_t seconds) const
+{
+    const std::size_t first = m_chunks.size() > seconds ? m_chunks.size() - seconds : 0;
+    return points(first, seconds, 100);
+}
+
+std::vector<UtilizationShare> UtilizationStream::entryTotals() const
+{
+    std::vector<UtilizationShare> totals;
+    for (std::size_t e = 0; e < m_entrySums.size(); ++e)
+        if (m_entrySums[e] > 0)
+            totals.push_back(
+                { static_cast<std::uint16_t>(e), utilizationPercent(m_entrySums[e], m_binCount) });
+    return totals;
+}
+
+std::string UtilizationStream::entryName(std::uint16_t entry) const
+{
+    if (entry == kOtherEntry)
+        return "Other";
+    if (entry < m_names.size() && !m_names[entry].empty())
+        return m_names[entry];
+    return "Entry " + std::to_string(entry);
+}
+
+std::vector<std::string> streamEntryNames(const RunMetadata& metadata)
+{
+    std::vector<std::string> names;
+    names.reserve(metadata.entries.size());
+    for (std::size_t e = 0; e < metadata.entries.size(); ++e) {
+        const auto& entry = metadata.entries[e];
+        const auto id = static_cast<EntryId>(e);
+        const auto& chare = metadata.chareNameOfEntry(id);
+        names.push_back(chare.empty() ? entry.name : chare + "::" + entry.name);
+    }
+    return names;
+}
+
+} // namespace parallax::core::stream

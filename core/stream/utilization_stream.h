@@ -1,0 +1,77 @@
+#pragma once
+
+#include "core/run_metadata.h"
+#include "core/stream/utilization_chunk.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace parallax::core::stream {
+
+// An entry method's share of one point of the stream: percent of all PEs' time (0..100).
+struct UtilizationShare {
+    std::uint16_t entry = 0;
+    double percent = 0.0;
+};
+
+// The mean utilization over `bins` consecutive 1-ms bins starting at program time beginMs.
+struct UtilizationPoint {
+    std::uint64_t beginMs = 0; // program time since trace start
+    std::uint32_t bins = 0; // width in ms
+    std::vector<UtilizationShare> shares; // by increasing entry ("Other" last); no zero shares
+
+    [[nodiscard]] double totalPercent() const;
+};
+
+struct AppendOutcome {
+    PayloadKind kind = PayloadKind::Corrupt;
+    std::string error; // for Corrupt
+};
+
+// The utilization stream received so far: chunks in the order they came. The payload carries
+// no time, so the k-th chunk (from 0) is taken to cover program time [k, k + 1) s, one 1-ms bin
+// after the other. A corrupt payload is refused and leaves the stream as it was.
+class UtilizationStream {
+public:
+    // Decodes a reply payload and appends its chunk; empty replies change nothing.
+    AppendOutcome appendPayload(std::span<const std::uint8_t> payload);
+    void appendChunk(UtilizationChunk chunk);
+
+    [[nodiscard]] std::size_t chunkCount() const { return m_chunks.size(); }
+    [[nodiscard]] const UtilizationChunk& chunk(std::size_t k) const { return m_chunks[k]; }
+    // PEs averaged into the newest chunk (0 before the first).
+    [[nodiscard]] std::uint32_t pes() const;
+    [[nodiscard]] std::uint64_t endMs() const { return m_endMs; }
+
+    // Averages of `binsPerPoint` bins (100: the scrolling view's 100-ms bars; 1: the detail
+    // view) over chunks [first, first + count), clipped to the chunks received. A chunk's last
+    // point is narrower when its bin count is not a multiple of binsPerPoint.
+    [[nodiscard]] std::vector<UtilizationPoint> points(
+        std::size_t firstChunk, std::size_t chunks, std::uint32_t binsPerPoint) const;
+    // The 100-ms points of the newest `seconds` chunks (the scrolling view).
+    [[nodiscard]] std::vector<UtilizationPoint> recentTenths(std::size_t seconds) const;
+
+    // Per entry seen, the mean utilization over all bins received, by increasing entry.
+    [[nodiscard]] std::vector<UtilizationShare> entryTotals() const;
+
+    // Entry names: index = entry id (from the program's .sts / .util.sts); empty for none.
+    void setEntryNames(std::vector<std::string> names) { m_names = std::move(names); }
+    // "Other" for entry 10000, the name from the .sts when known, else "Entry N".
+    [[nodiscard]] std::string entryName(std::uint16_t entry) const;
+
+private:
+    std::vector<UtilizationChunk> m_chunks;
+    std::vector<std::uint64_t> m_chunkBeginMs;
+    std::uint64_t m_endMs = 0;
+    std::vector<std::uint64_t> m_entrySums; // per entry id (Other at kOtherEntry): Σ utilization
+    std::uint64_t m_binCount = 0;
+    std::vector<std::string> m_names;
+};
+
+// Names for the stream's entry ids from the program's .sts or .util.sts: "Chare::entry(params)".
+[[nodiscard]] std::vector<std::string> streamEntryNames(const RunMetadata& metadata);
+
+} // namespace parallax::core::stream

@@ -1,0 +1,144 @@
+// The Live Utilization view fed by the app's polling thread (app/gui/live_connection.h) from a
+// CCS server inside the test, and by a recording: the charts show the hand-checked numbers, a
+// corrupt reply is reported and the view keeps what it had, an unreachable port says so.
+
+#include "app/gui/live_connection.h"
+#include "gui/main_window_test_support.h"
+#include "io/stream/stream_recording.h"
+#include "support/ccs_test_server.h"
+#include "support/qt_wait.h"
+#include "support/test_support.h"
+#include "views/common/stacked_bar_chart.h"
+#include "views/live/live_view.h"
+
+#include <QSignalSpy>
+
+#include <catch2/catch.hpp>
+
+using namespace parallax;
+
+namespace {
+
+// The value of the series named `name` in bar `category` (0 when absent).
+double liveBarValue(const views::StackedBarChart& chart, std::size_t category, const QString& name)
+{
+    const auto& data = chart.data();
+    for (std::size_t s = 0; s < data.series.size(); ++s)
+        if (data.series[s].name == name)
+            return data.value(category, s);
+    return 0.0;
+}
+
+app::LiveConnectSettings localSettings(const test::CcsTestServer& server)
+{
+    app::LiveConnectSettings settings;
+    settings.host = QStringLiteral("127.0.0.1");
+    settings.port = server.port();
+    settings.pollMs = 5;
+    settings.timeoutMs = 2000;
+    return settings;
+}
+
+} // namespace
+
+TEST_CASE("live view: File menu offers Connect to Running Program and Open Recording")
+{
+    app::MainWindow window(false);
+    CHECK(test::fileMenuAction(window, QStringLiteral("Connect to Running &Program…")) != nullptr);
+    CHECK(test::fileMenuAction(window, QStringLiteral("Open Recordin&g…")) != nullptr);
+}
+
+TEST_CASE("live view: chunks from a running program scroll in; a corrupt one keeps the view")
+{
+    test::CcsTestServer server;
+    server.queueChunk(test::handMadeChunk());
+    server.queueChunk(test::handMadeChunk());
+    app::LiveWindow window;
+    auto* view = window.view();
+    QSignalSpy chunks(view, &views::LiveUtilizationView::chunkAdded);
+    window.connectTo(localSettings(server));
+    while (view->stream().chunkCount() < 2)
+        REQUIRE(chunks.wait(10'000));
+
+    const auto& scroll = *view->scrollChart();
+    REQUIRE(scroll.data().categoryCount() == 20); // 2 s of 100-ms bars
+    CHECK(liveBarValue(scroll, 0, QStringLiteral("Entry 3")) == Approx(75.0));
+    CHECK(liveBarValue(scroll, 0, QStringLiteral("Other")) == Approx(5.0));
+    CHECK(liveBarValue(scroll, 11, QStringLiteral("Entry 7")) == Approx(40.0));
+    // Other is grey and on top; the entries take the palette's colours.
+    CHECK(scroll.data().series.back().name == QStringLiteral("Other"));
+    CHECK(scroll.seriesColor(scroll.data().series.size() - 1) == QColor(0x9e, 0x9e, 0x9e));
+    // The detail chart: the newest second at 1 ms.
+    REQUIRE(view->detailChart()->data().categoryCount() == 1000);
+    CHECK(liveBarValue(*view->detailChart(), 60, QStringLiteral("Entry 3")) == Approx(50.0));
+    test::waitUntil([&] { return view->statusText().contains(QStringLiteral("polling")); });
+    CHECK(view->statusText().contains(QString::fromStdString(server.endpoint())));
+    CHECK(view->statusText().contains(QStringLiteral("2 chunks received")));
+
+    auto corrupt = core::stream::encodeUtilizationPayload(test::handMadeChunk());
+    corrupt.resize(corrupt.size() - 1);
+    QSignalSpy refused(view, &views::LiveUtilizationView::payloadRefused);
+    server.queuePayload(corrupt);
+    REQUIRE(refused.wait(10'000));
+    CHECK(view->lastError().contains(QStringLiteral("chunk refused")));
+    CHECK(view->stream().chunkCount() == 2);
+    CHECK(scroll.data().categoryCount() == 20);
+    CHECK(liveBarValue(scroll, 0, QStringLiteral("Entry 3")) == Approx(75.0));
+    CHECK(view->statusText().contains(QStringLiteral("last error: chunk refused")));
+}
+
+TEST_CASE("live view: a refused port is reported in the status line")
+{
+    std::uint16_t port = 0;
+    {
+        test::CcsTestServer gone;
+        port = gone.port();
+    }
+    app::LiveWindow window;
+    app::LiveConnectSettings settings;
+    settings.host = QStringLiteral("127.0.0.1");
+    settings.port = port;
+    window.connectTo(settings);
+    test::waitUntil([&] { return !window.view()->lastError().isEmpty(); });
+    CHECK(window.view()->lastError().contains(QStringLiteral("refused")));
+    CHECK(window.view()->statusText().contains(QStringLiteral("not connected")));
+}
+
+TEST_CASE("live view: a recording replays; the slider moves the 10-s window")
+{
+    test::TempDir dir;
+    const auto path = (dir / "sim.plxstream").string();
+    std::string error;
+    {
+        io::stream::StreamRecorder recorder;
+        REQUIRE(recorder.open(path, "simulator", error));
+        for (std::uint64_t k = 0; k < 12; ++k)
+            REQUIRE(recorder.append(core::stream::encodeUtilizationPayload(
+                                        core::stream::syntheticUtilizationChunk(k, 4)),
+                k, error));
+        REQUIRE(recorder.finish(error));
+    }
+    app::LiveWindow window;
+    QString openError;
+    REQUIRE(window.openRecording(QString::fromStdString(path), {}, openError));
+    auto* view = window.view();
+    CHECK(view->stream().chunkCount() == 12);
+    CHECK(view->windowEnd() == 12);
+    CHECK(view->scrollChart()->data().categoryCount() == 100);
+    CHECK(view->statusText().contains(QStringLiteral("recorded from simulator")));
+    view->showUpTo(5);
+    CHECK(view->windowEnd() == 5);
+    CHECK(view->scrollChart()->data().categoryCount() == 50);
+    CHECK(view->scrollChart()->data().categories.front().span->begin == 0);
+    view->selectSecond(9);
+    // Second 9 holds the made-up program's load-balancing dip from 9.6 s on.
+    const auto& detail = view->detailChart()->data();
+    REQUIRE(detail.categoryCount() == 1000);
+    CHECK(detail.total(100) > 50.0);
+    CHECK(detail.total(700) < 30.0);
+
+    QString badError;
+    CHECK_FALSE(
+        window.openRecording(QString::fromStdString((dir / "none").string()), {}, badError));
+    CHECK(badError.contains(QStringLiteral("cannot open recording")));
+}
