@@ -5,6 +5,26 @@
 
 namespace parallax::views {
 
+namespace {
+
+// The value kept under `key`, else build()'s, kept under it (built outside the lock; when two
+// threads build the same key at once, the first kept wins).
+template <typename Map, typename Build>
+typename Map::mapped_type cachedIn(
+    std::mutex& mutex, Map& map, const typename Map::key_type& key, Build&& build)
+{
+    {
+        const std::lock_guard lock(mutex);
+        if (const auto it = map.find(key); it != map.end())
+            return it->second;
+    }
+    typename Map::mapped_type value = build();
+    const std::lock_guard lock(mutex);
+    return map.emplace(key, std::move(value)).first->second;
+}
+
+} // namespace
+
 PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t buckets)
 {
     PeSummary s;
@@ -182,15 +202,10 @@ std::shared_ptr<const PeSummary> TimelineSummaryCache::fineOf(
 {
     if (!m_trace)
         return nullptr;
-    {
-        const std::lock_guard lock(m_mutex);
-        if (const auto it = m_fineGroups.find(pes); it != m_fineGroups.end())
-            return it->second;
-    }
-    auto group = std::make_shared<const PeSummary>(
-        summarizeGroup(*m_trace, pes, span(), kBuckets * kFineFactor));
-    const std::lock_guard lock(m_mutex);
-    return m_fineGroups.emplace(pes, std::move(group)).first->second;
+    return cachedIn(m_mutex, m_fineGroups, pes, [&]() {
+        return std::make_shared<const PeSummary>(
+            summarizeGroup(*m_trace, pes, span(), kBuckets * kFineFactor));
+    });
 }
 
 std::shared_ptr<const PeSummary> TimelineSummaryCache::of(core::PeId pe) const
@@ -273,11 +288,12 @@ std::shared_ptr<const GroupSpread> TimelineSummaryCache::spreadOf(
 {
     if (!m_trace)
         return nullptr;
-    {
-        const std::lock_guard lock(m_mutex);
-        if (const auto it = m_spreads.find(pes); it != m_spreads.end())
-            return it->second;
-    }
+    return cachedIn(m_mutex, m_spreads, pes, [&]() { return buildSpread(pes); });
+}
+
+std::shared_ptr<const GroupSpread> TimelineSummaryCache::buildSpread(
+    const std::vector<core::PeId>& pes) const
+{
     auto spread = std::make_shared<GroupSpread>();
     const auto buckets = kBuckets / kSpreadCoarsening;
     std::vector<std::vector<std::uint8_t>> shares; // per member, per bucket
@@ -302,8 +318,7 @@ std::shared_ptr<const GroupSpread> TimelineSummaryCache::spreadOf(
     for (std::size_t m = 0; m < members; ++m)
         for (std::size_t b = 0; b < spread->buckets; ++b)
             spread->busy[b * members + m] = shares[m][b];
-    const std::lock_guard lock(m_mutex);
-    return m_spreads.emplace(pes, std::move(spread)).first->second;
+    return spread;
 }
 
 } // namespace parallax::views

@@ -89,6 +89,8 @@ public:
 
 private:
     [[nodiscard]] core::TimeRange span() const { return { 0, m_end }; }
+    [[nodiscard]] std::shared_ptr<const GroupSpread> buildSpread(
+        const std::vector<core::PeId>& pes) const;
 
     core::TracePtr m_trace;
     core::TimeUs m_end = 1; // the run's end: the summaries cover [0, m_end)
