@@ -112,6 +112,10 @@ int runClusters(const std::vector<std::string>& args, std::ostream& out, std::os
                 << ',' << (row.chosen ? 1 : 0) << '\n';
         return kExitOk;
     }
+    if (result->splitOff > 0)
+        err << "parallax-cli: note: k = " << result->k << ": the elbow's "
+            << result->k - result->splitOff << " plus " << result->splitOff
+            << " split off for PEs far from their cluster\n";
     if (!result->converged)
         err << "parallax-cli: note: k-means stopped after " << result->iterations
             << " iterations before membership settled\n";

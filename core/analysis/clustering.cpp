@@ -24,9 +24,11 @@ unsigned workerCount(unsigned threads)
     return threads == 0 ? std::max(1U, std::thread::hardware_concurrency()) : threads;
 }
 
-// Lloyd's k-means from the diagonal seeds; nullopt when cancelled.
+// Lloyd's k-means from the diagonal seeds, or from `seeds` ([j * dims + d], k of them) when
+// given; nullopt when cancelled.
 std::optional<PeClustering> kMeans(const std::vector<double>& values, std::size_t n,
-    std::size_t dims, int kWanted, unsigned threads, const Progress& progress)
+    std::size_t dims, int kWanted, unsigned threads, const Progress& progress,
+    const std::vector<double>* seeds = nullptr)
 {
     PeClustering c;
     const int k = std::max(kWanted, 1);
@@ -44,7 +46,9 @@ std::optional<PeClustering> kMeans(const std::vector<double>& values, std::size_
             hi[d] = std::max(hi[d], values[i * dims + d]);
         }
     c.centroids.assign(kk * dims, 0.0);
-    for (std::size_t j = 0; j < kk && n > 0; ++j) {
+    if (seeds != nullptr)
+        c.centroids = *seeds;
+    for (std::size_t j = 0; j < kk && n > 0 && seeds == nullptr; ++j) {
         const double t = (static_cast<double>(j) + 0.5) / static_cast<double>(k);
         for (std::size_t d = 0; d < dims; ++d)
             c.centroids[j * dims + d] = lo[d] + (hi[d] - lo[d]) * t;
@@ -397,6 +401,50 @@ void assignRoles(PeClustering& c, std::size_t outliers)
     }
 }
 
+std::optional<PeClustering> splitOffFarPes(const std::vector<double>& values, std::size_t n,
+    std::size_t dims, PeClustering c, int maxK, unsigned threads, const Progress& progress)
+{
+    threads = workerCount(threads);
+    while (c.k < maxK) {
+        const auto kk = static_cast<std::size_t>(c.k);
+        std::vector<std::vector<double>> spread(kk);
+        for (std::size_t i = 0; i < n; ++i)
+            spread[static_cast<std::size_t>(c.cluster[i])].push_back(c.distance[i]);
+        std::vector<double> median(kk, 0.0);
+        for (std::size_t j = 0; j < kk; ++j) {
+            auto& d = spread[j];
+            if (d.size() < 2)
+                continue;
+            const auto middle = d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2);
+            std::nth_element(d.begin(), middle, d.end());
+            median[j] = *middle;
+        }
+        std::size_t farthest = n;
+        double ratio = kFarFactor;
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto j = static_cast<std::size_t>(c.cluster[i]);
+            if (spread[j].size() < 2)
+                continue;
+            const double r = c.distance[i] / std::max(median[j], kFarFloorUs);
+            if (r > ratio) {
+                ratio = r;
+                farthest = i;
+            }
+        }
+        if (farthest == n)
+            break;
+        std::vector<double> seeds = c.centroids;
+        seeds.insert(seeds.end(), values.begin() + static_cast<std::ptrdiff_t>(farthest * dims),
+            values.begin() + static_cast<std::ptrdiff_t>((farthest + 1) * dims));
+        auto next = kMeans(values, n, dims, c.k + 1, threads, progress, &seeds);
+        if (!next)
+            return std::nullopt;
+        next->splitOff = c.splitOff + 1;
+        c = std::move(*next);
+    }
+    return c;
+}
+
 int chooseElbow(const std::vector<ClusterSweepRow>& rows, double totalSumOfSquares)
 {
     if (rows.empty())
@@ -511,6 +559,12 @@ std::optional<PeClustering> clusterFeatures(PeFeatures featureVectors,
             row.chosen = row.k == chosen;
     }
     auto result = kMeans(features->values, n, dims, chosen, threads, progress);
+    if (result && options.k == 0)
+        result = splitOffFarPes(features->values, n, dims, std::move(*result),
+            std::max(chosen,
+                static_cast<int>(
+                    std::min<std::size_t>(static_cast<std::size_t>(options.sweepMax), n))),
+            threads, progress);
     if (!result)
         return std::nullopt;
     result->sweep = std::move(rows);

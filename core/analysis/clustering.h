@@ -28,7 +28,12 @@ namespace parallax::core::analysis {
 //   axes scaled to [0, 1]: the m farthest above the chord; its row's k is chosen. The log scale
 //   makes a split count by how much it shrinks the spread relatively, so light classes are not
 //   drowned by the heaviest. Above kSweepSampleLimit PEs the sweep runs on an evenly spaced
-//   sample of that many PEs; the chosen k is then run on every PE.
+//   sample of that many PEs; the chosen k is then run on every PE. Then small classes far from
+//   everyone are split off: the elbow follows the big drops in WCSS, and a handful of PEs
+//   unlike all others (an anomalous few, a special PE 0) barely move it. While some PE lies
+//   more than kFarFactor times its cluster's median distance from the centroid (and more than
+//   kFarFactor × kFarFloorUs), a centroid is added on the PE farthest by that ratio and Lloyd's
+//   iterations resume from the centroids so far; at most up to the sweep's largest k.
 // - Roles: the exemplar of a non-empty cluster is its member nearest the centroid (ties: lower
 //   PE); outliers are the members farthest from their centroid, allotted to clusters in
 //   proportion to their size (see assignRoles).
@@ -53,6 +58,13 @@ struct ClusterSweepRow {
 
 inline constexpr int kMaxIterations = 300;
 inline constexpr std::size_t kSweepSampleLimit = 2048;
+// A PE farther than this many times its cluster's median distance is split off (automatic k).
+// Within a class, distances in many dimensions bunch around their median (the generated runs:
+// at most 2.6 times it); PEs unlike their class lie an order of magnitude out.
+inline constexpr double kFarFactor = 4.0;
+// The median distance counted as at least this (µs, the trace's resolution): a class of
+// identical PEs does not split over rounding.
+inline constexpr double kFarFloorUs = 1.0;
 
 struct PeClustering {
     PeFeatures features; // what was clustered
@@ -69,6 +81,7 @@ struct PeClustering {
     int iterations = 0;
     bool converged = true;
     std::size_t sweepSample = 0; // PEs the sweep ran on (< features.pes.size() when sampled)
+    int splitOff = 0; // clusters added to the elbow's k for far PEs (automatic k only)
 
     [[nodiscard]] std::size_t dimCount() const { return features.dims.size(); }
 };
@@ -93,6 +106,15 @@ std::size_t defaultOutliers(std::size_t n, int exemplars);
 // The elbow rule above over sweep rows (sorted by k), given the total sum of squares (WCSS at
 // k = 1) of the same data. Returns the chosen k (the first row's k when the data has no spread).
 int chooseElbow(const std::vector<ClusterSweepRow>& rows, double totalSumOfSquares);
+
+// Automatic k's second step (above): while some PE lies more than kFarFactor times its
+// cluster's median distance (at least kFarFloorUs) from its centroid, a centroid is added on
+// the PE farthest by that ratio (ties: lower index) and Lloyd's iterations resume from the
+// centroids so far; each split adds one to k and to splitOff. Clusters of one PE are not split.
+// Stops at maxK clusters. Roles are left to assignRoles. nullopt when cancelled.
+std::optional<PeClustering> splitOffFarPes(const std::vector<double>& values, std::size_t n,
+    std::size_t dims, PeClustering c, int maxK, unsigned threads = 0,
+    const Progress& progress = {});
 
 // Features, then k-means (k given, or automatic), then roles. nullopt when cancelled; `error`
 // set (and nothing else) when the request cannot be clustered: fewer than 2 PEs, k above the

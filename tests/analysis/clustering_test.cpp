@@ -118,6 +118,77 @@ TEST_CASE("a seed no PE is nearest stays an empty cluster and is not reseeded", 
     CHECK(c.role == roles({ 'e', 'o', 'o', 'e' }));
 }
 
+TEST_CASE("a PE far from everyone is split off into a cluster of its own", "[clustering]")
+{
+    // Two dimensions: PEs 0-9 at (i, 0), PEs 10-19 at (100 + i, 0), PE 20 at (50, 40).
+    std::vector<double> v;
+    for (int i = 0; i < 10; ++i)
+        v.insert(v.end(), { static_cast<double>(i), 0 });
+    for (int i = 0; i < 10; ++i)
+        v.insert(v.end(), { 100.0 + i, 0 });
+    v.insert(v.end(), { 50, 40 });
+    // Diagonal seeds (27.25, 10) and (81.75, 30): PE 20 first joins the right, then the left
+    // (its squared distances 3670.25 against 3777), and stays there: centroid (95/11, 40/11).
+    auto two = kMeansDiagonal(v, 21, 2, 2, 1);
+    REQUIRE(two.cluster[20] == 0);
+    CHECK(two.sizes == std::vector<int> { 11, 10 });
+    // Its distance, 55.1, is 9.4 times the median of the left cluster's 11 distances (5.87);
+    // the right cluster's farthest are 4.5 / 2.5 = 1.8 times theirs. One split, then none.
+    const auto c = splitOffFarPes(v, 21, 2, two, 20, 1);
+    REQUIRE(c);
+    CHECK(c->k == 3);
+    CHECK(c->nonEmpty == 3);
+    CHECK(c->splitOff == 1);
+    CHECK(c->converged);
+    std::vector<int> expected(21, 0);
+    std::fill(expected.begin() + 10, expected.begin() + 20, 1);
+    expected[20] = 2;
+    CHECK(c->cluster == expected);
+    CHECK(c->centroids == std::vector<double> { 4.5, 0, 104.5, 0, 50, 40 });
+    CHECK(c->distance[20] == 0.0);
+
+    SECTION("no split above the largest k")
+    {
+        const auto capped = splitOffFarPes(v, 21, 2, two, 2, 1);
+        REQUIRE(capped);
+        CHECK(capped->k == 2);
+        CHECK(capped->splitOff == 0);
+        CHECK(capped->cluster == two.cluster);
+    }
+    SECTION("the median distance counts as at least 1 µs: identical PEs and one 3 µs away")
+    {
+        // Centroid 38 / 7: six distances of 3 / 7 and one of 18 / 7, 2.57 times 1 µs.
+        const std::vector<double> w { 5, 5, 5, 5, 5, 5, 8 };
+        const auto one = splitOffFarPes(w, 7, 1, kMeansDiagonal(w, 7, 1, 1, 1), 20, 1);
+        REQUIRE(one);
+        CHECK(one->k == 1);
+    }
+}
+
+TEST_CASE("automatic k splits off a far PE the elbow leaves in a big cluster", "[clustering]")
+{
+    // The same points as above through clusterFeatures: auto k, then the split.
+    PeFeatures f;
+    for (int i = 0; i < 21; ++i)
+        f.pes.push_back(i);
+    f.dims = { 1, 2 };
+    for (int i = 0; i < 10; ++i)
+        f.values.insert(f.values.end(), { static_cast<double>(i), 0 });
+    for (int i = 0; i < 10; ++i)
+        f.values.insert(f.values.end(), { 100.0 + i, 0 });
+    f.values.insert(f.values.end(), { 50, 40 });
+    const auto c = clusterFeatures(f, {}, 1);
+    REQUIRE(c);
+    REQUIRE(c->error.empty());
+    CHECK(c->nonEmpty == 3);
+    CHECK(c->cluster[20] != c->cluster[0]);
+    CHECK(c->cluster[20] != c->cluster[10]);
+    CHECK(c->sizes[static_cast<std::size_t>(c->cluster[20])] == 1);
+    ClusterOptions given;
+    given.k = 2;
+    CHECK(clusterFeatures(f, given, 1)->splitOff == 0); // a given k is kept
+}
+
 TEST_CASE("the same vectors cluster the same way with any number of threads", "[clustering]")
 {
     Lcg random;

@@ -1,7 +1,7 @@
 // parallax-bench-timeline: how long the Timeline takes to paint a frame. Not a test: it prints
 // figures (the target is 16 ms per frame, docs/performance.md). Usage:
 //   parallax-bench-timeline RUN [--frames 50] [--width 1920 --height 1080] [--pes N]
-//                           [--collapse K [--mode sum|set|key]]
+//                           [--collapse K [--mode sum|set|key]] [--save PREFIX]
 // It loads the run, shows the first N PEs (default 512, or all), and paints the TimelineWidget
 // offscreen into a QImage at five zoom levels from the whole run down to 100 µs, centred on
 // the middle of the run. Per zoom level it prints the median and the maximum of
@@ -9,7 +9,8 @@
 //   warm: a repaint of the same window (cached geometry, as for hover or selection);
 //   cold cpu: the CPU time of a cold frame over all threads (less sensitive to other load).
 // With --collapse K every K consecutive PEs are collapsed into one group, drawn in --mode (SUM:
-// one aggregated row, SET: one row with the members' spread, KEY: four rows).
+// one aggregated row, SET: one row with the members' spread, KEY: four rows). --save writes
+// each zoom level's last frame to PREFIX-LEVEL.png, to compare pictures before and after.
 // Example:
 //   build/bin/parallax-bench-timeline /tmp/bench512 --frames 50
 
@@ -44,6 +45,7 @@ struct Options {
     int pes = 512;
     int collapse = 0;
     core::analysis::AggregationMode mode = core::analysis::AggregationMode::Sum;
+    std::string save; // PNG prefix: the last frame of each zoom level, to compare pictures
 };
 
 bool readNumber(const char* text, int minimum, int& out)
@@ -60,7 +62,7 @@ int usage()
 {
     std::fprintf(stderr,
         "usage: parallax-bench-timeline RUN [--frames N] [--width W --height H] [--pes N] "
-        "[--collapse K [--mode sum|set|key]]\n");
+        "[--collapse K [--mode sum|set|key]] [--save PREFIX]\n");
     return 2;
 }
 
@@ -113,6 +115,10 @@ int main(int argc, char** argv)
             return usage();
         const std::string flag = argv[i];
         bool ok = false;
+        if (flag == "--save") {
+            options.save = argv[i + 1];
+            continue;
+        }
         if (flag == "--frames")
             ok = readNumber(argv[i + 1], 1, options.frames);
         else if (flag == "--width")
@@ -216,6 +222,8 @@ int main(int argc, char** argv)
             coldCpu.push_back(cpu);
             warm.push_back(paintMs(widget, image));
         }
+        if (!options.save.empty())
+            image.save(QString::fromStdString(options.save + "-" + std::to_string(level) + ".png"));
         std::size_t blocks = 0;
         const auto& g = widget.currentGeometry();
         for (const auto& row : g.rows)

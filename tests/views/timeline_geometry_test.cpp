@@ -527,6 +527,66 @@ TEST_CASE("zoomed far out a collapsed row reads coarse summaries and agrees with
     CHECK(fine.rows[0].busyUs == fineExact.rows[0].busyUs);
 }
 
+TEST_CASE("a collapsed row zoomed in part way reads the fine group summary and agrees with the "
+          "exact row",
+    "[views][timeline]")
+{
+    TraceMaker m(2);
+    m.exec(0, 0, 50'000, 1).idle(0, 50'000, 100'000);
+    m.exec(1, 0, 100'000, 2);
+    const auto trace = m.done();
+    const TimelineSummaryCache summaries(trace);
+    CHECK(summaries.fineBucketWidth() == 2); // 100 ms in 65,536 buckets
+    // Hand-checked: bucket 0 holds 2 µs of each entry (the first written, entry 1, dominates),
+    // bucket 25,000 (50 ms) only PE 1's entry 2; both executions begin in bucket 0.
+    const auto group = summaries.fineOf({ 0, 1 });
+    REQUIRE(group);
+    CHECK(group->busy[0] == 4.0F);
+    CHECK(group->dominant[0] == 1);
+    CHECK(group->dominantUs[0] == 2.0F);
+    CHECK(group->started[0] == 2);
+    CHECK(group->busy[25'000] == 2.0F);
+    CHECK(group->dominant[25'000] == 2);
+    CHECK(group->started[25'000] == 0);
+    CHECK(group->idle.empty());
+
+    QSize size;
+    auto layout = plotOf(100, size);
+    // 2 ms over 100 pixels: 20 µs per pixel, finer than 4 coarse buckets (52 µs), coarser than
+    // 4 fine ones (8 µs).
+    const core::TimeRange window { 49'000, 51'000 };
+    for (const auto role : { TimelineRowRole::Pe, TimelineRowRole::GroupSet }) {
+        std::vector<TimelineRowSource> sources(1);
+        sources[0].members = { 0, 1 };
+        sources[0].role = role;
+        const auto exact = buildTimelineGeometryForRows(*trace, sources, window, size, layout);
+        auto withSummaries = layout;
+        withSummaries.summaries = &summaries;
+        const auto fine
+            = buildTimelineGeometryForRows(*trace, sources, window, size, withSummaries);
+        const auto& e = exact.rows.at(0);
+        const auto& f = fine.rows.at(0);
+        REQUIRE(f.blocks.size() == e.blocks.size());
+        for (std::size_t i = 0; i < e.blocks.size(); ++i) {
+            INFO("column " << i);
+            CHECK(f.blocks[i].left == e.blocks[i].left);
+            CHECK(f.blocks[i].utilization == Approx(e.blocks[i].utilization));
+            if (i >= 50)
+                CHECK(f.blocks[i].activity == 2);
+        }
+        CHECK(f.busyUs == e.busyUs);
+        CHECK(f.idleUs == e.idleUs);
+        CHECK(f.tracedUs == e.tracedUs);
+        REQUIRE(f.spread.size() == e.spread.size());
+        for (std::size_t i = 0; i < e.spread.size(); ++i) {
+            CHECK(f.spread[i].low == e.spread[i].low);
+            CHECK(f.spread[i].high == e.spread[i].high);
+            CHECK(f.spread[i].lowPe == e.spread[i].lowPe);
+            CHECK(f.spread[i].highPe == e.spread[i].highPe);
+        }
+    }
+}
+
 TEST_CASE("a dense row zoomed far out is drawn from the PE's summary like the exact row",
     "[views][timeline]")
 {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace parallax::views {
@@ -234,6 +235,12 @@ QImage overviewImage(const core::analysis::Overview& o, OverviewColoring colorin
     for (int y = 0; y < height; ++y) {
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(y));
         const auto [r0, r1] = ys[static_cast<std::size_t>(y)];
+        // A pixel line over the same rows as the one above (rows taller than a pixel) is a copy.
+        if (y > 0 && ys[static_cast<std::size_t>(y - 1)] == ys[static_cast<std::size_t>(y)]) {
+            std::memcpy(
+                line, image.constScanLine(y - 1), static_cast<std::size_t>(width) * sizeof(QRgb));
+            continue;
+        }
         const auto r0Index = static_cast<std::size_t>(r0);
         const OverviewColoring lineColoring
             = r0Index < utilizationRows.size() && utilizationRows[r0Index]

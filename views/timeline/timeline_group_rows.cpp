@@ -139,6 +139,45 @@ void foldCoarseSpread(
     }
 }
 
+// One member's busy share per pixel column of the window (SET from the fine summary: only the
+// spread is wanted of the member's executions): added into `one`, the columns in `touched`.
+void addMemberSpread(const core::ExecutionColumns& ex, core::IndexRange range, core::TimeRange w,
+    double scale, int width, std::vector<float>& one, std::vector<std::size_t>& touched)
+{
+    for (auto k = range.first; k < range.last; ++k) {
+        const auto b = std::max(ex.begin[k], w.begin);
+        const auto e = std::min(ex.end[k], w.end);
+        const double u0 = static_cast<double>(b - w.begin) * scale;
+        const double u1 = static_cast<double>(e - w.begin) * scale;
+        const int c0 = std::clamp(static_cast<int>(std::floor(u0)), 0, width - 1);
+        const int c1 = std::clamp(static_cast<int>(std::ceil(u1)), c0 + 1, width);
+        for (int c = c0; c < c1; ++c) {
+            const double cover
+                = std::min(u1, static_cast<double>(c + 1)) - std::max(u0, static_cast<double>(c));
+            if (cover <= 0.0)
+                continue;
+            const auto cc = static_cast<std::size_t>(c);
+            if (one[cc] == 0.0F)
+                touched.push_back(cc);
+            one[cc] += static_cast<float>(cover);
+        }
+    }
+}
+
+// Folds one member's columns (added in increasing order: executions do not overlap in a valid
+// log, but the order is checked) into the spread, and clears them.
+void foldMember(SpreadFold& fold, std::vector<float>& one, std::vector<std::size_t>& touched,
+    int index, core::PeId pe)
+{
+    if (!std::is_sorted(touched.begin(), touched.end()))
+        std::sort(touched.begin(), touched.end());
+    for (const auto c : touched) {
+        fold.addSparse(c, index, pe, std::min(one[c], 1.0F));
+        one[c] = 0.0F;
+    }
+    touched.clear();
+}
+
 } // namespace
 
 void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping& map,
@@ -165,21 +204,31 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
     std::vector<std::size_t> touched;
     std::vector<core::PeId> counted; // the members with data, in order
     std::size_t members = 0;
-    // Zoomed far out (several summary buckets per pixel): the group's summary.
+    // Zoomed out (several summary buckets per pixel): the group's summary, the coarse one or,
+    // closer in, the fine one. With the fine one the members' executions in the window are
+    // still read once each (not once per pixel column) for the exact time per entry and, in SET,
+    // each member's share per column; the coarse one has its own spread.
     std::shared_ptr<const PeSummary> group;
-    if (summaries != nullptr && summaries->trace().get() == &trace
-        && static_cast<double>(w.length()) / map.width
-            >= 4.0 * static_cast<double>(summaries->bucketWidth()))
-        group = summaries->of(row.members);
+    bool fine = false;
+    if (summaries != nullptr && summaries->trace().get() == &trace) {
+        const double usPerPixel = static_cast<double>(w.length()) / map.width;
+        if (usPerPixel >= 4.0 * static_cast<double>(summaries->bucketWidth())) {
+            group = summaries->of(row.members);
+        } else if (usPerPixel >= 4.0 * static_cast<double>(summaries->fineBucketWidth())) {
+            group = summaries->fineOf(row.members);
+            fine = true;
+        }
+    }
     if (group) {
         double busyUs = 0.0;
         std::vector<double> entryUs(entries, 0.0);
         addSummary(*group, map, width, entries, busy, byEntry, started, busyUs, entryUs);
         for (std::size_t entry = 0;
-             entry < entries && entry < static_cast<std::size_t>(columns.entryCount); ++entry)
+             !fine && entry < entries && entry < static_cast<std::size_t>(columns.entryCount);
+             ++entry)
             activityTime[entry] += static_cast<core::TimeUs>(std::llround(entryUs[entry]));
-        row.busyUs = static_cast<core::TimeUs>(std::llround(busyUs));
-        if (set)
+        row.busyUs = fine ? 0 : static_cast<core::TimeUs>(std::llround(busyUs));
+        if (set && !fine)
             if (const auto spread = summaries->spreadOf(row.members))
                 foldCoarseSpread(*spread, map, width, *fold);
     }
@@ -189,12 +238,26 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
         const auto& p = trace.pes[static_cast<std::size_t>(pe)];
         ++members;
         row.tracedUs += tracedInWindow(p, w);
-        if (group) {
+        if (group && !fine) {
             // Busy time came from the group's summary; idle is the rest of the traced time.
             continue;
         }
         const auto& ex = p.executions;
         const auto range = p.executionsOverlapping(w.begin, w.end);
+        if (fine) {
+            for (auto k = range.first; k < range.last; ++k) {
+                const auto d = clippedLength(ex.begin[k], ex.end[k], w);
+                row.busyUs += d;
+                if (ex.entry[k] < columns.entryCount)
+                    activityTime[static_cast<std::size_t>(ex.entry[k])] += d;
+            }
+            if (set) {
+                addMemberSpread(ex, range, w, scale, width, one, touched);
+                foldMember(*fold, one, touched, static_cast<int>(counted.size()), pe);
+                counted.push_back(pe);
+            }
+            continue;
+        }
         for (auto k = range.first; k < range.last; ++k) {
             const auto b = std::max(ex.begin[k], w.begin);
             const auto e = std::min(ex.end[k], w.end);
@@ -224,13 +287,7 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
             }
         }
         if (set) {
-            // Columns in increasing order (executions do not overlap in a valid log).
-            std::sort(touched.begin(), touched.end());
-            for (const auto c : touched) {
-                fold->addSparse(c, static_cast<int>(counted.size()), pe, std::min(one[c], 1.0F));
-                one[c] = 0.0F;
-            }
-            touched.clear();
+            foldMember(*fold, one, touched, static_cast<int>(counted.size()), pe);
             counted.push_back(pe);
         }
         const auto idles = p.idlesOverlapping(w.begin, w.end);
@@ -240,7 +297,7 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
             activityTime[static_cast<std::size_t>(columns.idle())] += d;
         }
     }
-    if (set && !group)
+    if (set && (!group || fine))
         fold->finishSparse(counted);
     if (group) {
         row.idleUs = std::max<core::TimeUs>(row.tracedUs - row.busyUs, 0);

@@ -5,6 +5,26 @@
 
 namespace parallax::views {
 
+namespace {
+
+// The value kept under `key`, else build()'s, kept under it (built outside the lock; when two
+// threads build the same key at once, the first kept wins).
+template <typename Map, typename Build>
+typename Map::mapped_type cachedIn(
+    std::mutex& mutex, Map& map, const typename Map::key_type& key, Build&& build)
+{
+    {
+        const std::lock_guard lock(mutex);
+        if (const auto it = map.find(key); it != map.end())
+            return it->second;
+    }
+    typename Map::mapped_type value = build();
+    const std::lock_guard lock(mutex);
+    return map.emplace(key, std::move(value)).first->second;
+}
+
+} // namespace
+
 PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t buckets)
 {
     PeSummary s;
@@ -81,6 +101,84 @@ PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t
     return s;
 }
 
+PeSummary summarizeGroup(const core::Trace& trace, const std::vector<core::PeId>& pes,
+    core::TimeRange span, std::size_t buckets)
+{
+    PeSummary s;
+    buckets = std::max<std::size_t>(buckets, 1);
+    s.origin = span.begin;
+    const auto length = std::max<core::TimeUs>(span.length(), 1);
+    s.bucket = std::max<core::TimeUs>(
+        (length + static_cast<core::TimeUs>(buckets) - 1) / static_cast<core::TimeUs>(buckets), 1);
+    const auto n = static_cast<std::size_t>((length + s.bucket - 1) / s.bucket);
+    s.busy.assign(n, 0.0F);
+    s.dominant.assign(n, PeSummary::kNoEntry);
+    s.dominantUs.assign(n, 0.0F);
+    s.started.assign(n, 0);
+    std::vector<const core::PeTrace*> members;
+    std::size_t entries = 1;
+    for (const auto pe : pes) {
+        if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size())
+            continue;
+        const auto& p = trace.pes[static_cast<std::size_t>(pe)];
+        members.push_back(&p);
+        for (std::size_t k = 0; k < p.executions.size(); ++k)
+            entries = std::max(entries, static_cast<std::size_t>(p.executions.entry[k]) + 1);
+    }
+    entries = std::min<std::size_t>(entries, PeSummary::kNoEntry);
+    // The run in tiles of buckets, each with a dense (bucket, entry) table of time that stays
+    // small; the cells written are listed so that only they are read and cleared.
+    const std::size_t tile = std::max<std::size_t>((std::size_t { 1 } << 18U) / entries, 1);
+    std::vector<float> time(tile * entries, 0.0F);
+    std::vector<std::uint32_t> written;
+    for (std::size_t t0 = 0; t0 < n; t0 += tile) {
+        const std::size_t t1 = std::min(n, t0 + tile);
+        const core::TimeUs from = s.origin + static_cast<core::TimeUs>(t0) * s.bucket;
+        const core::TimeUs to
+            = std::min(span.end, s.origin + static_cast<core::TimeUs>(t1) * s.bucket);
+        for (const auto* p : members) {
+            const auto& ex = p->executions;
+            const auto range = p->executionsOverlapping(from, to);
+            for (auto k = range.first; k < range.last; ++k) {
+                const auto entry = static_cast<std::size_t>(ex.entry[k]);
+                if (ex.begin[k] >= from && ex.begin[k] < to)
+                    ++s.started[static_cast<std::size_t>((ex.begin[k] - s.origin) / s.bucket)];
+                const auto b = std::max(ex.begin[k], from);
+                const auto e = std::min(ex.end[k], to);
+                if (e <= b || entry >= entries)
+                    continue;
+                const auto first = static_cast<std::size_t>((b - s.origin) / s.bucket);
+                const auto last = static_cast<std::size_t>((e - 1 - s.origin) / s.bucket);
+                for (auto bucket = first; bucket <= last && bucket < t1; ++bucket) {
+                    const auto lo
+                        = std::max(b, s.origin + static_cast<core::TimeUs>(bucket) * s.bucket);
+                    const auto hi
+                        = std::min(e, s.origin + static_cast<core::TimeUs>(bucket + 1) * s.bucket);
+                    if (hi <= lo)
+                        continue;
+                    const auto us = static_cast<float>(hi - lo);
+                    s.busy[bucket] += us;
+                    const auto cell = (bucket - t0) * entries + entry;
+                    if (time[cell] == 0.0F)
+                        written.push_back(static_cast<std::uint32_t>(cell));
+                    time[cell] += us;
+                }
+            }
+        }
+        // The longest entry per bucket (ties: the one written first).
+        for (const auto cell : written) {
+            const auto bucket = t0 + cell / entries;
+            if (time[cell] > s.dominantUs[bucket]) {
+                s.dominantUs[bucket] = time[cell];
+                s.dominant[bucket] = static_cast<std::uint16_t>(cell % entries);
+            }
+            time[cell] = 0.0F;
+        }
+        written.clear();
+    }
+    return s;
+}
+
 TimelineSummaryCache::TimelineSummaryCache(core::TracePtr trace)
     : m_trace(std::move(trace))
     , m_end(m_trace ? std::max<core::TimeUs>(m_trace->endTime(), 1) : 1)
@@ -91,6 +189,23 @@ core::TimeUs TimelineSummaryCache::bucketWidth() const
     const auto length = m_end;
     const auto buckets = static_cast<core::TimeUs>(kBuckets);
     return std::max<core::TimeUs>((length + buckets - 1) / buckets, 1);
+}
+
+core::TimeUs TimelineSummaryCache::fineBucketWidth() const
+{
+    const auto buckets = static_cast<core::TimeUs>(kBuckets * kFineFactor);
+    return std::max<core::TimeUs>((m_end + buckets - 1) / buckets, 1);
+}
+
+std::shared_ptr<const PeSummary> TimelineSummaryCache::fineOf(
+    const std::vector<core::PeId>& pes) const
+{
+    if (!m_trace)
+        return nullptr;
+    return cachedIn(m_mutex, m_fineGroups, pes, [&]() {
+        return std::make_shared<const PeSummary>(
+            summarizeGroup(*m_trace, pes, span(), kBuckets * kFineFactor));
+    });
 }
 
 std::shared_ptr<const PeSummary> TimelineSummaryCache::of(core::PeId pe) const
@@ -173,11 +288,12 @@ std::shared_ptr<const GroupSpread> TimelineSummaryCache::spreadOf(
 {
     if (!m_trace)
         return nullptr;
-    {
-        const std::lock_guard lock(m_mutex);
-        if (const auto it = m_spreads.find(pes); it != m_spreads.end())
-            return it->second;
-    }
+    return cachedIn(m_mutex, m_spreads, pes, [&]() { return buildSpread(pes); });
+}
+
+std::shared_ptr<const GroupSpread> TimelineSummaryCache::buildSpread(
+    const std::vector<core::PeId>& pes) const
+{
     auto spread = std::make_shared<GroupSpread>();
     const auto buckets = kBuckets / kSpreadCoarsening;
     std::vector<std::vector<std::uint8_t>> shares; // per member, per bucket
@@ -202,8 +318,7 @@ std::shared_ptr<const GroupSpread> TimelineSummaryCache::spreadOf(
     for (std::size_t m = 0; m < members; ++m)
         for (std::size_t b = 0; b < spread->buckets; ++b)
             spread->busy[b * members + m] = shares[m][b];
-    const std::lock_guard lock(m_mutex);
-    return m_spreads.emplace(pes, std::move(spread)).first->second;
+    return spread;
 }
 
 } // namespace parallax::views

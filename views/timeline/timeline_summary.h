@@ -45,6 +45,13 @@ void addWeight(std::vector<std::pair<Key, Weight>>& weights, Key key, Weight amo
 // Summarizes `pe` over `span` in `buckets` buckets of equal whole-µs width.
 PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t buckets);
 
+// A group of PEs summarized straight from their executions over `span` in `buckets` buckets:
+// busy time and begun executions added, per bucket the entry that ran longest over all the
+// members (not a vote of each member's own dominant entry: finer buckets hold few executions of
+// each member). `idle` is left empty. O(the members' executions + buckets).
+PeSummary summarizeGroup(const core::Trace& trace, const std::vector<core::PeId>& pes,
+    core::TimeRange span, std::size_t buckets);
+
 // The members of a group each on its own, coarsely, for the spread of a SET row zoomed far
 // out: the run in `buckets` buckets of `bucket` µs, per bucket and member the share of the
 // bucket the member was busy, × 255 (bucket-major, so that a bucket's members are together).
@@ -74,15 +81,23 @@ public:
     [[nodiscard]] std::shared_ptr<const GroupSpread> spreadOf(
         const std::vector<core::PeId>& pes) const;
     static constexpr std::size_t kSpreadCoarsening = 4;
+    // A finer summary of several PEs (summarizeGroup, kBuckets × kFineFactor buckets), for
+    // collapsed rows zoomed in too far for of(pes) but still holding many executions per pixel.
+    static constexpr std::size_t kFineFactor = 8;
+    [[nodiscard]] core::TimeUs fineBucketWidth() const;
+    [[nodiscard]] std::shared_ptr<const PeSummary> fineOf(const std::vector<core::PeId>& pes) const;
 
 private:
     [[nodiscard]] core::TimeRange span() const { return { 0, m_end }; }
+    [[nodiscard]] std::shared_ptr<const GroupSpread> buildSpread(
+        const std::vector<core::PeId>& pes) const;
 
     core::TracePtr m_trace;
     core::TimeUs m_end = 1; // the run's end: the summaries cover [0, m_end)
     mutable std::mutex m_mutex;
     mutable std::unordered_map<core::PeId, std::shared_ptr<const PeSummary>> m_summaries;
     mutable std::map<std::vector<core::PeId>, std::shared_ptr<const PeSummary>> m_groups;
+    mutable std::map<std::vector<core::PeId>, std::shared_ptr<const PeSummary>> m_fineGroups;
     mutable std::map<std::vector<core::PeId>, std::shared_ptr<const GroupSpread>> m_spreads;
 };
 
