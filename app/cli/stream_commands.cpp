@@ -44,17 +44,18 @@ const char* const kStreamHelp
 
 const char* const kServeHelp
     = "usage: parallax-cli stream-serve [--port P] [--host H] [--pes N] [--seconds N]\n"
-      "                                  [--interval-ms MS] [--from RECORDING]\n\n"
+      "                                  [--interval-ms MS] [--from RECORDING|RUN]\n\n"
       "A stand-in for a Charm++ program streaming its utilization over CCS, to try `stream`\n"
       "and the app's live view without Charm++: it makes one chunk a second (a made-up\n"
-      "profile, or the chunks of a recording) and answers \"CkPerfSumDetail compressed\" and\n"
+      "profile, a recording's or a run's chunks) and answers \"CkPerfSumDetail compressed\" and\n"
       "ccs_getinfo as the program would. Prints \"serving on HOST:PORT\" once listening.\n\n"
       "  --port P         TCP port (default 0: any free port)\n"
       "  --host H         address to listen on (default 127.0.0.1)\n"
       "  --pes N          PEs the made-up program has (default 4)\n"
       "  --seconds N      stop once N chunks were fetched (default: until Ctrl-C)\n"
       "  --interval-ms MS program time between chunks (default 1000; less replays faster)\n"
-      "  --from FILE      serve this recording's chunks instead of made-up ones\n";
+      "  --from FILE|RUN  serve a recording's chunks, or those a traced run would have\n"
+      "                   streamed (its time profile at 1 ms), instead of made-up ones\n";
 
 // Set by SIGINT/SIGTERM while a stream command runs.
 std::atomic<bool> g_streamInterrupted { false };
@@ -263,6 +264,40 @@ private:
     std::uint64_t m_sent = 0;
 };
 
+// --from: a recording's payloads, or the chunks a traced run would have streamed (and its PE
+// count). Returns 0 or the exit code after a message.
+int loadServedChunks(const std::string& from, std::vector<std::vector<std::uint8_t>>& payloads,
+    std::int64_t& pes, std::ostream& err)
+{
+    if (io::stream::isStreamRecording(from)) {
+        auto recording = io::stream::readStreamRecording(from);
+        if (!recording.ok) {
+            err << "parallax-cli stream-serve: " << recording.error << "\n";
+            return kExitFatal;
+        }
+        if (!recording.cut.empty())
+            err << "parallax-cli stream-serve: warning: " << recording.cut << "\n";
+        for (auto& reply : recording.replies)
+            payloads.push_back(std::move(reply.payload));
+        return kExitOk;
+    }
+    CommandLine run;
+    run.run = from;
+    int rc = kExitOk;
+    const auto trace = load(run, err, rc);
+    if (!trace)
+        return rc;
+    core::analysis::TimeProfileOptions options;
+    options.intervalSize = 1000; // 1 ms, the module's bin
+    const auto profile = core::analysis::computeTimeProfile(*trace, {}, options);
+    if (!profile)
+        return kExitFatal;
+    for (const auto& chunk : core::stream::chunksFromTimeProfile(*profile))
+        payloads.push_back(core::stream::encodeUtilizationPayload(chunk));
+    pes = static_cast<std::int64_t>(profile->peCount);
+    return kExitOk;
+}
+
 } // namespace
 
 int runStream(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -346,15 +381,8 @@ int runStreamServe(const std::vector<std::string>& args, std::ostream& out, std:
         return rc;
     std::vector<std::vector<std::uint8_t>> recorded;
     if (const auto from = cl.parser.value("from")) {
-        auto recording = io::stream::readStreamRecording(*from);
-        if (!recording.ok) {
-            err << "parallax-cli stream-serve: " << recording.error << "\n";
-            return kExitFatal;
-        }
-        if (!recording.cut.empty())
-            err << "parallax-cli stream-serve: warning: " << recording.cut << "\n";
-        for (auto& reply : recording.replies)
-            recorded.push_back(std::move(reply.payload));
+        if (const int rc = loadServedChunks(*from, recorded, pes, err); rc != kExitOk)
+            return rc;
         if (recorded.empty()) {
             err << "parallax-cli stream-serve: " << *from << " holds no chunk\n";
             return kExitFatal;

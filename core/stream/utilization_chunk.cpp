@@ -46,7 +46,7 @@ void putU16(std::vector<std::uint8_t>& out, std::uint16_t v)
     out.push_back(static_cast<std::uint8_t>(v >> 8U));
 }
 
-DecodedPayload corrupt(std::string message)
+DecodedPayload corruptPayload(std::string message)
 {
     DecodedPayload result;
     result.kind = PayloadKind::Corrupt;
@@ -66,38 +66,38 @@ DecodedPayload decodeUtilizationPayload(std::span<const std::uint8_t> payload)
 {
     LittleEndianCursor in(payload);
     if (in.remaining() < 4)
-        return corrupt("utilization payload of " + std::to_string(payload.size())
+        return corruptPayload("utilization payload of " + std::to_string(payload.size())
             + " bytes is shorter than its 4-byte bin count");
     const std::uint32_t bins = in.u32();
     if (bins == 0) {
         if (in.remaining() != 0)
-            return corrupt("empty utilization payload has " + std::to_string(in.remaining())
+            return corruptPayload("empty utilization payload has " + std::to_string(in.remaining())
                 + " trailing bytes");
         DecodedPayload empty;
         empty.kind = PayloadKind::Empty;
         return empty;
     }
     if (bins > kMaxChunkBins)
-        return corrupt("utilization payload claims " + std::to_string(bins) + " bins (at most "
-            + std::to_string(kMaxChunkBins) + ")");
+        return corruptPayload("utilization payload claims " + std::to_string(bins)
+            + " bins (at most " + std::to_string(kMaxChunkBins) + ")");
     if (in.remaining() < 4)
-        return corrupt("utilization payload ends before its PE count");
+        return corruptPayload("utilization payload ends before its PE count");
     DecodedPayload result;
     result.kind = PayloadKind::Chunk;
     auto& chunk = result.chunk;
     chunk.pes = in.u32();
     // Every bin needs at least its 2-byte count: refuse before reserving anything.
     if (in.remaining() < 2ULL * bins)
-        return corrupt("utilization payload of " + std::to_string(payload.size())
+        return corruptPayload("utilization payload of " + std::to_string(payload.size())
             + " bytes is too short for " + std::to_string(bins) + " bins");
     chunk.binStart.reserve(bins + 1);
     for (std::uint32_t b = 0; b < bins; ++b) {
         if (in.remaining() < 2)
-            return corrupt("utilization payload ends in bin " + std::to_string(b) + " of "
+            return corruptPayload("utilization payload ends in bin " + std::to_string(b) + " of "
                 + std::to_string(bins) + " (byte " + std::to_string(in.offset()) + ")");
         const std::uint16_t count = in.u16();
         if (in.remaining() < 3ULL * count)
-            return corrupt("bin " + std::to_string(b) + " claims " + std::to_string(count)
+            return corruptPayload("bin " + std::to_string(b) + " claims " + std::to_string(count)
                 + " records but only " + std::to_string(in.remaining()) + " bytes are left (byte "
                 + std::to_string(in.offset()) + ")");
         for (std::uint16_t r = 0; r < count; ++r) {
@@ -105,7 +105,7 @@ DecodedPayload decodeUtilizationPayload(std::span<const std::uint8_t> payload)
             record.entry = in.u16();
             record.utilization = in.u8();
             if (record.utilization > kFullUtilization)
-                return corrupt("bin " + std::to_string(b) + " has utilization "
+                return corruptPayload("bin " + std::to_string(b) + " has utilization "
                     + std::to_string(record.utilization) + " (at most 250) for entry "
                     + std::to_string(record.entry));
             chunk.records.push_back(record);
@@ -113,7 +113,7 @@ DecodedPayload decodeUtilizationPayload(std::span<const std::uint8_t> payload)
         chunk.binStart.push_back(static_cast<std::uint32_t>(chunk.records.size()));
     }
     if (in.remaining() != 0)
-        return corrupt("utilization payload has " + std::to_string(in.remaining())
+        return corruptPayload("utilization payload has " + std::to_string(in.remaining())
             + " trailing bytes after its " + std::to_string(bins) + " bins");
     return result;
 }

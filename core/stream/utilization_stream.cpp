@@ -105,6 +105,38 @@ std::string UtilizationStream::entryName(std::uint16_t entry) const
     return "Entry " + std::to_string(entry);
 }
 
+std::vector<UtilizationChunk> chunksFromTimeProfile(const analysis::TimeProfile& profile)
+{
+    std::vector<UtilizationChunk> chunks;
+    const auto& columns = profile.columns;
+    std::vector<UtilizationRecord> bin;
+    for (std::int64_t i = 0; i < profile.grid.count; ++i) {
+        if (i % kBinsPerSecond == 0) {
+            chunks.emplace_back();
+            chunks.back().pes = static_cast<std::uint32_t>(profile.peCount);
+        }
+        bin.clear();
+        unsigned other = 0;
+        for (int entry = 0; entry < columns.entryCount && entry < kOtherEntry; ++entry) {
+            const double scaled = profile.percent(i, entry) * kFullUtilization / 100.0;
+            const auto utilization
+                = static_cast<unsigned>(std::clamp(scaled, 0.0, double { kFullUtilization }));
+            if (utilization == 0)
+                continue;
+            if (utilization < kFullUtilization / 10)
+                other += utilization;
+            else
+                bin.push_back(
+                    { static_cast<std::uint16_t>(entry), static_cast<std::uint8_t>(utilization) });
+        }
+        if (other > 0)
+            bin.push_back({ kOtherEntry,
+                static_cast<std::uint8_t>(std::min(other, unsigned { kFullUtilization })) });
+        chunks.back().addBin(bin);
+    }
+    return chunks;
+}
+
 std::vector<std::string> streamEntryNames(const RunMetadata& metadata)
 {
     std::vector<std::string> names;

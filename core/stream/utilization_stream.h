@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/analysis/time_profile.h"
 #include "core/run_metadata.h"
 #include "core/stream/utilization_chunk.h"
 
@@ -70,6 +71,13 @@ private:
     std::uint64_t m_binCount = 0;
     std::vector<std::string> m_names;
 };
+
+// The chunks a program would have streamed for a traced run (the simulator's `--from RUN`): a
+// time profile at 1-ms intervals, each entry's share of all PEs' time as 0..250 (truncated),
+// entries under 10 % of a bin folded into "Other" as the module does, 1000 bins per chunk (the
+// last chunk may be shorter).
+[[nodiscard]] std::vector<UtilizationChunk> chunksFromTimeProfile(
+    const analysis::TimeProfile& profile);
 
 // Names for the stream's entry ids from the program's .sts or .util.sts: "Chare::entry(params)".
 [[nodiscard]] std::vector<std::string> streamEntryNames(const RunMetadata& metadata);

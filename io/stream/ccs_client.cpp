@@ -14,7 +14,7 @@ namespace parallax::io::stream {
 
 namespace {
 
-CcsResult failure(CcsStatus status, std::string message)
+CcsResult ccsFailure(CcsStatus status, std::string message)
 {
     CcsResult result;
     result.status = status;
@@ -65,7 +65,7 @@ int connectTo(const CcsEndpoint& endpoint, SocketDeadline deadline, CcsResult& r
     const auto service = std::to_string(endpoint.port);
     if (const int rc = ::getaddrinfo(endpoint.host.c_str(), service.c_str(), &hints, &found);
         rc != 0) {
-        result = failure(CcsStatus::Unresolved,
+        result = ccsFailure(CcsStatus::Unresolved,
             "cannot resolve host '" + endpoint.host + "': " + ::gai_strerror(rc));
         return -1;
     }
@@ -109,7 +109,7 @@ int connectTo(const CcsEndpoint& endpoint, SocketDeadline deadline, CcsResult& r
     }
     ::freeaddrinfo(found);
     if (connected < 0)
-        result = failure(lastStatus, connectMessage(endpoint, lastStatus, lastError));
+        result = ccsFailure(lastStatus, connectMessage(endpoint, lastStatus, lastError));
     return connected;
 }
 
@@ -149,44 +149,44 @@ CcsResult ccsRequest(const CcsEndpoint& endpoint, std::string_view handler, std:
     const auto request = encodeCcsRequest(handler, pe, data);
     const auto sent = writeAll(fd.get(), request, deadline);
     if (sent.status == SocketStatus::Timeout)
-        return failure(CcsStatus::Timeout, "no answer from " + where + " (sending timed out)");
+        return ccsFailure(CcsStatus::Timeout, "no answer from " + where + " (sending timed out)");
     if (sent.status == SocketStatus::Closed)
-        return failure(CcsStatus::ClosedWithoutReply,
+        return ccsFailure(CcsStatus::ClosedWithoutReply,
             where + " closed the connection before taking the request");
     if (sent.status != SocketStatus::Done)
-        return failure(CcsStatus::Failed, "cannot send to " + where + ": " + sent.error);
+        return ccsFailure(CcsStatus::Failed, "cannot send to " + where + ": " + sent.error);
 
     std::uint8_t lengthBytes[4] = {};
     const auto head = readExact(fd.get(), lengthBytes, deadline);
     const auto timeoutText = "no reply from " + where + " within "
         + std::to_string(options.replyTimeoutMs) + " ms (timed out)";
     if (head.status == SocketStatus::Timeout)
-        return failure(CcsStatus::Timeout, timeoutText);
+        return ccsFailure(CcsStatus::Timeout, timeoutText);
     if (head.status == SocketStatus::Closed && head.bytes == 0)
-        return failure(CcsStatus::ClosedWithoutReply,
+        return ccsFailure(CcsStatus::ClosedWithoutReply,
             where + " closed the connection without a reply (handler '" + std::string(handler)
                 + "', PE " + std::to_string(pe) + ")");
     if (head.status == SocketStatus::Closed)
-        return failure(CcsStatus::Truncated,
+        return ccsFailure(CcsStatus::Truncated,
             "reply from " + where + " cut after " + std::to_string(head.bytes)
                 + " of its 4 length bytes");
     if (head.status != SocketStatus::Done)
-        return failure(CcsStatus::Failed, "cannot read from " + where + ": " + head.error);
+        return ccsFailure(CcsStatus::Failed, "cannot read from " + where + ": " + head.error);
     const std::uint32_t length = readBigEndian32(lengthBytes);
     if (length > options.maxReplyBytes)
-        return failure(CcsStatus::TooLarge,
+        return ccsFailure(CcsStatus::TooLarge,
             "reply from " + where + " claims " + std::to_string(length) + " bytes (at most "
                 + std::to_string(options.maxReplyBytes) + " accepted): not a CCS server?");
     result.payload.resize(length);
     const auto body = readExact(fd.get(), result.payload, deadline);
     if (body.status == SocketStatus::Timeout)
-        return failure(CcsStatus::Timeout, timeoutText);
+        return ccsFailure(CcsStatus::Timeout, timeoutText);
     if (body.status == SocketStatus::Closed)
-        return failure(CcsStatus::Truncated,
+        return ccsFailure(CcsStatus::Truncated,
             "reply from " + where + " cut after " + std::to_string(body.bytes) + " of "
                 + std::to_string(length) + " bytes");
     if (body.status != SocketStatus::Done)
-        return failure(CcsStatus::Failed, "cannot read from " + where + ": " + body.error);
+        return ccsFailure(CcsStatus::Failed, "cannot read from " + where + ": " + body.error);
     result.status = CcsStatus::Reply;
     return result;
 }

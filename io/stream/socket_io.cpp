@@ -53,31 +53,32 @@ int waitReadable(int fd, int wake, SocketDeadline deadline)
     }
 }
 
-SocketOutcome readExact(int fd, std::span<std::uint8_t> buffer, SocketDeadline deadline)
+namespace {
+
+// Moves `size` bytes with `step` (recv or send: bytes moved, 0 for EOF, -1 with errno), polling
+// for `events` while the socket would block.
+template <class Step>
+SocketOutcome transferAll(
+    int fd, std::size_t size, short events, SocketDeadline deadline, Step step)
 {
     SocketOutcome outcome;
-    while (outcome.bytes < buffer.size()) {
-        const ssize_t n
-            = ::recv(fd, buffer.data() + outcome.bytes, buffer.size() - outcome.bytes, 0);
+    while (outcome.bytes < size) {
+        const ssize_t n = step(outcome.bytes);
         if (n > 0) {
             outcome.bytes += static_cast<std::size_t>(n);
             continue;
         }
-        if (n == 0) {
+        if (n == 0 || errno == EPIPE || errno == ECONNRESET) {
             outcome.status = SocketStatus::Closed;
             return outcome;
         }
         if (errno == EINTR)
             continue;
-        if (errno == ECONNRESET) {
-            outcome.status = SocketStatus::Closed;
-            return outcome;
-        }
         if (errno != EAGAIN && errno != EWOULDBLOCK) {
             outcome.error = std::strerror(errno);
             return outcome;
         }
-        const int ready = pollOne(fd, POLLIN, deadline);
+        const int ready = pollOne(fd, events, deadline);
         if (ready == 0) {
             outcome.status = SocketStatus::Timeout;
             return outcome;
@@ -91,38 +92,20 @@ SocketOutcome readExact(int fd, std::span<std::uint8_t> buffer, SocketDeadline d
     return outcome;
 }
 
+} // namespace
+
+SocketOutcome readExact(int fd, std::span<std::uint8_t> buffer, SocketDeadline deadline)
+{
+    return transferAll(fd, buffer.size(), POLLIN, deadline, [&](std::size_t done) {
+        return ::recv(fd, buffer.data() + done, buffer.size() - done, 0);
+    });
+}
+
 SocketOutcome writeAll(int fd, std::span<const std::uint8_t> bytes, SocketDeadline deadline)
 {
-    SocketOutcome outcome;
-    while (outcome.bytes < bytes.size()) {
-        const ssize_t n
-            = ::send(fd, bytes.data() + outcome.bytes, bytes.size() - outcome.bytes, MSG_NOSIGNAL);
-        if (n >= 0) {
-            outcome.bytes += static_cast<std::size_t>(n);
-            continue;
-        }
-        if (errno == EINTR)
-            continue;
-        if (errno == EPIPE || errno == ECONNRESET) {
-            outcome.status = SocketStatus::Closed;
-            return outcome;
-        }
-        if (errno != EAGAIN && errno != EWOULDBLOCK) {
-            outcome.error = std::strerror(errno);
-            return outcome;
-        }
-        const int ready = pollOne(fd, POLLOUT, deadline);
-        if (ready == 0) {
-            outcome.status = SocketStatus::Timeout;
-            return outcome;
-        }
-        if (ready < 0) {
-            outcome.error = std::strerror(errno);
-            return outcome;
-        }
-    }
-    outcome.status = SocketStatus::Done;
-    return outcome;
+    return transferAll(fd, bytes.size(), POLLOUT, deadline, [&](std::size_t done) {
+        return ::send(fd, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
+    });
 }
 
 } // namespace parallax::io::stream

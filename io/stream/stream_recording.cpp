@@ -120,6 +120,13 @@ bool StreamRecorder::finish(std::string& error)
     return true;
 }
 
+bool isStreamRecording(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::array<char, kMagic.size()> head {};
+    return in.read(head.data(), head.size()) && head == kMagic;
+}
+
 StreamRecording readStreamRecording(const std::string& path)
 {
     StreamRecording result;

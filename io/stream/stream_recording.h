@@ -61,6 +61,9 @@ struct StreamRecording {
 
 [[nodiscard]] StreamRecording readStreamRecording(const std::string& path);
 
+// Whether `path` is a file that starts like a recording (its magic).
+[[nodiscard]] bool isStreamRecording(const std::string& path);
+
 // Microseconds since the Unix epoch, for receive times.
 [[nodiscard]] std::uint64_t wallClockUs();
 

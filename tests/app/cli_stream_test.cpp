@@ -170,3 +170,26 @@ TEST_CASE("cli render live: a recording drawn offscreen as the app's Live Utiliz
     CHECK_THAT(usage.err, Catch::Contains("missing --replay"));
 }
 #endif
+
+TEST_CASE("cli stream-serve: --from RUN serves the chunks the run would have streamed")
+{
+    const std::string command = test::shellQuote(PARALLAX_CLI_PATH) + " stream-serve --port 0"
+        + " --interval-ms 1 --from " + test::shellQuote(test::sampleRun("imbalance").string());
+    FILE* serve = ::popen(command.c_str(), "r");
+    REQUIRE(serve != nullptr);
+    char line[128] = {};
+    REQUIRE(std::fgets(line, sizeof line, serve) != nullptr);
+    const std::string serving(line);
+    REQUIRE(serving.rfind("serving on 127.0.0.1:", 0) == 0);
+    const auto endpoint = serving.substr(11, serving.size() - 12);
+    // The run lasts 134 ms: one chunk of 133 bins (its traced span at 1 ms), two 100-ms points.
+    const auto client
+        = test::cliProcess({ "stream", endpoint, "--seconds", "1", "--poll-ms", "2" });
+    CHECK(::pclose(serve) == 0);
+    INFO(client.err);
+    REQUIRE(client.exitCode == 0);
+    CHECK_THAT(client.err, Catch::Contains("1 nodes, 12 PEs"));
+    const auto lines = client.outLines();
+    REQUIRE(lines.size() > 2);
+    CHECK(lines.back().rfind("0,100,", 0) == 0);
+}

@@ -296,7 +296,8 @@ TEST_CASE("stream: a recording round trip replays through the same decoder")
         REQUIRE(recorder.finish(error));
     }
     REQUIRE(test::fs::exists(path));
-    CHECK(std::distance(test::fs::directory_iterator(dir.path()), test::fs::directory_iterator {}) == 1);
+    CHECK(std::distance(test::fs::directory_iterator(dir.path()), test::fs::directory_iterator {})
+        == 1);
 
     const auto recording = io::stream::readStreamRecording(path);
     REQUIRE(recording.ok);
@@ -335,4 +336,34 @@ TEST_CASE("stream: a recording cut in the middle gives every complete record and
     const auto bad = io::stream::readStreamRecording(path);
     CHECK_FALSE(bad.ok);
     CHECK_THAT(bad.error, Catch::Contains("not a Parallax stream recording"));
+}
+
+TEST_CASE("stream: a run's time profile becomes the chunks the module would have sent")
+{
+    // 1001 intervals of 1 ms, 2 PEs, 3 entries (+ overhead, idle, pack, unpack columns).
+    core::analysis::TimeProfile profile;
+    profile.grid.size = 1000;
+    profile.grid.count = 1001;
+    profile.columns.entryCount = 3;
+    profile.peCount = 2;
+    const auto width = static_cast<std::size_t>(profile.columns.count());
+    profile.time.assign(1001 * width, 0.0);
+    // Interval 0: entry 0 busy 1500 µs of 2000 (75 % → 187.5 → 187), entry 1 100 µs (5 % → 12,
+    // under 25: Other), entry 2 150 µs (7.5 % → 18, Other); Other = 30.
+    profile.time[0] = 1500;
+    profile.time[1] = 100;
+    profile.time[2] = 150;
+    profile.time[static_cast<std::size_t>(profile.columns.idle())] = 250; // idle is never streamed
+    // Interval 1000 (the second chunk's only bin): entry 2 all of both PEs.
+    profile.time[1000 * width + 2] = 2000;
+    const auto chunks = core::stream::chunksFromTimeProfile(profile);
+    REQUIRE(chunks.size() == 2);
+    CHECK(chunks[0].binCount() == 1000);
+    CHECK(chunks[0].pes == 2);
+    REQUIRE(chunks[0].bin(0).size() == 2);
+    CHECK(chunks[0].bin(0)[0] == core::stream::UtilizationRecord { 0, 187 });
+    CHECK(chunks[0].bin(0)[1] == core::stream::UtilizationRecord { kOtherEntry, 30 });
+    CHECK(chunks[0].bin(1).empty());
+    REQUIRE(chunks[1].binCount() == 1);
+    CHECK(chunks[1].bin(0)[0] == core::stream::UtilizationRecord { 2, 250 });
 }
