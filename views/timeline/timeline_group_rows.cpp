@@ -5,7 +5,9 @@
 #include "views/timeline/timeline_rows_internal.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace parallax::views::timeline_rows {
@@ -95,6 +97,25 @@ private:
     std::vector<int> m_firstZero; // the first member not busy in the column
 };
 
+// The first lowest and the first highest of `shares` (not empty, none negative). Non-negative
+// floats order as their bit patterns do, and integer minima and maxima the compiler computes
+// several at a time; then the first member holding each.
+std::pair<std::size_t, std::size_t> firstLowestAndHighest(const std::vector<float>& shares)
+{
+    std::int32_t lowest = std::numeric_limits<std::int32_t>::max();
+    std::int32_t highest = std::numeric_limits<std::int32_t>::min();
+    for (const float share : shares) {
+        const auto bits = std::bit_cast<std::int32_t>(share);
+        lowest = std::min(lowest, bits);
+        highest = std::max(highest, bits);
+    }
+    const auto at = [&](std::int32_t bits) {
+        const auto it = std::find(shares.begin(), shares.end(), std::bit_cast<float>(bits));
+        return static_cast<std::size_t>(it - shares.begin());
+    };
+    return { at(lowest), at(highest) };
+}
+
 // SET zoomed far out: each member's busy share per pixel column from the group's coarse
 // spread: per column, its buckets' rows of members weighted and added (contiguous, so the
 // compiler vectorizes them), then the lowest and the highest member.
@@ -125,14 +146,7 @@ void foldCoarseSpread(
             for (std::size_t m = 0; m < members; ++m)
                 share[m] += static_cast<float>(row[m]) * w;
         }
-        std::size_t low = 0;
-        std::size_t high = 0;
-        for (std::size_t m = 1; m < members; ++m) {
-            if (share[m] < share[low])
-                low = m;
-            if (share[m] > share[high])
-                high = m;
-        }
+        const auto [low, high] = firstLowestAndHighest(share);
         const auto column = static_cast<std::size_t>(c);
         fold.add(column, spread.members[low], std::min(share[low], 1.0F));
         fold.add(column, spread.members[high], std::min(share[high], 1.0F));
