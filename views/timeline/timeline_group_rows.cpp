@@ -5,7 +5,9 @@
 #include "views/timeline/timeline_rows_internal.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace parallax::views::timeline_rows {
@@ -95,6 +97,25 @@ private:
     std::vector<int> m_firstZero; // the first member not busy in the column
 };
 
+// The first lowest and the first highest of `shares` (not empty, none negative). Non-negative
+// floats order as their bit patterns do, and integer minima and maxima the compiler computes
+// several at a time; then the first member holding each.
+std::pair<std::size_t, std::size_t> firstLowestAndHighest(const std::vector<float>& shares)
+{
+    std::int32_t lowest = std::numeric_limits<std::int32_t>::max();
+    std::int32_t highest = std::numeric_limits<std::int32_t>::min();
+    for (const float share : shares) {
+        const auto bits = std::bit_cast<std::int32_t>(share);
+        lowest = std::min(lowest, bits);
+        highest = std::max(highest, bits);
+    }
+    const auto at = [&](std::int32_t bits) {
+        const auto it = std::find(shares.begin(), shares.end(), std::bit_cast<float>(bits));
+        return static_cast<std::size_t>(it - shares.begin());
+    };
+    return { at(lowest), at(highest) };
+}
+
 // SET zoomed far out: each member's busy share per pixel column from the group's coarse
 // spread: per column, its buckets' rows of members weighted and added (contiguous, so the
 // compiler vectorizes them), then the lowest and the highest member.
@@ -125,14 +146,7 @@ void foldCoarseSpread(
             for (std::size_t m = 0; m < members; ++m)
                 share[m] += static_cast<float>(row[m]) * w;
         }
-        std::size_t low = 0;
-        std::size_t high = 0;
-        for (std::size_t m = 1; m < members; ++m) {
-            if (share[m] < share[low])
-                low = m;
-            if (share[m] > share[high])
-                high = m;
-        }
+        const auto [low, high] = firstLowestAndHighest(share);
         const auto column = static_cast<std::size_t>(c);
         fold.add(column, spread.members[low], std::min(share[low], 1.0F));
         fold.add(column, spread.members[high], std::min(share[high], 1.0F));
@@ -176,6 +190,61 @@ void foldMember(SpreadFold& fold, std::vector<float>& one, std::vector<std::size
         one[c] = 0.0F;
     }
     touched.clear();
+}
+
+// Folds one member's busy share per pixel column into the spread (SET), reading its
+// executions in the window once: a column is folded as soon as the walk has passed it, and the
+// columns an execution covers whole (share 1) as a run. The shares are the ones addMemberSpread
+// sums, in the same order. Executions overlapping one another (not in a valid log) go through
+// addMemberSpread and foldMember instead.
+void foldMemberSpread(const core::ExecutionColumns& ex, core::IndexRange range, core::TimeRange w,
+    double scale, int width, SpreadFold& fold, int index, core::PeId pe, std::vector<float>& one,
+    std::vector<std::size_t>& touched)
+{
+    for (auto k = range.first + 1; k < range.last; ++k)
+        if (ex.begin[k] < ex.end[k - 1]) {
+            addMemberSpread(ex, range, w, scale, width, one, touched);
+            foldMember(fold, one, touched, index, pe);
+            return;
+        }
+    int pending = -1; // the column still open to the next execution
+    float share = 0.0F;
+    const auto flush = [&]() {
+        if (pending >= 0)
+            fold.addSparse(static_cast<std::size_t>(pending), index, pe, std::min(share, 1.0F));
+        pending = -1;
+        share = 0.0F;
+    };
+    for (auto k = range.first; k < range.last; ++k) {
+        const auto b = std::max(ex.begin[k], w.begin);
+        const auto e = std::min(ex.end[k], w.end);
+        const double u0 = static_cast<double>(b - w.begin) * scale;
+        const double u1 = static_cast<double>(e - w.begin) * scale;
+        const int c0 = std::clamp(static_cast<int>(std::floor(u0)), 0, width - 1);
+        const int c1 = std::clamp(static_cast<int>(std::ceil(u1)), c0 + 1, width);
+        const auto add = [&](int c) {
+            const double cover
+                = std::min(u1, static_cast<double>(c + 1)) - std::max(u0, static_cast<double>(c));
+            if (cover <= 0.0)
+                return;
+            if (c != pending) {
+                flush();
+                pending = c;
+            }
+            share += static_cast<float>(cover);
+        };
+        add(c0);
+        if (c1 - c0 < 2)
+            continue;
+        if (c1 - c0 > 2) {
+            // Columns strictly inside the execution: covered whole, by it alone.
+            flush();
+            for (int c = c0 + 1; c < c1 - 1; ++c)
+                fold.addSparse(static_cast<std::size_t>(c), index, pe, 1.0F);
+        }
+        add(c1 - 1);
+    }
+    flush();
 }
 
 } // namespace
@@ -252,8 +321,8 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
                     activityTime[static_cast<std::size_t>(ex.entry[k])] += d;
             }
             if (set) {
-                addMemberSpread(ex, range, w, scale, width, one, touched);
-                foldMember(*fold, one, touched, static_cast<int>(counted.size()), pe);
+                foldMemberSpread(ex, range, w, scale, width, *fold,
+                    static_cast<int>(counted.size()), pe, one, touched);
                 counted.push_back(pe);
             }
             continue;
@@ -277,17 +346,13 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
                 if (cover <= 0.0)
                     continue;
                 busy[static_cast<std::size_t>(c)] += cover;
-                if (set) {
-                    if (one[static_cast<std::size_t>(c)] == 0.0F)
-                        touched.push_back(static_cast<std::size_t>(c));
-                    one[static_cast<std::size_t>(c)] += static_cast<float>(cover);
-                }
                 if (entry < columns.entryCount)
                     byEntry.add(c, entry, cover);
             }
         }
         if (set) {
-            foldMember(*fold, one, touched, static_cast<int>(counted.size()), pe);
+            foldMemberSpread(ex, range, w, scale, width, *fold, static_cast<int>(counted.size()),
+                pe, one, touched);
             counted.push_back(pe);
         }
         const auto idles = p.idlesOverlapping(w.begin, w.end);
