@@ -210,7 +210,7 @@ void LiveWindow::connectTo(const LiveConnectSettings& settings)
 bool LiveWindow::openRecording(const QString& path, const QString& stsPath, QString& error)
 {
     stopPolling();
-    const auto recording = io::stream::readStreamRecording(path.toStdString());
+    auto recording = io::stream::readStreamRecording(path.toStdString());
     if (!recording.ok) {
         error = QString::fromStdString(recording.error);
         return false;
@@ -219,8 +219,10 @@ bool LiveWindow::openRecording(const QString& path, const QString& stsPath, QStr
         return false;
     setWindowTitle(tr("Live Utilization — %1").arg(path));
     m_view->setReplay(true);
-    for (const auto& reply : recording.replies)
-        m_view->appendPayload(reply.payload);
+    std::vector<std::vector<std::uint8_t>> payloads;
+    for (auto& reply : recording.replies)
+        payloads.push_back(std::move(reply.payload));
+    m_view->appendPayloads(payloads);
     m_view->setConnectionStatus(
         tr("%1 (recorded from %2)").arg(path, QString::fromStdString(recording.source)),
         tr("replay"), 0, {});

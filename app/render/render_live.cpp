@@ -57,7 +57,7 @@ int renderLive(const std::vector<std::string>& args, std::ostream& out, std::ost
             = cli::readIntOption("render live", cl, name, low, 1'000'000'000, *target, err);
             rc != cli::kExitOk)
             return rc;
-    const auto recording = io::stream::readStreamRecording(*replay);
+    auto recording = io::stream::readStreamRecording(*replay);
     if (!recording.ok) {
         err << "parallax-cli render: " << recording.error << "\n";
         return cli::kExitFatal;
@@ -75,8 +75,10 @@ int renderLive(const std::vector<std::string>& args, std::ostream& out, std::ost
         view.setEntryNames(core::stream::streamEntryNames(read.metadata));
     }
     view.setReplay(true);
-    for (const auto& reply : recording.replies)
-        view.appendPayload(reply.payload);
+    std::vector<std::vector<std::uint8_t>> payloads;
+    for (auto& reply : recording.replies)
+        payloads.push_back(std::move(reply.payload));
+    view.appendPayloads(payloads);
     view.setConnectionStatus(
         QString::fromStdString(*replay + " (recorded from " + recording.source + ")"),
         QObject::tr("replay"), 0, {});

@@ -52,6 +52,14 @@ std::uint32_t UtilizationStream::pes() const
     return m_chunks.empty() ? 0 : m_chunks.back().pes;
 }
 
+std::size_t UtilizationStream::chunkAtMs(std::uint64_t ms) const
+{
+    const auto after = std::upper_bound(m_chunkBeginMs.begin(), m_chunkBeginMs.end(), ms);
+    return after == m_chunkBeginMs.begin()
+        ? 0
+        : static_cast<std::size_t>(after - m_chunkBeginMs.begin()) - 1;
+}
+
 std::vector<UtilizationPoint> UtilizationStream::points(
     std::size_t firstChunk, std::size_t chunks, std::uint32_t binsPerPoint) const
 {

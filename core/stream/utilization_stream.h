@@ -46,6 +46,8 @@ public:
     // PEs averaged into the newest chunk (0 before the first).
     [[nodiscard]] std::uint32_t pes() const;
     [[nodiscard]] std::uint64_t endMs() const { return m_endMs; }
+    // The chunk that covers program time `ms` (the last one past the end; 0 when empty).
+    [[nodiscard]] std::size_t chunkAtMs(std::uint64_t ms) const;
 
     // Averages of `binsPerPoint` bins (100: the scrolling view's 100-ms bars; 1: the detail
     // view) over chunks [first, first + count), clipped to the chunks received. A chunk's last

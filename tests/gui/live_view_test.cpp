@@ -130,6 +130,10 @@ TEST_CASE("live view: a recording replays; the slider moves the 10-s window")
     CHECK(view->windowEnd() == 5);
     CHECK(view->scrollChart()->data().categoryCount() == 50);
     CHECK(view->scrollChart()->data().categories.front().span->begin == 0);
+    // A click on a bar shows its second at 1 ms: bar 25 is [2.5, 2.6) s.
+    emit view->scrollChart()->categoryClicked(25);
+    CHECK(view->selectedSecond() == 2);
+    CHECK(view->detailChart()->title() == QStringLiteral("Second 2 at 1 ms"));
     view->selectSecond(9);
     // Second 9 holds the made-up program's load-balancing dip from 9.6 s on.
     const auto& detail = view->detailChart()->data();

@@ -102,6 +102,9 @@ TEST_CASE("stream: 100-ms and 1-ms averages, totals and names of a hand-made chu
     stream.appendChunk(test::handMadeChunk());
     REQUIRE(stream.chunkCount() == 2);
     CHECK(stream.endMs() == 2000);
+    CHECK(stream.chunkAtMs(999) == 0);
+    CHECK(stream.chunkAtMs(1000) == 1);
+    CHECK(stream.chunkAtMs(5000) == 1);
 
     const auto tenths = stream.points(1, 1, 100); // the second chunk: program time [1, 2) s
     REQUIRE(tenths.size() == 10);

@@ -113,9 +113,8 @@ LiveUtilizationView::LiveUtilizationView(QWidget* parent)
             return;
         const auto ms = static_cast<std::uint64_t>(
             bars[static_cast<std::size_t>(category)].span->begin / 1000);
-        // Chunks are 1000 bins: the second of a bar is its start in whole seconds.
         m_secondChosen = true;
-        selectSecond(static_cast<std::size_t>(ms / 1000));
+        selectSecond(m_stream.chunkAtMs(ms));
     });
     connect(m_slider, &QSlider::valueChanged, this, [this](int value) {
         m_followNewest = static_cast<std::size_t>(value) >= m_stream.chunkCount();
@@ -138,23 +137,44 @@ LiveUtilizationView::LiveUtilizationView(QWidget* parent)
 
 void LiveUtilizationView::appendPayload(std::span<const std::uint8_t> payload)
 {
+    if (takePayload(payload))
+        chunksAdded();
+}
+
+void LiveUtilizationView::appendPayloads(const std::vector<std::vector<std::uint8_t>>& payloads)
+{
+    bool added = false;
+    for (const auto& payload : payloads)
+        added = takePayload(payload) || added;
+    if (added)
+        chunksAdded();
+}
+
+bool LiveUtilizationView::takePayload(std::span<const std::uint8_t> payload)
+{
     const auto outcome = m_stream.appendPayload(payload);
     if (outcome.kind == core::stream::PayloadKind::Corrupt) {
         ++m_refused;
         setLastError(tr("chunk refused: %1").arg(QString::fromStdString(outcome.error)));
         emit payloadRefused(m_lastError);
-        return;
     }
-    if (outcome.kind == core::stream::PayloadKind::Empty)
-        return;
+    return outcome.kind == core::stream::PayloadKind::Chunk;
+}
+
+void LiveUtilizationView::chunksAdded()
+{
     const auto chunks = m_stream.chunkCount();
-    m_slider->setRange(1, static_cast<int>(chunks));
+    {
+        // The range's clamping must not pass for a move of the user's.
+        const QSignalBlocker block(m_slider);
+        m_slider->setRange(1, static_cast<int>(chunks));
+        if (m_followNewest)
+            m_slider->setValue(static_cast<int>(chunks));
+    }
     if (m_followNewest) {
         m_windowEnd = chunks;
         if (!m_secondChosen)
             m_second = chunks - 1;
-        const QSignalBlocker block(m_slider);
-        m_slider->setValue(static_cast<int>(chunks));
     }
     rebuildCharts();
     updateStatus();

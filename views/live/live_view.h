@@ -34,6 +34,8 @@ public:
     // One reply payload, decoded here; a corrupt one is reported (status line, payloadRefused)
     // and the view keeps what it had.
     void appendPayload(std::span<const std::uint8_t> payload);
+    // Many payloads (a recording), drawn once at the end.
+    void appendPayloads(const std::vector<std::vector<std::uint8_t>>& payloads);
     // Entry names (index = entry id), from the program's .sts; "Entry N" without.
     void setEntryNames(std::vector<std::string> names);
 
@@ -64,6 +66,9 @@ signals:
     void payloadRefused(const QString& error);
 
 private:
+    // Decodes and appends one payload without redrawing; true when a chunk was added.
+    bool takePayload(std::span<const std::uint8_t> payload);
+    void chunksAdded();
     void rebuildCharts();
     void updateStatus();
     void stepReplay();
