@@ -39,7 +39,7 @@ const char* const kHelp
       "the timeline and the table views, as SVG when OUT ends in .svg).\n"
       "VIEW: overview, usage, time-profile, histogram, comm, extrema, timeline, clusters,\n"
       "entry-profile, call-table, user-events, log, noise, comm-matrix, msg-size-evolution,\n"
-      "animation, user-stats, memory, counters, compare, iterations.\n"
+      "animation, user-stats, memory, counters, compare, iterations, model.\n"
       "The animation is written as an animated PNG of every frame; counters also reads the\n"
       "older NAME.count.sts files.\n\n"
       "options:\n"
@@ -64,7 +64,8 @@ const char* const kHelp
       "  --events LIST (user-events); log: the first PE of --pes, --records all|executions|\n"
       "  messages|user|idle|pack|markers; --k, --min-excess (noise);\n"
       "  --with RUN_B, --range-b B:E, --align start|event:ID, --show both|difference\n"
-      "  (compare); --color busy|lateness (iterations)\n";
+      "  (compare); --color busy|lateness (iterations); --entry ID, --x msg-bytes|iteration|\n"
+      "  user-value (model)\n";
 
 // Qt needs a display unless told otherwise; a command-line tool must work headless. The
 // application lives for the command only (it must be gone before Qt's own statics are).
@@ -183,7 +184,7 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     const std::set<std::string> viewOptions = { "interval", "bins", "metric", "bin-size", "min",
         "columns", "criterion", "count", "clusters", "by", "mode", "k", "outliers", "stat",
         "aggregate", "counter", "external", "event", "sizes", "size-bin", "frames", "fps", "frame",
-        "events", "records", "range-b", "align", "show", "min-excess", "color" };
+        "events", "records", "range-b", "align", "show", "min-excess", "color", "entry", "x" };
     std::set<std::string> options = viewOptions;
     options.insert(
         { "output", "width", "height", "range", "pes", "entries", "compat", "frames-dir", "with" });

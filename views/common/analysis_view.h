@@ -43,6 +43,7 @@ enum class ViewKind {
     Counters,
     Compare,
     Iterations,
+    EntryModel,
 };
 
 // Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
@@ -68,6 +69,7 @@ inline constexpr ViewKind kAllViewKinds[] = {
     ViewKind::Counters,
     ViewKind::Compare,
     ViewKind::Iterations,
+    ViewKind::EntryModel,
 };
 
 // The view's key ("overview", "usage", "time-profile", ..., "compare": the names of
