@@ -1,14 +1,20 @@
 // The "why" views (docs/why.md). Entry Model: a hand-made run with a planted formula
 // (tests/data/runs/model-planted: work(Chunk* m) lasts exactly 20 + bytes/4 µs) shows the fit,
 // and the imbalanced sample run's compute(int iter) by iteration is flagged as multimodal.
+// Iterations: one iteration or a range of them selected and chosen as the time range.
 
 #include "support/test_support.h"
 #include "support/view_test_support.h"
+#include "views/common/heat_map_chart.h"
 #include "views/common/options_bar.h"
+#include "views/iterations/iterations_view.h"
 #include "views/model/model_chart.h"
 #include "views/model/model_view.h"
 
 #include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QTest>
 
@@ -140,4 +146,70 @@ TEST_CASE("entry model view: durations in two modes are flagged in a banner", "[
         cells += level.size();
     CHECK(cells < view.result()->points.size());
     CHECK(cells > 23);
+}
+
+TEST_CASE("iterations view: a click selects an iteration, a shift-click a range, which becomes "
+          "the time range",
+    "[views][iterations]")
+{
+    const auto trace = test::sampleTrace("imbalance");
+    test::RunPalette p(trace);
+    IterationsView view(&p.palette);
+    view.resize(1200, 600);
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    view.setTrace(trace);
+    test::waitForResult(view);
+    REQUIRE(view.result());
+    REQUIRE(view.result()->iterations.size() == 23);
+    CHECK(view.groups().empty()); // 12 PEs fit: a row each
+    auto* chart = view.chart();
+    auto* field = view.findChild<QLineEdit*>(QStringLiteral("iterationSelection"));
+    auto* use = view.findChild<QPushButton*>(QStringLiteral("useAsTimeRange"));
+    REQUIRE(field != nullptr);
+    REQUIRE(use != nullptr);
+    CHECK_FALSE(use->isEnabled());
+
+    // A plain click opens the Timeline as before and selects that iteration.
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    QSignalSpy chosen(&view, &AnalysisView::timeRangeChosen);
+    const auto& g = chart->geometry();
+    QTest::mouseClick(chart, Qt::LeftButton, {}, g.cellRect({ 0, 5 }).center());
+    CHECK(timeline.count() == 1);
+    REQUIRE(view.selectedIterations());
+    CHECK(*view.selectedIterations() == std::make_pair<std::size_t, std::size_t>(5, 5));
+    CHECK(field->text() == QStringLiteral("5"));
+    // A shift-click extends the selection and opens nothing.
+    QTest::mouseClick(chart, Qt::LeftButton, Qt::ShiftModifier, g.cellRect({ 3, 9 }).center());
+    CHECK(timeline.count() == 1);
+    REQUIRE(view.selectedIterations());
+    CHECK(*view.selectedIterations() == std::make_pair<std::size_t, std::size_t>(5, 9));
+    CHECK(field->text() == QStringLiteral("5-9"));
+    CHECK(chart->footnote().contains(QStringLiteral("iterations 5–9")));
+    REQUIRE(use->isEnabled());
+    QTest::mouseClick(use, Qt::LeftButton);
+    REQUIRE(chosen.count() == 1);
+    const auto range = chosen.at(0).at(0).value<core::TimeRange>();
+    CHECK(range.begin == view.iterationRange(5).begin);
+    CHECK(range.end == view.iterationRange(9).end);
+
+    // Typed by hand: a range past the last iteration is refused, "2..4" taken.
+    field->clear();
+    QTest::keyClicks(field, QStringLiteral("20-30"));
+    CHECK_FALSE(use->isEnabled());
+    CHECK_FALSE(view.useSelectionAsTimeRange());
+    field->clear();
+    QTest::keyClicks(field, QStringLiteral("2..4"));
+    CHECK(use->isEnabled());
+    QTest::keyClick(field, Qt::Key_Return);
+    REQUIRE(chosen.count() == 2);
+    CHECK(chosen.at(1).at(0).value<core::TimeRange>().begin == view.iterationRange(2).begin);
+    CHECK(chosen.at(1).at(0).value<core::TimeRange>().end == view.iterationRange(4).end);
+
+    using Range = std::pair<std::size_t, std::size_t>;
+    CHECK(IterationsView::parseIterationRange(QStringLiteral(" 7 "), 23) == Range { 7, 7 });
+    CHECK(IterationsView::parseIterationRange(QStringLiteral("0–22"), 23) == Range { 0, 22 });
+    CHECK_FALSE(IterationsView::parseIterationRange(QStringLiteral("9-5"), 23));
+    CHECK_FALSE(IterationsView::parseIterationRange(QStringLiteral("23"), 23));
+    CHECK_FALSE(IterationsView::parseIterationRange(QStringLiteral("five"), 23));
 }
