@@ -1,6 +1,8 @@
 #include "view_workspace.h"
 
 #include "views/common/view_factory.h"
+#include "views/entry_profile/entry_profile_view.h"
+#include "views/model/model_view.h"
 
 #include <QMenu>
 #include <QTabBar>
@@ -134,6 +136,17 @@ void ViewWorkspace::wire(views::AnalysisView* view)
     connect(view, &views::AnalysisView::timelineRequested, this,
         [this](std::vector<core::PeId> pes, core::TimeRange range) { openTimeline(pes, range); });
     connect(view, &views::AnalysisView::timeRangeChosen, this, &ViewWorkspace::setOpeningRange);
+    // Entry Profile → "Model this entry…": the Entry Model of that entry over the same selection.
+    if (auto* profile = qobject_cast<views::EntryProfileView*>(view))
+        connect(profile, &views::EntryProfileView::modelEntryRequested, this,
+            [this](core::EntryId entry, core::TimeRange range, std::vector<core::PeId> pes) {
+                auto* model
+                    = qobject_cast<views::EntryModelView*>(openView(views::ViewKind::EntryModel));
+                if (model == nullptr)
+                    return;
+                model->setSelection(range, pes);
+                model->showEntry(entry);
+            });
     connect(view, &views::AnalysisView::openRangeRequested, this,
         [this](views::ViewKind target, core::TimeRange range, std::vector<core::PeId> pes) {
             if (auto* v = openView(target))

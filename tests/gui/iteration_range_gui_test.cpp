@@ -1,11 +1,14 @@
 // Iterations as the time range of every view: a range of iterations chosen in View → Iterations
-// is what the other views open with, and the open views with a time axis move to it.
+// is what the other views open with, and the open views with a time axis move to it. The Entry
+// Profile's "Model this entry…" opens the Entry Model on that entry.
 
 #include "app/gui/main_window.h"
 #include "app/gui/view_workspace.h"
 #include "gui/main_window_test_support.h"
 #include "support/test_support.h"
+#include "views/entry_profile/entry_profile_view.h"
 #include "views/iterations/iterations_view.h"
+#include "views/model/model_view.h"
 
 #include <QPushButton>
 #include <QSignalSpy>
@@ -56,4 +59,27 @@ TEST_CASE("iterations 5-9 chosen in Iterations become the range other views open
     // Another run forgets it.
     REQUIRE(test::openAndWait(window, test::sampleRun("imbalance")) == app::LoadOutcome::Loaded);
     CHECK(workspace->openingRange().empty());
+}
+
+TEST_CASE("Entry Profile → Model this entry… opens the Entry Model of that entry", "[gui]")
+{
+    app::MainWindow window(false);
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(test::openAndWait(window, test::sampleRun("imbalance")) == app::LoadOutcome::Loaded);
+    auto* workspace = window.workspace();
+    auto* profile = qobject_cast<views::EntryProfileView*>(
+        workspace->openView(views::ViewKind::EntryProfile));
+    REQUIRE(profile != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(!profile->busy() && profile->profile(), 20'000);
+    REQUIRE(profile->profile()->rows.size() > 1);
+    // The second row: not the entry the Entry Model would open on by itself.
+    const auto entry = profile->profile()->rows[1].entry;
+    REQUIRE(profile->modelRow(1));
+    auto* model = qobject_cast<views::EntryModelView*>(workspace->currentView());
+    REQUIRE(model != nullptr);
+    QTRY_VERIFY_WITH_TIMEOUT(!model->busy() && model->result(), 20'000);
+    CHECK(model->entry() == entry);
+    CHECK(model->result()->entry == entry);
+    CHECK_FALSE(profile->modelRow(-1));
 }
