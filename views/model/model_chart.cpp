@@ -23,6 +23,7 @@ using core::analysis::ModelFit;
 constexpr int kModelFitSamples = 240; // points along each fit curve
 constexpr int kModelDensityLevels = 6; // 1, 2–3, 4–7, 8–15, 16–31, 32+ points per cell
 constexpr int kModelMinLegendChartWidth = 520;
+constexpr std::size_t kModelPointsOverCurves = 500;
 
 double modelFitValue(const ModelFit& fit, double x)
 {
@@ -121,7 +122,8 @@ ModelChartGeometry buildModelChart(
     const double xPad = (xHigh - xLow) * 0.03;
     g.xMin = xLow > 0 && xLow - xPad < 0 ? 0.0 : xLow - xPad;
     g.xMax = xHigh + xPad;
-    const double yStep = modelAxisStep(0.0, std::max(1.0, yHigh), bottom - top, layout.minYTickSpacing);
+    const double yStep
+        = modelAxisStep(0.0, std::max(1.0, yHigh), bottom - top, layout.minYTickSpacing);
     g.yMin = 0.0;
     g.yMax = std::ceil(std::max(1.0, yHigh) * 1.02 / yStep) * yStep;
 
@@ -351,11 +353,18 @@ void ModelChart::paintFrame(
         painter.fillRect(QRectF(w.x - 4, w.mean - 1.5, 8, 3), style.text);
     }
     // Points: one rectangle per occupied cell, by density level (alpha grows with the count).
+    // Few points go over the curves (a curve through them would hide them), a cloud under them.
     const QColor base = m_data.pointColor.isValid() ? m_data.pointColor : QColor(0x1f, 0x77, 0xb4);
-    for (std::size_t level = 0; level < g.cells.size(); ++level)
-        if (!g.cells[level].empty())
-            fillRectsInBands(painter, g.cells[level],
-                QBrush(withAlpha(base, std::min(255, 150 + 21 * static_cast<int>(level)))));
+    const auto paintPoints = [&]() {
+        painter.setRenderHint(QPainter::Antialiasing, false);
+        for (std::size_t level = 0; level < g.cells.size(); ++level)
+            if (!g.cells[level].empty())
+                fillRectsInBands(painter, g.cells[level],
+                    QBrush(withAlpha(base, std::min(255, 150 + 21 * static_cast<int>(level)))));
+    };
+    const bool pointsOnTop = m.points.size() <= kModelPointsOverCurves;
+    if (!pointsOnTop)
+        paintPoints();
     // Fits: the best one on top and thicker.
     painter.setRenderHint(QPainter::Antialiasing, true);
     const auto best = bestModelFit(m);
@@ -369,6 +378,9 @@ void ModelChart::paintFrame(
         painter.setPen(QPen(fitColor(m.fits[*best].kind), 3.0));
         painter.drawPolyline(g.fits[*best]);
     }
+    if (pointsOnTop)
+        paintPoints();
+    painter.setRenderHint(QPainter::Antialiasing, true);
     if (onScreen && m_hover && *m_hover < g.pointPositions.size()) {
         painter.setPen(QPen(style.text, 1.5));
         painter.setBrush(Qt::NoBrush);
