@@ -2,6 +2,7 @@
 
 #include "command_support.h"
 #include "commands.h"
+#include "core/analysis/iterations.h"
 #include "core/analysis/run_compare.h"
 #include "core/text_args.h"
 
@@ -35,6 +36,11 @@ const char* const kHelp
       "                     first occurrence of user event ID in the range\n"
       "  --interval T       interval of --profile, e.g. 1ms\n"
       "  --bins N           number of intervals over the longest run (default 200)\n"
+      "  --by iteration     instead, the two runs' iterations (as parallax-cli iterations finds\n"
+      "                     them) paired by index: iteration,duration_a_us,duration_b_us,ratio,\n"
+      "                     slowest_pe_a,slowest_pe_b (ratio = B / A); stderr says how each\n"
+      "                     run's iterations were found and when their counts differ\n"
+      "  --every T          with --by iteration: an iteration every T in both runs\n"
       "  --force            compare runs of different programs all the same\n"
       "  --include-comm-threads\n"
       "                     count SMP comm threads in the sums (default: kept apart)\n"
@@ -68,6 +74,40 @@ bool parseRange(const std::string& command, const std::string& option, const std
     return true;
 }
 
+// `compare --by iteration`: the two sides' iterations paired by index.
+int compareByIteration(const std::vector<core::analysis::CompareSide>& sides,
+    const core::analysis::IterationRequest& how, std::ostream& out, std::ostream& err)
+{
+    if (sides.size() != 2)
+        return usageError(err, "compare", "--by iteration compares two runs or two ranges");
+    std::vector<core::analysis::IterationResult> found;
+    for (const auto& side : sides) {
+        found.push_back(core::analysis::findIterations(*side.trace, side.request, how));
+        const auto& f = found.back();
+        err << "parallax-cli compare: " << side.label << ": " << f.iterations.size()
+            << " iterations";
+        if (f.source == "user-event")
+            err << " from user event " << f.markerId << " ("
+                << side.trace->metadata.userEvents.at(f.markerId) << ")";
+        else if (f.source == "entry")
+            err << " from entry method " << f.markerId << " ("
+                << side.trace->metadata.entryName(f.markerId) << ")";
+        else if (f.source == "every")
+            err << " of equal length (--every)";
+        else
+            err << ": nothing marks iterations in its range (give --every T)";
+        err << "\n";
+    }
+    const auto na = found[0].iterations.size();
+    const auto nb = found[1].iterations.size();
+    if (na != nb)
+        err << "parallax-cli compare: note: the runs have " << na << " and " << nb
+            << " iterations; they are paired by index, the last " << (na > nb ? na - nb : nb - na)
+            << " of " << sides[na > nb ? 0 : 1].label << " have no partner (empty fields)\n";
+    out << core::analysis::iterationComparisonCsv(found[0], found[1]);
+    return kExitOk;
+}
+
 } // namespace
 
 int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -75,8 +115,8 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
     const std::string command = "compare";
     CommandLine cl;
     if (const int rc = parseCommand(command, args,
-            { "range", "range-a", "range-b", "pes", "align", "interval", "bins" }, cl, out, err,
-            kHelp, { "profile", "include-comm-threads", "force" }, true);
+            { "range", "range-a", "range-b", "pes", "align", "interval", "bins", "by", "every" },
+            cl, out, err, kHelp, { "profile", "include-comm-threads", "force" }, true);
         rc != kExitOk)
         return rc < 0 ? kExitOk : rc;
     core::analysis::AnalysisRequest common;
@@ -84,6 +124,23 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
         return rc;
     core::analysis::CompareOptions options;
     int rc = kExitOk;
+    const auto by = cl.parser.value("by").value_or("entry");
+    if (by != "entry" && by != "iteration")
+        return usageError(err, command, "--by takes entry or iteration, got '" + by + "'");
+    const bool byIteration = by == "iteration";
+    core::analysis::IterationRequest how;
+    if (const auto every = cl.parser.value("every")) {
+        if (!byIteration)
+            return usageError(err, command, "--every goes with --by iteration");
+        std::string error;
+        const auto t = core::parseTime(*every, &error);
+        if (!t || *t <= 0)
+            return usageError(
+                err, command, "--every: " + (t ? std::string("needs a time above zero") : error));
+        how.every = *t;
+    }
+    if (byIteration && cl.parser.flag("profile"))
+        return usageError(err, command, "--profile and --by iteration are two different tables");
     if (!parseIntervalOptions(command, cl, options.intervalSize, options.bins, err, rc))
         return rc;
     if (const auto align = cl.parser.value("align"); align && *align != "start") {
@@ -143,6 +200,8 @@ int runCompare(const std::vector<std::string>& args, std::ostream& out, std::ost
         if (const int seen = ++labels[side.label]; seen > 1)
             side.label.append("#").append(std::to_string(seen));
     }
+    if (byIteration)
+        return compareByIteration(sides, how, out, err);
     if (options.origin == core::analysis::CompareOrigin::UserEvent)
         for (const auto& side : sides)
             if (!core::analysis::firstUserEvent(*side.trace, side.request, options.event))

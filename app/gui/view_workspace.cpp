@@ -1,6 +1,8 @@
 #include "view_workspace.h"
 
 #include "views/common/view_factory.h"
+#include "views/entry_profile/entry_profile_view.h"
+#include "views/model/model_view.h"
 
 #include <QMenu>
 #include <QTabBar>
@@ -39,6 +41,7 @@ ViewWorkspace::ViewWorkspace(QWidget* summaryPage, views::EntryPalette* palette,
 void ViewWorkspace::setTrace(core::TracePtr trace)
 {
     m_trace = std::move(trace);
+    m_openingRange = {};
     for (auto& [kind, view] : m_views)
         view->setTrace(m_trace);
     if (!m_trace)
@@ -84,6 +87,13 @@ views::AnalysisView* ViewWorkspace::openView(views::ViewKind kind, bool select)
         wire(existing);
         addTab(existing, views::viewTitle(kind));
         existing->setTrace(m_trace);
+        if (!m_openingRange.empty() && m_trace) {
+            // Views with a time axis keep their own PEs (the Timeline its first rows).
+            if (existing->timeAxisRange())
+                existing->zoomTimeAxis(m_openingRange);
+            else
+                existing->setSelection(m_openingRange, {});
+        }
         emit viewsChanged();
     }
     if (select) {
@@ -100,6 +110,17 @@ void ViewWorkspace::openTimeline(const std::vector<core::PeId>& pes, core::TimeR
         timeline->setSelection(range, pes);
 }
 
+void ViewWorkspace::setOpeningRange(core::TimeRange range)
+{
+    m_openingRange = range;
+    if (range.empty())
+        return;
+    for (auto& [kind, view] : m_views)
+        if (const auto shown = view->timeAxisRange();
+            shown && (shown->begin != range.begin || shown->end != range.end))
+            view->zoomTimeAxis(range);
+}
+
 void ViewWorkspace::wire(views::AnalysisView* view)
 {
     // Export from the view's own context menu: that view becomes the current tab first, so the
@@ -114,6 +135,18 @@ void ViewWorkspace::wire(views::AnalysisView* view)
     });
     connect(view, &views::AnalysisView::timelineRequested, this,
         [this](std::vector<core::PeId> pes, core::TimeRange range) { openTimeline(pes, range); });
+    connect(view, &views::AnalysisView::timeRangeChosen, this, &ViewWorkspace::setOpeningRange);
+    // Entry Profile → "Model this entry…": the Entry Model of that entry over the same selection.
+    if (auto* profile = qobject_cast<views::EntryProfileView*>(view))
+        connect(profile, &views::EntryProfileView::modelEntryRequested, this,
+            [this](core::EntryId entry, core::TimeRange range, std::vector<core::PeId> pes) {
+                auto* model
+                    = qobject_cast<views::EntryModelView*>(openView(views::ViewKind::EntryModel));
+                if (model == nullptr)
+                    return;
+                model->setSelection(range, pes);
+                model->showEntry(entry);
+            });
     connect(view, &views::AnalysisView::openRangeRequested, this,
         [this](views::ViewKind target, core::TimeRange range, std::vector<core::PeId> pes) {
             if (auto* v = openView(target))

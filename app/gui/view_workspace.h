@@ -39,6 +39,12 @@ public:
     // Opens the timeline with these PEs added, in this range.
     void openTimeline(const std::vector<core::PeId>& pes, core::TimeRange range);
 
+    // The time range views open with (chosen in a view, e.g. iterations 5–9 in Iterations;
+    // empty: the run's traced span); the open views with a time axis move to it. A new run
+    // forgets it.
+    void setOpeningRange(core::TimeRange range);
+    [[nodiscard]] core::TimeRange openingRange() const { return m_openingRange; }
+
 signals:
     void viewsChanged();
     // A view was asked for that this build does not have yet.
@@ -54,6 +60,7 @@ private:
     views::EntryPalette* m_palette;
     core::TracePtr m_trace;
     std::map<views::ViewKind, views::AnalysisView*> m_views;
+    core::TimeRange m_openingRange;
 };
 
 } // namespace parallax::app

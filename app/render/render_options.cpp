@@ -90,6 +90,9 @@ const std::vector<RenderView> kRenderViews = {
             kBinsOption } },
     { "iterations", "the run's time steps against the median",
         { { "color", "busy|lateness", "what a cell's colour shows" } } },
+    { "model", "one entry method's execution durations against a measure, with fits",
+        { { "entry", "ID", "the entry method (default: the heaviest with something to plot)" },
+            { "x", "msg-bytes|iteration|user-value", "what the durations are plotted against" } } },
     // Drawn from a recorded utilization stream, not a run (render_live.cpp reads these).
     { "live", "a recorded utilization stream: 10 s of 100-ms bars and one second at 1 ms",
         { { "replay", "FILE", "the recording (instead of RUN)", OptionUse::Render },

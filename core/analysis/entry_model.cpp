@@ -213,6 +213,24 @@ std::optional<double> userValueIn(const PeTrace& p, std::size_t i)
     return static_cast<double>(it->value);
 }
 
+// Calls fn(pe, its trace, execution index) for each execution of `entry` that begins in the
+// request's range on its PEs, by PE, then time.
+void forEachModelledExecution(const Trace& trace, const AnalysisRequest& request, EntryId entry,
+    const std::function<void(PeId, const PeTrace&, std::size_t)>& fn)
+{
+    const auto resolved = resolve(trace, request);
+    for (const PeId pe : resolved.pes) {
+        if (static_cast<std::size_t>(pe) >= trace.pes.size())
+            continue;
+        const auto& p = trace.pes[static_cast<std::size_t>(pe)];
+        const auto& ex = p.executions;
+        const auto span = p.executionsOverlapping(resolved.range.begin, resolved.range.end);
+        for (std::size_t i = span.first; i < span.last; ++i)
+            if (static_cast<EntryId>(ex.entry[i]) == entry && ex.begin[i] >= resolved.range.begin)
+                fn(pe, p, i);
+    }
+}
+
 } // namespace
 
 const char* modelFitName(ModelFit::Kind kind)
@@ -283,9 +301,29 @@ double bimodalityCoefficient(const std::vector<double>& values)
     return (skew * skew + 1) / (kurt + 3 * (n - 1) * (n - 1) / ((n - 2) * (n - 3)));
 }
 
+ModelXChoices modelXChoices(const Trace& trace, const AnalysisRequest& request, EntryId entry)
+{
+    return modelXChoices(
+        trace, request, entry, findIterations(trace, request).iterations.size() >= 2);
+}
+
+ModelXChoices modelXChoices(
+    const Trace& trace, const AnalysisRequest& request, EntryId entry, bool iterations)
+{
+    ModelXChoices choices;
+    bool anyExecution = false;
+    forEachModelledExecution(trace, request, entry, [&](PeId, const PeTrace& p, std::size_t i) {
+        anyExecution = true;
+        choices.messageBytes = choices.messageBytes || p.executions.msgBytes[i] > 0;
+        choices.userValue = choices.userValue || userValueIn(p, i).has_value();
+    });
+    // Only an entry method that ran in the range has iterations to be set against.
+    choices.iteration = iterations && anyExecution;
+    return choices;
+}
+
 EntryModel modelEntry(const Trace& trace, const AnalysisRequest& request, EntryId entry, ModelX x)
 {
-    const auto resolved = resolve(trace, request);
     EntryModel model;
     model.entry = entry;
     model.x = x;
@@ -296,33 +334,25 @@ EntryModel modelEntry(const Trace& trace, const AnalysisRequest& request, EntryI
         for (const auto& it : found.iterations)
             starts.push_back(it.range.begin);
     }
-    for (const PeId pe : resolved.pes) {
-        if (static_cast<std::size_t>(pe) >= trace.pes.size())
-            continue;
-        const auto& p = trace.pes[static_cast<std::size_t>(pe)];
+    forEachModelledExecution(trace, request, entry, [&](PeId pe, const PeTrace& p, std::size_t i) {
         const auto& ex = p.executions;
-        const auto span = p.executionsOverlapping(resolved.range.begin, resolved.range.end);
-        for (std::size_t i = span.first; i < span.last; ++i) {
-            if (static_cast<EntryId>(ex.entry[i]) != entry || ex.begin[i] < resolved.range.begin)
-                continue;
-            std::optional<double> value;
-            if (x == ModelX::MessageBytes) {
-                if (ex.msgBytes[i] > 0)
-                    value = static_cast<double>(ex.msgBytes[i]);
-            } else if (x == ModelX::Iteration) {
-                const auto it = std::upper_bound(starts.begin(), starts.end(), ex.begin[i]);
-                if (it != starts.begin())
-                    value = static_cast<double>(it - starts.begin() - 1);
-            } else {
-                value = userValueIn(p, i);
-            }
-            if (!value) {
-                ++model.withoutX;
-                continue;
-            }
-            model.points.push_back({ pe, ex.begin[i], *value, ex.end[i] - ex.begin[i] });
+        std::optional<double> value;
+        if (x == ModelX::MessageBytes) {
+            if (ex.msgBytes[i] > 0)
+                value = static_cast<double>(ex.msgBytes[i]);
+        } else if (x == ModelX::Iteration) {
+            const auto it = std::upper_bound(starts.begin(), starts.end(), ex.begin[i]);
+            if (it != starts.begin())
+                value = static_cast<double>(it - starts.begin() - 1);
+        } else {
+            value = userValueIn(p, i);
         }
-    }
+        if (!value) {
+            ++model.withoutX;
+            return;
+        }
+        model.points.push_back({ pe, ex.begin[i], *value, ex.end[i] - ex.begin[i] });
+    });
     std::vector<double> xs;
     std::vector<double> ys;
     for (const auto& point : model.points) {

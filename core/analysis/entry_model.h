@@ -73,6 +73,26 @@ std::string modelFormula(const ModelFit& fit); // "y = 12.5 + 0.0031 x" (µs)
 // The executions of `entry` that begin in the range on the selected PEs.
 EntryModel modelEntry(const Trace& trace, const AnalysisRequest& request, EntryId entry, ModelX x);
 
+// Which x the executions of `entry` in the range offer: a message size (any of them was started
+// by a message with a size), iterations (the range has at least two), a value recorded with
+// traceUserSuppliedData during one of them. The Entry Model view offers only these.
+struct ModelXChoices {
+    bool messageBytes = false;
+    bool iteration = false;
+    bool userValue = false;
+    [[nodiscard]] bool any() const { return messageBytes || iteration || userValue; }
+    [[nodiscard]] bool offers(ModelX x) const
+    {
+        return x == ModelX::MessageBytes ? messageBytes
+            : x == ModelX::Iteration     ? iteration
+                                         : userValue;
+    }
+};
+ModelXChoices modelXChoices(const Trace& trace, const AnalysisRequest& request, EntryId entry);
+// The same with whether the range has iterations already known (several entry methods in turn).
+ModelXChoices modelXChoices(
+    const Trace& trace, const AnalysisRequest& request, EntryId entry, bool iterations);
+
 // The fits alone, for tests: least squares of y on x.
 std::vector<ModelFit> fitModels(const std::vector<double>& x, const std::vector<double>& y);
 double bimodalityCoefficient(const std::vector<double>& values);

@@ -1,11 +1,13 @@
 #include "core/analysis/iterations.h"
 
+#include "core/analysis/pe_groups.h"
 #include "core/trace.h"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <string_view>
 
@@ -231,6 +233,63 @@ std::string iterationsCsv(const IterationResult& result)
             + "," + (it.slowestPe == kNoPe ? std::string("*") : std::to_string(it.slowestPe)) + ","
             + std::to_string(it.slowestBusyUs) + "," + std::to_string(twice / 2)
             + (twice % 2 != 0 ? ".5" : "") + "\n";
+    }
+    return out;
+}
+
+std::vector<IterationGroupBusy> groupIterationBusy(
+    const IterationResult& result, const std::vector<PeGroup>& groups)
+{
+    std::map<PeId, std::size_t> indexOf;
+    for (std::size_t i = 0; i < result.pes.size(); ++i)
+        indexOf[result.pes[i]] = i;
+    std::vector<std::vector<std::size_t>> members(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        for (const auto pe : groups[g].pes)
+            if (const auto it = indexOf.find(pe); it != indexOf.end())
+                members[g].push_back(it->second);
+    std::vector<IterationGroupBusy> cells(result.iterations.size() * groups.size());
+    for (std::size_t k = 0; k < result.iterations.size(); ++k)
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            auto& cell = cells[k * groups.size() + g];
+            double sum = 0;
+            for (const auto i : members[g]) {
+                const auto busy = result.busyOf(k, i);
+                sum += static_cast<double>(busy);
+                if (cell.slowestPe == kNoPe || busy > cell.maxBusyUs) {
+                    cell.slowestPe = result.pes[i];
+                    cell.maxBusyUs = busy;
+                }
+            }
+            if (!members[g].empty())
+                cell.meanBusyUs = sum / static_cast<double>(members[g].size());
+        }
+    return cells;
+}
+
+std::string iterationComparisonCsv(const IterationResult& a, const IterationResult& b)
+{
+    std::string out = "iteration,duration_a_us,duration_b_us,ratio,slowest_pe_a,slowest_pe_b\n";
+    const auto count = std::max(a.iterations.size(), b.iterations.size());
+    const auto pe = [](const Iteration& it) {
+        return it.slowestPe == kNoPe ? std::string("*") : std::to_string(it.slowestPe);
+    };
+    for (std::size_t k = 0; k < count; ++k) {
+        const Iteration* ia = k < a.iterations.size() ? &a.iterations[k] : nullptr;
+        const Iteration* ib = k < b.iterations.size() ? &b.iterations[k] : nullptr;
+        const auto da = ia != nullptr ? ia->range.end - ia->range.begin : 0;
+        const auto db = ib != nullptr ? ib->range.end - ib->range.begin : 0;
+        std::string ratio;
+        if (ia != nullptr && ib != nullptr && da > 0) {
+            char buf[32];
+            std::snprintf(
+                buf, sizeof buf, "%.4f", static_cast<double>(db) / static_cast<double>(da));
+            ratio = buf;
+        }
+        out += std::to_string(k) + "," + (ia != nullptr ? std::to_string(da) : std::string()) + ","
+            + (ib != nullptr ? std::to_string(db) : std::string()) + "," + ratio + ","
+            + (ia != nullptr ? pe(*ia) : std::string()) + ","
+            + (ib != nullptr ? pe(*ib) : std::string()) + "\n";
     }
     return out;
 }

@@ -66,4 +66,25 @@ IterationResult findIterations(
 // between two whole µs ends in .5).
 std::string iterationsCsv(const IterationResult& result);
 
+struct PeGroup;
+
+// The busy time of groups of PEs in each iteration (a strip with more PEs than rows, grouped as
+// the Overview groups them: core::analysis::axisGroups): the group's busiest member, the one that
+// holds the step back, and the members' mean. Members not in result.pes are left out; a group
+// with none of them has no slowest PE and zeros.
+struct IterationGroupBusy {
+    PeId slowestPe = kNoPe;
+    TimeUs maxBusyUs = 0;
+    double meanBusyUs = 0;
+};
+// At [iteration * groups.size() + group].
+std::vector<IterationGroupBusy> groupIterationBusy(
+    const IterationResult& result, const std::vector<PeGroup>& groups);
+
+// Two runs' iterations paired by index (run-vs-run by iteration):
+// iteration,duration_a_us,duration_b_us,ratio,slowest_pe_a,slowest_pe_b, with ratio = B / A
+// (4 decimals). When one run has more iterations, its extra rows leave the other side's fields
+// empty.
+std::string iterationComparisonCsv(const IterationResult& a, const IterationResult& b);
+
 } // namespace parallax::core::analysis

@@ -8,6 +8,7 @@
 #include "core/analysis/idle_blame.h"
 #include "core/analysis/iterations.h"
 #include "core/analysis/message_links.h"
+#include "core/analysis/pe_groups.h"
 #include "core/trace.h"
 #include "support/io_support.h"
 #include "support/test_support.h"
@@ -412,6 +413,43 @@ TEST_CASE("entry-method models over a run: points, groups by x, executions witho
     for (const auto& g : byIteration.groups)
         CHECK(g.count == 96); // 8 elements on each of 12 PEs per iteration
     CHECK(byIteration.multimodal()); // the heavy PEs' elements take twice as long
+}
+
+TEST_CASE("iterations per group of PEs: the busiest member and the mean; runs paired by index",
+    "[analysis][why][iterations]")
+{
+    // 4 PEs in 2 iterations; busy (us) per iteration: PE 0-3 = 10 40 20 20, then 30 30 5 60.
+    IterationResult r;
+    r.pes = { 0, 1, 2, 3 };
+    r.iterations = { { { 0, 100 }, 1, 40, 20 }, { { 100, 250 }, 3, 60, 30 } };
+    r.busy = { 10, 40, 20, 20, 30, 30, 5, 60 };
+    std::vector<PeGroup> groups(3);
+    groups[0].name = "PEs 0-1";
+    groups[0].pes = { 0, 1 };
+    groups[1].name = "PEs 2-3";
+    groups[1].pes = { 2, 3 };
+    groups[2].name = "PE 7"; // no member in the result
+    groups[2].pes = { 7 };
+    const auto cells = groupIterationBusy(r, groups);
+    REQUIRE(cells.size() == 6);
+    CHECK(cells[0].slowestPe == 1);
+    CHECK(cells[0].maxBusyUs == 40);
+    CHECK(cells[0].meanBusyUs == 25);
+    CHECK(cells[1].slowestPe == 2); // a tie: the lower PE
+    CHECK(cells[1].maxBusyUs == 20);
+    CHECK(cells[2].slowestPe == kNoPe);
+    CHECK(cells[2].maxBusyUs == 0);
+    CHECK(cells[3].slowestPe == 0); // 30 and 30: the lower PE
+    CHECK(cells[4].slowestPe == 3);
+    CHECK(cells[4].meanBusyUs == Approx(32.5));
+
+    // Paired with a run of one iteration: the second row has no B.
+    IterationResult b;
+    b.iterations = { { { 0, 150 }, 2, 50, 25 } };
+    CHECK(iterationComparisonCsv(r, b)
+        == "iteration,duration_a_us,duration_b_us,ratio,slowest_pe_a,slowest_pe_b\n"
+           "0,100,150,1.5000,1,2\n"
+           "1,150,,,3,\n");
 }
 
 } // namespace parallax_test_why_test

@@ -187,3 +187,56 @@ TEST_CASE("cli model: fits, groups, points and summary; bad options refused", "[
         CHECK(run.err.find("model") != std::string::npos);
     }
 }
+
+TEST_CASE("cli compare --by iteration pairs the runs' iterations by index", "[cli][why]")
+{
+    const auto imbalance = sampleRun("imbalance").string();
+    // A run against itself: every iteration the same, ratio 1 (numbers as `iterations` prints).
+    const auto same = runCliInProcess({ "compare", imbalance, imbalance, "--by", "iteration" });
+    INFO(same.err);
+    REQUIRE(same.exitCode == 0);
+    auto lines = same.outLines();
+    REQUIRE(lines.size() == 24);
+    CHECK(lines[0] == "iteration,duration_a_us,duration_b_us,ratio,slowest_pe_a,slowest_pe_b");
+    CHECK(lines[1] == "0,5490,5490,1.0000,9,9");
+    CHECK(lines[3] == "2,5727,5727,1.0000,3,3");
+    CHECK(same.err.find("23 iterations from user event 40") != std::string::npos);
+    CHECK(same.err.find("note:") == std::string::npos);
+
+    // Two ranges of one run: B starts at the step that begins at 65,905 us (A's iteration 11),
+    // so B has 12 iterations to A's 23; the count differs and is said.
+    const auto cut = runCliInProcess(
+        { "compare", imbalance, "--range-a", "0:", "--range-b", "60ms:", "--by", "iteration" });
+    REQUIRE(cut.exitCode == 0);
+    lines = cut.outLines();
+    REQUIRE(lines.size() == 24);
+    CHECK(lines[1] == "0,5490,6090,1.1093,9,9"); // 6090 / 5490
+    CHECK(lines[12] == "11,6090,5801,0.9525,9,9");
+    CHECK(lines[13] == "12,5919,,,3,");
+    CHECK(lines[23] == "22,5801,,,9,");
+    CHECK(cut.err.find("the runs have 23 and 12 iterations") != std::string::npos);
+    CHECK(cut.err.find("the last 11 of imbalance[A] have no partner") != std::string::npos);
+
+    // Steps by hand on the hand-made runs: ten steps of 100 us in both.
+    const auto every = runCliInProcess({ "compare", whyRunPath("why-chain"),
+        whyRunPath("why-serial"), "--by", "iteration", "--every", "100us" });
+    REQUIRE(every.exitCode == 0);
+    lines = every.outLines();
+    REQUIRE(lines.size() == 11);
+    CHECK(lines[1].rfind("0,100,100,1.0000,", 0) == 0);
+
+    for (const std::vector<std::string>& bad :
+        { std::vector<std::string> { "--by", "pe" }, { "--every", "1ms" },
+            { "--by", "iteration", "--every", "0" }, { "--by", "iteration", "--profile" } }) {
+        std::vector<std::string> args { "compare", imbalance, imbalance };
+        args.insert(args.end(), bad.begin(), bad.end());
+        const auto run = runCliInProcess(args);
+        INFO(run.err);
+        CHECK(run.exitCode == 2);
+        CHECK(run.err.find("compare") != std::string::npos);
+    }
+    const auto three
+        = runCliInProcess({ "compare", imbalance, imbalance, imbalance, "--by", "iteration" });
+    CHECK(three.exitCode == 2);
+    CHECK(three.err.find("two runs") != std::string::npos);
+}

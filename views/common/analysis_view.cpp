@@ -54,6 +54,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("compare");
     case ViewKind::Iterations:
         return QStringLiteral("iterations");
+    case ViewKind::EntryModel:
+        return QStringLiteral("model");
     }
     return {};
 }
@@ -105,6 +107,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Compare");
     case ViewKind::Iterations:
         return QObject::tr("Iterations");
+    case ViewKind::EntryModel:
+        return QObject::tr("Entry Model");
     }
     return {};
 }

@@ -43,6 +43,7 @@ enum class ViewKind {
     Counters,
     Compare,
     Iterations,
+    EntryModel,
 };
 
 // Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
@@ -68,6 +69,7 @@ inline constexpr ViewKind kAllViewKinds[] = {
     ViewKind::Counters,
     ViewKind::Compare,
     ViewKind::Iterations,
+    ViewKind::EntryModel,
 };
 
 // The view's key ("overview", "usage", "time-profile", ..., "compare": the names of
@@ -155,6 +157,9 @@ signals:
     // Open the range in another view ("open this range in ...").
     void openRangeRequested(
         parallax::views::ViewKind target, core::TimeRange range, std::vector<core::PeId> pes);
+    // The analyst chose `range` (iterations 5–9, say) as the time range of every view: the app
+    // opens views with it from now on and moves the time axes of the open ones to it.
+    void timeRangeChosen(core::TimeRange range);
     // The shown range or PEs changed from inside the view (zoom, options bar).
     void selectionChanged(core::TimeRange range, std::vector<core::PeId> pes);
     void computed();

@@ -191,6 +191,8 @@ void TableAnalysisView::openTimelineAt(const core::analysis::RowTarget& target)
 void TableAnalysisView::showContextMenu(QPoint globalPos, int tableRow, ResultTableView* source)
 {
     QMenu menu(this);
+    if (source == m_table)
+        addRowActions(menu, tableRow);
     const auto target = source->model()->target(tableRow);
     if (target.valid())
         menu.addAction(tr("Open PE %1 in the Timeline at %2")

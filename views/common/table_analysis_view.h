@@ -85,6 +85,12 @@ protected:
     // The context menu over a row (-1: none) of `source`: open the Timeline there, copy,
     // export.
     virtual void showContextMenu(QPoint globalPos, int tableRow, ResultTableView* source);
+    // The view's own actions for a row of the main table (-1: none), first in that menu.
+    virtual void addRowActions(QMenu& menu, int tableRow)
+    {
+        (void)menu;
+        (void)tableRow;
+    }
 
     void setHeading(const QString& title, const QString& subtitle);
     // "N PEs (list) · range (length)" for the heading, naming comm threads left apart.

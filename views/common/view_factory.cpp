@@ -13,6 +13,7 @@
 #include "views/iterations/iterations_view.h"
 #include "views/log_view/log_view.h"
 #include "views/memory/memory_view.h"
+#include "views/model/model_view.h"
 #include "views/msg_size_evolution/msg_size_evolution_view.h"
 #include "views/noise/noise_view.h"
 #include "views/overview/overview_view.h"
@@ -69,6 +70,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new CompareView(palette, parent);
     case ViewKind::Iterations:
         return new IterationsView(palette, parent);
+    case ViewKind::EntryModel:
+        return new EntryModelView(palette, parent);
     }
     return nullptr;
 }

@@ -6,6 +6,7 @@
 #include "views/common/stacked_bar_chart.h"
 
 #include <QLocale>
+#include <QMenu>
 #include <QPainter>
 #include <QSplitter>
 
@@ -70,6 +71,23 @@ EntryProfileView::EntryProfileView(EntryPalette* palette, QWidget* parent)
     connect(m_chart, &StackedBarChart::contextMenuRequested, this,
         [this](QPoint globalPos, int) { showContextMenu(globalPos, -1, m_table); });
     recompute();
+}
+
+bool EntryProfileView::modelRow(int tableRow)
+{
+    if (!m_profile || tableRow < 0 || static_cast<std::size_t>(tableRow) >= m_profile->rows.size())
+        return false;
+    emit modelEntryRequested(m_profile->rows[static_cast<std::size_t>(tableRow)].entry,
+        m_options->range(), m_options->pes());
+    return true;
+}
+
+void EntryProfileView::addRowActions(QMenu& menu, int tableRow)
+{
+    if (!m_profile || tableRow < 0 || static_cast<std::size_t>(tableRow) >= m_profile->rows.size())
+        return;
+    menu.addAction(tr("Model this entry…"), this, [this, tableRow]() { modelRow(tableRow); });
+    menu.addSeparator();
 }
 
 void EntryProfileView::clearResult()

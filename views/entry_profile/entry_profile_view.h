@@ -28,11 +28,20 @@ public:
     // Bars drawn: the heaviest entry methods, then one for the rest.
     static constexpr std::size_t kBars = 12;
 
+    // "Model this entry…" on a row: asks for the Entry Model of that entry method over the range
+    // and PEs shown (false for a row that is none).
+    bool modelRow(int tableRow);
+
+signals:
+    void modelEntryRequested(
+        core::EntryId entry, core::TimeRange range, std::vector<core::PeId> pes);
+
 protected:
     void recompute() override;
     void clearResult() override;
     [[nodiscard]] bool takesEntries() const override { return true; }
     void paintBody(QPainter& painter, const QRect& rect) const override;
+    void addRowActions(QMenu& menu, int tableRow) override;
 
 private:
     void show(core::analysis::EntryProfile profile);

@@ -7,8 +7,14 @@
 #include "views/common/stacked_bar_chart.h"
 
 #include <QComboBox>
+#include <QGuiApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
+#include <QPushButton>
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -44,13 +50,61 @@ IterationsView::IterationsView(EntryPalette* palette, QWidget* parent)
                            "median: how much longer than the iteration's median PE it was busy"));
     connect(m_color, &QComboBox::currentIndexChanged, this, [this]() { rebuildChart(); });
 
+    // The selected iterations, and the button that makes them every view's time range.
+    auto* selection = new QWidget(this);
+    auto* selectionRow = new QHBoxLayout(selection);
+    selectionRow->setContentsMargins(6, 0, 0, 0);
+    auto* label = new QLabel(tr("&Iterations"), selection);
+    m_selection = new QLineEdit(selection);
+    m_selection->setObjectName(QStringLiteral("iterationSelection"));
+    m_selection->setPlaceholderText(tr("e.g. 5-9"));
+    m_selection->setMaximumWidth(
+        m_selection->fontMetrics().horizontalAdvance(QLatin1Char('0')) * 10);
+    m_selection->setToolTip(tr("One iteration or a range of them (5-9); a click on an iteration "
+                               "selects it, a shift-click extends the selection"));
+    label->setBuddy(m_selection);
+    m_useRange = new QPushButton(tr("Use as time range"), selection);
+    m_useRange->setObjectName(QStringLiteral("useAsTimeRange"));
+    m_useRange->setToolTip(tr("Every view opened from now on shows the selected iterations' time, "
+                              "and the open views with a time axis move to it"));
+    m_useRange->setEnabled(false);
+    selectionRow->addWidget(label);
+    selectionRow->addWidget(m_selection);
+    selectionRow->addWidget(m_useRange);
+    addToolbarWidget(selection);
+    connect(m_selection, &QLineEdit::textEdited, this, [this](const QString& text) {
+        const auto count = m_result ? m_result->iterations.size() : 0;
+        const auto parsed = parseIterationRange(text, count);
+        m_selected = parsed;
+        m_useRange->setEnabled(parsed.has_value());
+        m_selection->setStyleSheet(
+            parsed || text.trimmed().isEmpty() ? QString() : QStringLiteral("color: #b00020"));
+        showSelection();
+    });
+    connect(m_selection, &QLineEdit::returnPressed, this, [this]() { useSelectionAsTimeRange(); });
+    connect(m_useRange, &QPushButton::clicked, this, [this]() { useSelectionAsTimeRange(); });
+
     m_chart->setObjectName(QStringLiteral("iterationsChart"));
     m_chart->setHint(tr("click a cell: that PE in the Timeline · an iteration's label: the "
-                        "iteration · right click: open it in any view"));
+                        "iteration · shift-click: select iterations · right click: open it in "
+                        "any view"));
     m_chart->setCellToolTip([this](HeatMapCell cell) {
         if (!m_result)
             return QString();
         const auto& it = m_result->iterations.at(cell.column);
+        if (!m_groups.empty()) {
+            const auto& group = m_groups.at(cell.row);
+            const auto& busy = m_groupBusy.at(cell.column * m_groups.size() + cell.row);
+            return tr("%1 (%2 PEs) in iteration %3 (%4)\nits busiest member PE %5 was busy %6, "
+                      "its mean %7; the median PE of the run %8\nClick: PE %5 in the Timeline")
+                .arg(QString::fromStdString(group.name))
+                .arg(group.pes.size())
+                .arg(cell.column)
+                .arg(formatTimeSpan(it.range))
+                .arg(busy.slowestPe)
+                .arg(formatTime(static_cast<double>(busy.maxBusyUs)), formatTime(busy.meanBusyUs),
+                    formatTime(it.medianBusyUs));
+        }
         const auto pe = m_result->pes.at(cell.row);
         const auto busy = m_result->busyOf(cell.column, cell.row);
         return tr("PE %1 in iteration %2 (%3)\nbusy %4, the median PE %5, the busiest PE %6 "
@@ -74,24 +128,29 @@ IterationsView::IterationsView(EntryPalette* palette, QWidget* parent)
             .arg(formatTime(static_cast<double>(it.slowestBusyUs)), formatTime(it.medianBusyUs));
     });
     m_chart->setRowBarToolTip([this](std::size_t row) {
+        if (!m_groups.empty())
+            return tr("%1: its busiest member in each iteration, summed: %2")
+                .arg(QString::fromStdString(m_groups.at(row).name),
+                    formatTime(m_chart->data().rowTotals.at(row)));
         return tr("PE %1: busy %2 over these iterations")
             .arg(m_result->pes.at(row))
             .arg(formatTime(m_chart->data().rowTotals.at(row)));
     });
     connect(m_chart, &HeatMapChart::cellClicked, this, [this](int row, int column) {
-        if (m_result && row >= 0 && column >= 0)
-            emit timelineRequested({ m_result->pes.at(static_cast<std::size_t>(row)) },
-                iterationRange(static_cast<std::size_t>(column)));
+        if (!m_result || row < 0 || column < 0 || clickIteration(static_cast<std::size_t>(column)))
+            return;
+        emit timelineRequested(
+            { rowPe(static_cast<std::size_t>(row), static_cast<std::size_t>(column)) },
+            iterationRange(static_cast<std::size_t>(column)));
     });
     connect(m_chart, &HeatMapChart::columnLabelClicked, this, [this](int column) {
-        if (m_result && column >= 0)
-            emit timelineRequested(
-                m_options->pes(), iterationRange(static_cast<std::size_t>(column)));
+        if (!m_result || column < 0 || clickIteration(static_cast<std::size_t>(column)))
+            return;
+        emit timelineRequested(m_options->pes(), iterationRange(static_cast<std::size_t>(column)));
     });
     connect(m_chart, &HeatMapChart::rowLabelClicked, this, [this](int row) {
         if (m_result && row >= 0)
-            emit timelineRequested(
-                { m_result->pes.at(static_cast<std::size_t>(row)) }, m_options->range());
+            emit timelineRequested(rowPes(static_cast<std::size_t>(row)), m_options->range());
     });
     connect(m_chart, &HeatMapChart::contextMenuRequested, this, &IterationsView::showContextMenu);
     recompute();
@@ -102,6 +161,104 @@ core::TimeRange IterationsView::iterationRange(std::size_t iteration) const
     if (!m_result || iteration >= m_result->iterations.size())
         return {};
     return m_result->iterations[iteration].range;
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> IterationsView::parseIterationRange(
+    const QString& text, std::size_t count)
+{
+    static const QRegularExpression pattern(
+        QStringLiteral("^\\s*(\\d+)\\s*(?:(?:-|–|\\.\\.)\\s*(\\d+))?\\s*$"));
+    const auto match = pattern.match(text);
+    if (!match.hasMatch())
+        return std::nullopt;
+    bool ok = false;
+    const auto first = match.captured(1).toULongLong(&ok);
+    if (!ok)
+        return std::nullopt;
+    auto last = first;
+    if (!match.captured(2).isEmpty()) {
+        last = match.captured(2).toULongLong(&ok);
+        if (!ok)
+            return std::nullopt;
+    }
+    if (last < first || last >= count)
+        return std::nullopt;
+    return std::make_pair(static_cast<std::size_t>(first), static_cast<std::size_t>(last));
+}
+
+void IterationsView::selectIterations(std::size_t first, std::size_t last)
+{
+    const auto count = m_result ? m_result->iterations.size() : 0;
+    if (first > last)
+        std::swap(first, last);
+    if (last >= count)
+        m_selected.reset();
+    else
+        m_selected = std::make_pair(first, last);
+    m_selection->setText(!m_selected ? QString()
+            : first == last          ? QString::number(first)
+                                     : QStringLiteral("%1-%2").arg(first).arg(last));
+    m_selection->setStyleSheet({});
+    m_useRange->setEnabled(m_selected.has_value());
+    showSelection();
+}
+
+core::TimeRange IterationsView::selectedRange() const
+{
+    if (!m_selected || !m_result)
+        return {};
+    return { iterationRange(m_selected->first).begin, iterationRange(m_selected->second).end };
+}
+
+bool IterationsView::useSelectionAsTimeRange()
+{
+    const auto range = selectedRange();
+    if (range.empty())
+        return false;
+    emit timeRangeChosen(range);
+    return true;
+}
+
+bool IterationsView::clickIteration(std::size_t column)
+{
+    if ((QGuiApplication::keyboardModifiers() & Qt::ShiftModifier) && m_anchor) {
+        selectIterations(*m_anchor, column);
+        return true;
+    }
+    m_anchor = column;
+    selectIterations(column, column);
+    return false;
+}
+
+void IterationsView::showSelection()
+{
+    if (!m_selected || !m_result) {
+        m_chart->setFootnote({});
+        return;
+    }
+    const auto range = selectedRange();
+    const auto [first, last] = *m_selected;
+    m_chart->setFootnote(first == last
+            ? tr("Selected: iteration %1 (%2)").arg(first).arg(formatTimeSpan(range))
+            : tr("Selected: iterations %1–%2 (%3, %4)")
+                  .arg(first)
+                  .arg(last)
+                  .arg(formatTimeSpan(range),
+                      formatTime(static_cast<double>(range.end - range.begin))));
+}
+
+core::PeId IterationsView::rowPe(std::size_t row, std::size_t column) const
+{
+    if (m_groups.empty())
+        return m_result->pes.at(row);
+    return m_groupBusy.at(column * m_groups.size() + row).slowestPe;
+}
+
+std::vector<core::PeId> IterationsView::rowPes(std::size_t row) const
+{
+    if (m_groups.empty())
+        return { m_result->pes.at(row) };
+    return m_groups.at(row).pes;
 }
 
 bool IterationsView::showsLateness() const
@@ -129,6 +286,12 @@ bool IterationsView::applyOptions(const std::map<QString, QString>& options, QSt
 void IterationsView::clearResult()
 {
     m_result.reset();
+    m_selected.reset();
+    m_anchor.reset();
+    m_groups.clear();
+    m_groupBusy.clear();
+    m_selection->clear();
+    m_useRange->setEnabled(false);
 }
 
 void IterationsView::recompute()
@@ -146,7 +309,13 @@ void IterationsView::recompute()
         },
         [this](IterationResult result) {
             m_result = std::move(result);
+            // More PEs than rows: one row per group, as the Overview groups them.
+            m_groups = core::analysis::axisGroups(m_trace->metadata, m_result->pes);
+            m_groupBusy = core::analysis::groupIterationBusy(*m_result, m_groups);
+            if (m_selected && m_selected->second >= m_result->iterations.size())
+                m_selected.reset();
             rebuildChart();
+            showSelection();
             emit computed();
         });
 }
@@ -164,7 +333,8 @@ void IterationsView::rebuildChart()
         return;
     }
     const auto columns = r.iterations.size();
-    const auto rows = r.pes.size();
+    const bool grouped = !m_groups.empty();
+    const auto rows = grouped ? m_groups.size() : r.pes.size();
     const bool lateness = showsLateness();
     HeatMapData heat;
     heat.rows = rows;
@@ -177,17 +347,24 @@ void IterationsView::rebuildChart()
         heat.columnTotals[c] = static_cast<double>(it.range.end - it.range.begin);
         heat.columnAxis.labels.push_back(QString::number(c));
         for (std::size_t row = 0; row < rows; ++row) {
-            const auto busy = static_cast<double>(r.busyOf(c, row));
+            // A group: its busiest member, the one that holds the step back.
+            const auto busy = static_cast<double>(
+                grouped ? m_groupBusy[c * rows + row].maxBusyUs : r.busyOf(c, row));
             heat.values[row * columns + c]
                 = lateness ? std::max(0.0, busy - it.medianBusyUs) : busy;
             heat.rowTotals[row] += busy;
         }
     }
-    for (const auto pe : r.pes)
-        heat.rowAxis.labels.push_back(tr("PE %1").arg(pe));
-    heat.rowAxis.title = tr("PE");
+    if (grouped) {
+        for (const auto& group : m_groups)
+            heat.rowAxis.labels.push_back(QString::fromStdString(group.name));
+    } else {
+        for (const auto pe : r.pes)
+            heat.rowAxis.labels.push_back(tr("PE %1").arg(pe));
+    }
+    heat.rowAxis.title = grouped ? tr("PE group (its busiest member)") : tr("PE");
     heat.columnAxis.title = tr("Iteration");
-    heat.rowTotalsTitle = tr("busy");
+    heat.rowTotalsTitle = grouped ? tr("max busy") : tr("busy");
     heat.columnTotalsTitle = tr("duration");
     heat.unit = BarUnit::Time;
     heat.legendTitle = lateness ? tr("above the median") : tr("busy");
@@ -201,15 +378,16 @@ void IterationsView::rebuildChart()
     heat.rowAxis.emphasized = { busiest };
     m_chart->setTitle(lateness ? tr("Iterations: time busy above the median PE")
                                : tr("Iterations: busy time per PE"),
-        tr("%1 · %2 iterations %3 · the longest, %4, takes %5 · PE %6 the busiest")
+        tr("%1 · %2 iterations %3 · the longest, %4, takes %5 · %6 the busiest")
             .arg(describeSelection(*m_trace, m_options->range(), m_options->pes()),
                 QLocale().toString(static_cast<qlonglong>(columns)),
                 iterationSourceText(r, *m_trace))
             .arg(longest)
-            .arg(formatTime(heat.columnTotals[longest]))
-            .arg(r.pes[busiest]));
-    m_chart->setFootnote({});
+            .arg(formatTime(heat.columnTotals[longest]),
+                grouped ? QString::fromStdString(m_groups[busiest].name)
+                        : tr("PE %1").arg(r.pes[busiest])));
     m_chart->setData(std::move(heat));
+    showSelection();
 }
 
 void IterationsView::showContextMenu(QPoint globalPos, int row, int column)
@@ -218,12 +396,26 @@ void IterationsView::showContextMenu(QPoint globalPos, int row, int column)
         showMenu(globalPos, m_options->pes(), m_options->range());
         return;
     }
-    const auto range = iterationRange(static_cast<std::size_t>(column));
+    const auto iteration = static_cast<std::size_t>(column);
+    const auto range = iterationRange(iteration);
     std::vector<core::PeId> pes;
     if (row >= 0)
-        pes.push_back(m_result->pes.at(static_cast<std::size_t>(row)));
-    // The iteration's range for every other view ("Open <range> in ▸").
-    showMenu(globalPos, pes, range);
+        pes = rowPes(static_cast<std::size_t>(row));
+    // The iteration's range for every other view ("Open <range> in ▸"), or as the time range of
+    // them all; a selection of several iterations likewise.
+    showMenu(globalPos, pes, range, [this, iteration](QMenu& menu) {
+        menu.addAction(
+            tr("Use iteration %1 as the time range").arg(iteration), this, [this, iteration]() {
+                selectIterations(iteration, iteration);
+                useSelectionAsTimeRange();
+            });
+        if (m_selected && m_selected->first != m_selected->second)
+            menu.addAction(tr("Use iterations %1–%2 as the time range")
+                               .arg(m_selected->first)
+                               .arg(m_selected->second),
+                this, [this]() { useSelectionAsTimeRange(); });
+        menu.addSeparator();
+    });
 }
 
 QString IterationsView::csv() const

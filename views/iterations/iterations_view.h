@@ -1,11 +1,14 @@
 #pragma once
 
 #include "core/analysis/iterations.h"
+#include "core/analysis/pe_groups.h"
 #include "views/common/heat_map_view.h"
 
 #include <optional>
 
 class QComboBox;
+class QLineEdit;
+class QPushButton;
 
 namespace parallax::views {
 
@@ -33,15 +36,47 @@ public:
     }
     [[nodiscard]] core::TimeRange iterationRange(std::size_t iteration) const;
 
+    // The iterations selected, first and last (a click selects one, a shift-click extends the
+    // selection from the last click, the "Iterations" field takes "5" or "5-9"), and the time
+    // they span.
+    void selectIterations(std::size_t first, std::size_t last);
+    [[nodiscard]] std::optional<std::pair<std::size_t, std::size_t>> selectedIterations() const
+    {
+        return m_selected;
+    }
+    [[nodiscard]] core::TimeRange selectedRange() const;
+    // "Use as time range": emits timeRangeChosen() with the selection's span.
+    bool useSelectionAsTimeRange();
+    // "5", "5-9" (also "5–9", "5..9") of `count` iterations; nullopt when not one of them.
+    static std::optional<std::pair<std::size_t, std::size_t>> parseIterationRange(
+        const QString& text, std::size_t count);
+
+    // The rows stand for these groups of PEs when the PEs do not fit (core::analysis::axisGroups;
+    // empty: one row per PE).
+    [[nodiscard]] const std::vector<core::analysis::PeGroup>& groups() const { return m_groups; }
+
 private:
     void recompute() override;
     void clearResult() override;
     void rebuildChart();
     void showContextMenu(QPoint globalPos, int row, int column);
+    // A click on an iteration (label or cell): true when it was a shift-click that extended the
+    // selection (then nothing opens).
+    bool clickIteration(std::size_t column);
+    void showSelection();
+    // The PE a row stands for at an iteration: itself, or its group's busiest member.
+    [[nodiscard]] core::PeId rowPe(std::size_t row, std::size_t column) const;
+    [[nodiscard]] std::vector<core::PeId> rowPes(std::size_t row) const;
     [[nodiscard]] bool showsLateness() const;
 
     QComboBox* m_color = nullptr;
+    QLineEdit* m_selection = nullptr;
+    QPushButton* m_useRange = nullptr;
     std::optional<core::analysis::IterationResult> m_result;
+    std::optional<std::pair<std::size_t, std::size_t>> m_selected;
+    std::optional<std::size_t> m_anchor; // the last plain click
+    std::vector<core::analysis::PeGroup> m_groups;
+    std::vector<core::analysis::IterationGroupBusy> m_groupBusy; // [iteration × group]
 };
 
 } // namespace parallax::views

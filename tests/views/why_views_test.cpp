@@ -1,0 +1,215 @@
+// The "why" views (docs/why.md). Entry Model: a hand-made run with a planted formula
+// (tests/data/runs/model-planted: work(Chunk* m) lasts exactly 20 + bytes/4 µs) shows the fit,
+// and the imbalanced sample run's compute(int iter) by iteration is flagged as multimodal.
+// Iterations: one iteration or a range of them selected and chosen as the time range.
+
+#include "support/test_support.h"
+#include "support/view_test_support.h"
+#include "views/common/heat_map_chart.h"
+#include "views/common/options_bar.h"
+#include "views/iterations/iterations_view.h"
+#include "views/model/model_chart.h"
+#include "views/model/model_view.h"
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QTest>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
+
+using namespace parallax;
+using namespace parallax::views;
+using core::analysis::ModelFit;
+using core::analysis::ModelX;
+
+TEST_CASE("entry model view: the planted formula is fitted, drawn and clickable", "[views][model]")
+{
+    const auto trace = test::loadRunOnce(test::dataDir() / "runs" / "model-planted");
+    test::RunPalette p(trace);
+    EntryModelView view(&p.palette);
+    test::showAndWait(view, trace);
+    // The entry method with the most time is chosen; the x is the message size.
+    CHECK(view.entry() == 2);
+    CHECK(view.x() == ModelX::MessageBytes);
+    REQUIRE(view.result());
+    const auto& m = *view.result();
+    REQUIRE(m.points.size() == 40);
+    CHECK(m.groups.size() == 8);
+    CHECK_FALSE(m.multimodal());
+    const auto linear = std::find_if(m.fits.begin(), m.fits.end(),
+        [](const ModelFit& f) { return f.kind == ModelFit::Kind::Linear; });
+    REQUIRE(linear != m.fits.end());
+    CHECK(linear->a == Approx(20));
+    CHECK(linear->b == Approx(0.25));
+    CHECK(linear->r2 == Approx(1));
+    const auto best = bestModelFit(m);
+    REQUIRE(best);
+    CHECK(m.fits[*best].r2 == Approx(1));
+
+    // The legend gives the formula and R²; no banner.
+    auto* chart = view.modelChart();
+    CHECK(chart->bannerText().isEmpty());
+    const auto legend = chart->legendLines().join(QLatin1Char('\n'));
+    CHECK(legend.contains(QStringLiteral("linear (R² 1.000): y = 20 +0.25 x")));
+    CHECK(legend.contains(QStringLiteral("40 executions")));
+    CHECK(chart->title().contains(QStringLiteral("work(Chunk* m)")));
+
+    // No user-supplied values: that x is disabled, with the reason.
+    auto* xs = view.findChild<QComboBox*>(QStringLiteral("x"));
+    REQUIRE(xs != nullptr);
+    auto* items = qobject_cast<QStandardItemModel*>(xs->model());
+    REQUIRE(items != nullptr);
+    const int user = xs->findData(static_cast<int>(ModelX::UserValue));
+    CHECK_FALSE(items->item(user)->isEnabled());
+    CHECK(items->item(user)->toolTip().contains(QStringLiteral("traceUserSuppliedData")));
+    CHECK(items->item(xs->findData(static_cast<int>(ModelX::MessageBytes)))->isEnabled());
+
+    // Every point is drawn where the scale puts it, and a click opens its execution.
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    const auto& g = chart->geometry();
+    REQUIRE(g.pointPositions.size() == 40);
+    const auto& first = m.points.front();
+    CHECK(g.pointPositions.front().x() == Approx(g.xOf(100)));
+    CHECK(g.pointPositions.front().y() == Approx(g.yOf(45)));
+    CHECK(first.duration == 45);
+    std::vector<core::PeId> pes;
+    core::TimeRange range;
+    QObject::connect(&view, &AnalysisView::timelineRequested,
+        [&](std::vector<core::PeId> requested, core::TimeRange r) {
+            pes = std::move(requested);
+            range = r;
+        });
+    const auto last = m.points.size() - 1; // the 800-byte point of PE 1, alone at its place
+    QTest::mouseClick(chart, Qt::LeftButton, {}, g.pointPositions[last].toPoint());
+    REQUIRE(pes == std::vector<core::PeId> { m.points[last].pe });
+    CHECK(range.begin <= m.points[last].begin);
+    CHECK(range.end >= m.points[last].begin + m.points[last].duration);
+    CHECK(chart->toolTipAt(g.pointPositions[last].toPoint()).contains(QStringLiteral("PE 1")));
+
+    // The picture has the points, the curves and the legend.
+    const QImage image = view.renderChart(QSize(1000, 600));
+    REQUIRE_FALSE(image.isNull());
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            colours.insert(image.pixel(x, y));
+    CHECK(colours.size() > 20);
+    CHECK(view.csv().startsWith(QStringLiteral("fit,formula,a,b,c,r2,points\nlinear,")));
+
+    // Bad options are refused; the state names the entry and the x.
+    QString error;
+    CHECK_FALSE(view.applyOptions({ { QStringLiteral("x"), QStringLiteral("size") } }, &error));
+    CHECK(error.contains(QStringLiteral("msg-bytes")));
+    CHECK_FALSE(view.applyOptions({ { QStringLiteral("entry"), QStringLiteral("99") } }, &error));
+    CHECK(error.contains(QStringLiteral("--entry")));
+    const auto state = view.saveState();
+    CHECK(state.at(QStringLiteral("entry")) == QStringLiteral("2"));
+    CHECK(state.at(QStringLiteral("x")) == QStringLiteral("msg-bytes"));
+}
+
+TEST_CASE("entry model view: durations in two modes are flagged in a banner", "[views][model]")
+{
+    // sample-logs/imbalance: compute(int iter) takes twice as long on the two heavy PEs.
+    const auto trace = test::sampleTrace("imbalance");
+    test::RunPalette p(trace);
+    EntryModelView view(&p.palette);
+    view.resize(1200, 700);
+    view.setTrace(trace);
+    QString error;
+    REQUIRE(view.applyOptions({ { QStringLiteral("entry"), QStringLiteral("13") },
+                                  { QStringLiteral("x"), QStringLiteral("iteration") } },
+        &error));
+    test::waitForResult(view);
+    REQUIRE(view.result());
+    CHECK(view.x() == ModelX::Iteration);
+    CHECK(view.result()->groups.size() == 23);
+    CHECK(view.result()->multimodal());
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    const auto banner = view.modelChart()->bannerText();
+    CHECK(banner.contains(QStringLiteral("Multimodal")));
+    CHECK(banner.contains(QStringLiteral("Sarle")));
+    const auto& g = view.modelChart()->geometry();
+    CHECK_FALSE(g.banner.isEmpty());
+    CHECK(g.banner.bottom() < g.plot.top());
+    CHECK(g.whiskers.size() == 23);
+    // Thousands of points cost one rectangle per occupied cell, not one per point.
+    std::size_t cells = 0;
+    for (const auto& level : g.cells)
+        cells += level.size();
+    CHECK(cells < view.result()->points.size());
+    CHECK(cells > 23);
+}
+
+TEST_CASE("iterations view: a click selects an iteration, a shift-click a range, which becomes "
+          "the time range",
+    "[views][iterations]")
+{
+    const auto trace = test::sampleTrace("imbalance");
+    test::RunPalette p(trace);
+    IterationsView view(&p.palette);
+    view.resize(1200, 600);
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    view.setTrace(trace);
+    test::waitForResult(view);
+    REQUIRE(view.result());
+    REQUIRE(view.result()->iterations.size() == 23);
+    CHECK(view.groups().empty()); // 12 PEs fit: a row each
+    auto* chart = view.chart();
+    auto* field = view.findChild<QLineEdit*>(QStringLiteral("iterationSelection"));
+    auto* use = view.findChild<QPushButton*>(QStringLiteral("useAsTimeRange"));
+    REQUIRE(field != nullptr);
+    REQUIRE(use != nullptr);
+    CHECK_FALSE(use->isEnabled());
+
+    // A plain click opens the Timeline as before and selects that iteration.
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    QSignalSpy chosen(&view, &AnalysisView::timeRangeChosen);
+    const auto& g = chart->geometry();
+    QTest::mouseClick(chart, Qt::LeftButton, {}, g.cellRect({ 0, 5 }).center());
+    CHECK(timeline.count() == 1);
+    REQUIRE(view.selectedIterations());
+    CHECK(*view.selectedIterations() == std::make_pair<std::size_t, std::size_t>(5, 5));
+    CHECK(field->text() == QStringLiteral("5"));
+    // A shift-click extends the selection and opens nothing.
+    QTest::mouseClick(chart, Qt::LeftButton, Qt::ShiftModifier, g.cellRect({ 3, 9 }).center());
+    CHECK(timeline.count() == 1);
+    REQUIRE(view.selectedIterations());
+    CHECK(*view.selectedIterations() == std::make_pair<std::size_t, std::size_t>(5, 9));
+    CHECK(field->text() == QStringLiteral("5-9"));
+    CHECK(chart->footnote().contains(QStringLiteral("iterations 5–9")));
+    REQUIRE(use->isEnabled());
+    QTest::mouseClick(use, Qt::LeftButton);
+    REQUIRE(chosen.count() == 1);
+    const auto range = chosen.at(0).at(0).value<core::TimeRange>();
+    CHECK(range.begin == view.iterationRange(5).begin);
+    CHECK(range.end == view.iterationRange(9).end);
+
+    // Typed by hand: a range past the last iteration is refused, "2..4" taken.
+    field->clear();
+    QTest::keyClicks(field, QStringLiteral("20-30"));
+    CHECK_FALSE(use->isEnabled());
+    CHECK_FALSE(view.useSelectionAsTimeRange());
+    field->clear();
+    QTest::keyClicks(field, QStringLiteral("2..4"));
+    CHECK(use->isEnabled());
+    QTest::keyClick(field, Qt::Key_Return);
+    REQUIRE(chosen.count() == 2);
+    CHECK(chosen.at(1).at(0).value<core::TimeRange>().begin == view.iterationRange(2).begin);
+    CHECK(chosen.at(1).at(0).value<core::TimeRange>().end == view.iterationRange(4).end);
+
+    using Range = std::pair<std::size_t, std::size_t>;
+    CHECK(IterationsView::parseIterationRange(QStringLiteral(" 7 "), 23) == Range { 7, 7 });
+    CHECK(IterationsView::parseIterationRange(QStringLiteral("0–22"), 23) == Range { 0, 22 });
+    CHECK_FALSE(IterationsView::parseIterationRange(QStringLiteral("9-5"), 23));
+    CHECK_FALSE(IterationsView::parseIterationRange(QStringLiteral("23"), 23));
+    CHECK_FALSE(IterationsView::parseIterationRange(QStringLiteral("five"), 23));
+}
