@@ -1,34 +1,83 @@
 #include "live_connection.h"
 
 #include "core/stream/utilization_stream.h"
+#include "io/stream/socket_io.h"
 #include "io/stream/stream_poller.h"
 #include "io/sts_reader.h"
 #include "views/live/live_view.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace parallax::app {
 
 struct LiveWindow::PollState {
-    std::mutex mutex;
-    std::condition_variable wake;
-    bool stop = false; // guarded by mutex
+    // Raised by the window (closed, reconnected) or at quit: the thread abandons its request.
+    std::shared_ptr<io::stream::CancelSignal> cancel = std::make_shared<io::stream::CancelSignal>();
     std::shared_ptr<WorkerChannel<int>> channel;
 };
 
 namespace {
+
+// How long quitting waits for the polling threads to complete their recordings: they were told
+// to stop, so only a rename (or a stuck disk) is left.
+constexpr int kQuitWaitMs = 5000;
+
+// The running polling threads (any thread may touch this; LivePolling is its GUI face).
+struct PollingThreads {
+    std::mutex mutex;
+    std::condition_variable ended;
+    std::vector<std::shared_ptr<io::stream::CancelSignal>> running; // guarded by mutex
+    bool quitting = false; // guarded by mutex: LivePolling gets no more posts
+};
+
+PollingThreads& pollingThreads()
+{
+    static PollingThreads threads;
+    return threads;
+}
+
+void pollingStarted(const std::shared_ptr<io::stream::CancelSignal>& cancel)
+{
+    auto& threads = pollingThreads();
+    std::lock_guard lock(threads.mutex);
+    threads.running.push_back(cancel);
+}
+
+// The last thing a polling thread does.
+void pollingEnded(const std::shared_ptr<io::stream::CancelSignal>& cancel, const QString& message)
+{
+    auto& threads = pollingThreads();
+    {
+        std::lock_guard lock(threads.mutex);
+        std::erase(threads.running, cancel);
+        if (!threads.quitting) {
+            auto* polling = &LivePolling::instance();
+            QMetaObject::invokeMethod(
+                polling, [polling, message] { emit polling->finished(message); },
+                Qt::QueuedConnection);
+        }
+    }
+    threads.ended.notify_all();
+}
 
 QLineEdit* fileField(QWidget* parent, QBoxLayout*& row, const QString& caption, bool save)
 {
@@ -102,6 +151,32 @@ LiveWindow::LiveWindow(QWidget* parent)
     resize(1000, 700);
 }
 
+LivePolling& LivePolling::instance()
+{
+    // Never destroyed: a thread still finishing at exit may look it up (it posts nothing then).
+    static auto* polling = new LivePolling;
+    return *polling;
+}
+
+bool LivePolling::stopAllAndWait(int ms)
+{
+    auto& threads = pollingThreads();
+    std::unique_lock lock(threads.mutex);
+    for (const auto& cancel : threads.running)
+        cancel->raise();
+    const bool done = threads.ended.wait_for(
+        lock, std::chrono::milliseconds(ms), [&] { return threads.running.empty(); });
+    threads.quitting = true;
+    return done;
+}
+
+int LivePolling::running() const
+{
+    auto& threads = pollingThreads();
+    std::lock_guard lock(threads.mutex);
+    return static_cast<int>(threads.running.size());
+}
+
 LiveWindow::~LiveWindow()
 {
     stopPolling();
@@ -111,14 +186,10 @@ void LiveWindow::stopPolling()
 {
     if (!m_poll)
         return;
+    // No join: the thread abandons its request, completes the recording and reports to
+    // LivePolling by itself; nothing it posts reaches this window any more.
     m_poll->channel->detach();
-    {
-        std::lock_guard lock(m_poll->mutex);
-        m_poll->stop = true;
-    }
-    m_poll->wake.notify_all();
-    if (m_thread.joinable())
-        m_thread.join();
+    m_poll->cancel->raise();
     m_poll.reset();
 }
 
@@ -158,7 +229,9 @@ void LiveWindow::connectTo(const LiveConnectSettings& settings)
         static_cast<std::uint16_t>(settings.port) };
     auto* view = m_view;
     const auto recordingTo = settings.recordPath;
-    m_thread = std::thread([state = m_poll, endpoint, options, view, source, recordingTo] {
+    options.client.cancelFd = m_poll->cancel->fd();
+    pollingStarted(m_poll->cancel);
+    std::thread([state = m_poll, endpoint, options, view, source, recordingTo] {
         const auto& channel = *state->channel;
         auto status = [&](const QString& text, std::size_t behind, bool recording) {
             const auto to = recording ? recordingTo : QString();
@@ -170,22 +243,20 @@ void LiveWindow::connectTo(const LiveConnectSettings& settings)
             state->channel->post(
                 [view, text = QString::fromStdString(message)] { view->setLastError(text); });
         };
-        // Waits `ms` or until stopped; true when stopped.
-        auto pause = [&](int ms) {
-            std::unique_lock lock(state->mutex);
-            return state->wake.wait_for(
-                lock, std::chrono::milliseconds(ms), [&] { return state->stop; });
-        };
+        const int cancelFd = state->cancel->fd();
         io::stream::StreamPoller poller(endpoint, options);
         std::string error;
         if (!poller.connect(error)) {
             status(QObject::tr("not connected"), 0, false);
             report(error);
+            pollingEnded(state->cancel, QObject::tr("Live connection to %1 failed").arg(source));
             return;
         }
         status(QObject::tr("polling (%1 PEs)").arg(poller.machine().pes()), 0, poller.recording());
         while (!channel.cancelRequested()) {
             auto polled = poller.poll();
+            if (polled.status == io::stream::CcsStatus::Cancelled)
+                break;
             if (!polled.error.empty())
                 report(polled.error);
             if (polled.status == io::stream::CcsStatus::Refused && poller.chunksReceived() > 0) {
@@ -198,13 +269,26 @@ void LiveWindow::connectTo(const LiveConnectSettings& settings)
                 status(QObject::tr("polling"), poller.behindChunks(), poller.recording());
                 continue; // more may be queued
             }
-            if (pause(options.pollMs))
+            if (io::stream::waitCancelled(cancelFd, options.pollMs))
                 break;
         }
-        if (!poller.finish(error))
+        const bool recorded = poller.recording();
+        const auto chunks = poller.chunksReceived();
+        QString message = QObject::tr(
+            "Live connection to %1 closed (%n chunk(s))", nullptr, static_cast<int>(chunks))
+                              .arg(source);
+        if (!poller.finish(error)) {
             report(error);
+            message = QObject::tr("Recording to %1 not completed: %2")
+                          .arg(recordingTo, QString::fromStdString(error));
+        } else if (recorded) {
+            message = QObject::tr(
+                "Recording saved to %1 (%n chunk(s))", nullptr, static_cast<int>(chunks))
+                          .arg(recordingTo);
+        }
         status(QObject::tr("stopped"), 0, false);
-    });
+        pollingEnded(state->cancel, message);
+    }).detach();
 }
 
 bool LiveWindow::openRecording(const QString& path, const QString& stsPath, QString& error)
@@ -233,6 +317,17 @@ bool LiveWindow::openRecording(const QString& path, const QString& stsPath, QStr
 
 void addLiveStreamMenu(QMenu* file, QWidget* window)
 {
+    auto& polling = LivePolling::instance();
+    static bool quitHooked = false;
+    if (!quitHooked && QCoreApplication::instance() != nullptr) {
+        quitHooked = true;
+        // Quitting completes the recordings, waiting a bounded time for them.
+        QObject::connect(QCoreApplication::instance(), &QCoreApplication::aboutToQuit, &polling,
+            [] { LivePolling::instance().stopAllAndWait(kQuitWaitMs); });
+    }
+    if (auto* main = qobject_cast<QMainWindow*>(window))
+        QObject::connect(&polling, &LivePolling::finished, main,
+            [main](const QString& message) { main->statusBar()->showMessage(message, 15'000); });
     auto* connectAction = file->addAction(QObject::tr("Connect to Running &Program…"));
     connectAction->setStatusTip(QObject::tr(
         "Watch a Charm++ program's utilization live over CCS (-tracemode utilization)"));

@@ -146,3 +146,62 @@ TEST_CASE("live view: a recording replays; the slider moves the 10-s window")
         window.openRecording(QString::fromStdString((dir / "none").string()), {}, badError));
     CHECK(badError.contains(QStringLiteral("cannot open recording")));
 }
+
+TEST_CASE("live view: closing the window while the program never answers returns at once")
+{
+    test::CcsTestServer server;
+    io::stream::CcsAnswer silence;
+    silence.holdOpen = true; // the stream request is taken and never answered
+    server.queueChunk(test::handMadeChunk());
+    server.queueAnswer(silence);
+    test::TempDir dir;
+    const auto record = QString::fromStdString((dir / "closed.plxstream").string());
+    auto settings = localSettings(server);
+    settings.timeoutMs = 600'000; // only abandoning the request can end it within the test
+    settings.recordPath = record;
+
+    auto* window = new app::LiveWindow;
+    QSignalSpy chunks(window->view(), &views::LiveUtilizationView::chunkAdded);
+    window->connectTo(settings);
+    REQUIRE(chunks.wait(10'000));
+    REQUIRE(server.waitUntilDrained()); // the request in flight now hangs
+
+    std::vector<QString> order;
+    auto& polling = app::LivePolling::instance();
+    const auto finished
+        = QObject::connect(&polling, &app::LivePolling::finished, [&](const QString& message) {
+              if (message.contains(record))
+                  order.push_back(message);
+          });
+    window->close(); // WA_DeleteOnClose: the window and its view go
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    order.push_back(QStringLiteral("closed"));
+    test::waitUntil([&] { return order.size() == 2; }, 10'000);
+    QObject::disconnect(finished);
+    CHECK(order.front() == QStringLiteral("closed"));
+    CHECK(order.back() == QStringLiteral("Recording saved to %1 (1 chunk(s))").arg(record));
+    // The recording was completed off the GUI thread: renamed into place, with its one chunk.
+    const auto recording = io::stream::readStreamRecording(record.toStdString());
+    REQUIRE(recording.ok);
+    CHECK(recording.replies.size() == 1);
+    CHECK(recording.cut.empty());
+}
+
+TEST_CASE("live view: quitting stops every polling thread and waits for its recording")
+{
+    test::CcsTestServer server;
+    io::stream::CcsAnswer silence;
+    silence.holdOpen = true;
+    server.queueAnswer(silence);
+    test::TempDir dir;
+    auto settings = localSettings(server);
+    settings.timeoutMs = 600'000;
+    settings.recordPath = QString::fromStdString((dir / "quit.plxstream").string());
+    app::LiveWindow window;
+    window.connectTo(settings);
+    REQUIRE(server.waitUntilDrained());
+    // The window stays open, as when the application quits with it.
+    CHECK(app::LivePolling::instance().stopAllAndWait(10'000));
+    CHECK(app::LivePolling::instance().running() == 0);
+    CHECK(io::stream::readStreamRecording(settings.recordPath.toStdString()).ok);
+}

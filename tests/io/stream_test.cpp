@@ -5,6 +5,7 @@
 
 #include "core/stream/utilization_stream.h"
 #include "io/stream/ccs_client.h"
+#include "io/stream/socket_io.h"
 #include "io/stream/stream_recording.h"
 #include "io/sts_reader.h"
 #include "support/ccs_test_server.h"
@@ -14,6 +15,7 @@
 
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace parallax;
@@ -251,6 +253,31 @@ TEST_CASE("stream: a port that accepts but never answers times out")
     const auto reply = pollStream(server, options);
     CHECK(reply.status == CcsStatus::Timeout);
     CHECK_THAT(reply.error, Catch::Contains("within 150 ms"));
+}
+
+TEST_CASE("stream: a raised cancel signal abandons a request that would wait for long")
+{
+    test::CcsTestServer server;
+    server.queueAnswer({ {}, true }); // held open, unanswered
+    io::stream::CancelSignal cancel;
+    CHECK_FALSE(cancel.raised());
+    io::stream::CcsClientOptions options;
+    options.replyTimeoutMs = 600'000; // only the cancel can end it within the test
+    options.cancelFd = cancel.fd();
+    bool drained = false;
+    std::thread raiser([&] {
+        drained = server.waitUntilDrained(); // the request is taken, its reply never comes
+        cancel.raise();
+    });
+    const auto reply = pollStream(server, options);
+    raiser.join();
+    CHECK(drained);
+    CHECK(reply.status == CcsStatus::Cancelled);
+    CHECK_THAT(reply.error, Catch::Contains("abandoned"));
+    CHECK(cancel.raised());
+    CHECK(io::stream::waitCancelled(cancel.fd(), 600'000)); // stays raised: returns at once
+    // Raised before the request: it does not even connect.
+    CHECK(pollStream(server, options).status == CcsStatus::Cancelled);
 }
 
 TEST_CASE("stream: a refused port and bad endpoints say so in one line")
