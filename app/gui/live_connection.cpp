@@ -4,6 +4,7 @@
 #include "io/stream/socket_io.h"
 #include "io/stream/stream_poller.h"
 #include "io/sts_reader.h"
+#include "views/common/async_computation.h"
 #include "views/live/live_view.h"
 
 #include <QApplication>
@@ -15,10 +16,10 @@
 #include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QThreadPool>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -36,6 +37,21 @@ struct LiveWindow::PollState {
 };
 
 namespace {
+
+// The stream's entry names from a .sts (none for an empty path); false with `error`.
+bool readEntryNames(const QString& stsPath, std::vector<std::string>& names, QString& error)
+{
+    if (stsPath.isEmpty())
+        return true;
+    core::ImportReport report;
+    const auto sts = io::readSts(stsPath.toStdString(), report);
+    if (!sts.ok) {
+        error = QString::fromStdString(sts.error);
+        return false;
+    }
+    names = core::stream::streamEntryNames(sts.metadata);
+    return true;
+}
 
 // How long quitting waits for the polling threads to complete their recordings: they were told
 // to stop, so only a rename (or a stuck disk) is left.
@@ -179,6 +195,8 @@ int LivePolling::running() const
 
 LiveWindow::~LiveWindow()
 {
+    if (m_reading)
+        m_reading->detach();
     stopPolling();
 }
 
@@ -195,15 +213,11 @@ void LiveWindow::stopPolling()
 
 bool LiveWindow::loadNames(const QString& stsPath, QString& error)
 {
-    if (stsPath.isEmpty())
-        return true;
-    core::ImportReport report;
-    const auto sts = io::readSts(stsPath.toStdString(), report);
-    if (!sts.ok) {
-        error = QString::fromStdString(sts.error);
+    std::vector<std::string> names;
+    if (!readEntryNames(stsPath, names, error))
         return false;
-    }
-    m_view->setEntryNames(core::stream::streamEntryNames(sts.metadata));
+    if (!names.empty())
+        m_view->setEntryNames(std::move(names));
     return true;
 }
 
@@ -291,28 +305,69 @@ void LiveWindow::connectTo(const LiveConnectSettings& settings)
     }).detach();
 }
 
-bool LiveWindow::openRecording(const QString& path, const QString& stsPath, QString& error)
+struct LiveWindow::ReadRecording {
+    io::stream::StreamRecording recording; // its replies are decoded into `stream`
+    core::stream::UtilizationStream stream;
+    std::size_t refused = 0;
+    QString refusal; // the last refused payload's problem
+    std::vector<std::string> names;
+    QString namesError;
+};
+
+void LiveWindow::openRecording(const QString& path, const QString& stsPath)
 {
     stopPolling();
-    auto recording = io::stream::readStreamRecording(path.toStdString());
-    if (!recording.ok) {
-        error = QString::fromStdString(recording.error);
-        return false;
-    }
-    if (!loadNames(stsPath, error))
-        return false;
+    if (m_reading)
+        m_reading->detach();
     setWindowTitle(tr("Live Utilization — %1").arg(path));
     m_view->setReplay(true);
-    std::vector<std::vector<std::uint8_t>> payloads;
-    for (auto& reply : recording.replies)
-        payloads.push_back(std::move(reply.payload));
-    m_view->appendPayloads(payloads);
+    m_view->setConnectionStatus(path, tr("reading…"), 0, {});
+    m_view->setWaitingText(tr("Reading %1…").arg(path));
+    auto channel = std::make_shared<WorkerChannel<int>>(this, [] {});
+    m_reading = channel;
+    QThreadPool::globalInstance()->start([channel, path, stsPath, this] {
+        views::runBelowGuiPriority();
+        auto read = std::make_shared<ReadRecording>();
+        read->recording = io::stream::readStreamRecording(path.toStdString());
+        for (const auto& reply : read->recording.replies) {
+            if (channel->cancelRequested())
+                return;
+            const auto outcome = read->stream.appendPayload(reply.payload);
+            if (outcome.kind == core::stream::PayloadKind::Corrupt) {
+                ++read->refused;
+                read->refusal = QString::fromStdString(outcome.error);
+            }
+        }
+        read->recording.replies.clear(); // decoded: the payloads are not kept twice
+        readEntryNames(stsPath, read->names, read->namesError);
+        // Runs on the GUI thread, and only while the window is alive (WorkerChannel).
+        channel->post([this, path, read] { recordingDone(path, *read); });
+    });
+}
+
+void LiveWindow::recordingDone(const QString& path, ReadRecording& read)
+{
+    m_reading.reset();
+    const auto& recording = read.recording;
+    if (!recording.ok) {
+        m_view->setConnectionStatus(path, tr("not read"), 0, {});
+        m_view->setWaitingText(tr("Could not read the recording"));
+        m_view->setLastError(QString::fromStdString(recording.error));
+        emit recordingRead(false);
+        return;
+    }
+    if (!read.names.empty())
+        m_view->setEntryNames(std::move(read.names));
+    m_view->setStream(std::move(read.stream), read.refused, read.refusal);
+    m_view->setWaitingText(tr("The recording holds no chunk"));
     m_view->setConnectionStatus(
         tr("%1 (recorded from %2)").arg(path, QString::fromStdString(recording.source)),
         tr("replay"), 0, {});
+    if (!read.namesError.isEmpty())
+        m_view->setLastError(read.namesError);
     if (!recording.cut.empty())
         m_view->setLastError(QString::fromStdString(recording.cut));
-    return true;
+    emit recordingRead(true);
 }
 
 void addLiveStreamMenu(QMenu* file, QWidget* window)
@@ -347,12 +402,7 @@ void addLiveStreamMenu(QMenu* file, QWidget* window)
         if (path.isEmpty())
             return;
         auto* live = new LiveWindow(window);
-        QString error;
-        if (!live->openRecording(path, {}, error)) {
-            delete live;
-            QMessageBox::warning(window, QObject::tr("Open Recording"), error);
-            return;
-        }
+        live->openRecording(path);
         live->show();
     });
 }

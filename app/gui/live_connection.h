@@ -77,18 +77,26 @@ public:
 
     // Starts polling; problems (unreachable host, refused port, …) show in the view's status.
     void connectTo(const LiveConnectSettings& settings);
-    // Loads a recording for replay; false with `error` when it cannot be read.
-    bool openRecording(const QString& path, const QString& stsPath, QString& error);
+    // Reads a recording for replay on a worker ("Reading…" meanwhile); what cannot be read
+    // (a missing file, a cut recording, a bad .sts) is told in the view, with what was read.
+    void openRecording(const QString& path, const QString& stsPath = {});
 
     [[nodiscard]] views::LiveUtilizationView* view() const { return m_view; }
 
+signals:
+    // openRecording() is done: `ok` false when nothing could be read.
+    void recordingRead(bool ok);
+
 private:
     struct PollState;
+    struct ReadRecording;
     void stopPolling();
     bool loadNames(const QString& stsPath, QString& error);
+    void recordingDone(const QString& path, ReadRecording& read);
 
     views::LiveUtilizationView* m_view = nullptr;
     std::shared_ptr<PollState> m_poll;
+    std::shared_ptr<WorkerChannel<int>> m_reading; // the recording being read, if any
 };
 
 // File → Connect to Running Program… and File → Open Recording….

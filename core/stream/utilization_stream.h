@@ -62,6 +62,7 @@ public:
 
     // Entry names: index = entry id (from the program's .sts / .util.sts); empty for none.
     void setEntryNames(std::vector<std::string> names) { m_names = std::move(names); }
+    [[nodiscard]] const std::vector<std::string>& entryNames() const { return m_names; }
     // "Other" for entry 10000, the name from the .sts when known, else "Entry N".
     [[nodiscard]] std::string entryName(std::uint16_t entry) const;
 

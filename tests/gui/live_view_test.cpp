@@ -119,9 +119,13 @@ TEST_CASE("live view: a recording replays; the slider moves the 10-s window")
         REQUIRE(recorder.finish(error));
     }
     app::LiveWindow window;
-    QString openError;
-    REQUIRE(window.openRecording(QString::fromStdString(path), {}, openError));
+    QSignalSpy read(&window, &app::LiveWindow::recordingRead);
+    window.openRecording(QString::fromStdString(path));
     auto* view = window.view();
+    // Read on a worker: the window says so until the chunks arrive.
+    CHECK(view->statusText().contains(QStringLiteral("reading")));
+    REQUIRE(read.wait(10'000));
+    CHECK(read.front().front().toBool());
     CHECK(view->stream().chunkCount() == 12);
     CHECK(view->windowEnd() == 12);
     CHECK(view->scrollChart()->data().categoryCount() == 100);
@@ -141,10 +145,21 @@ TEST_CASE("live view: a recording replays; the slider moves the 10-s window")
     CHECK(detail.total(100) > 50.0);
     CHECK(detail.total(700) < 30.0);
 
-    QString badError;
-    CHECK_FALSE(
-        window.openRecording(QString::fromStdString((dir / "none").string()), {}, badError));
-    CHECK(badError.contains(QStringLiteral("cannot open recording")));
+    // A recording cut inside its last record: what was read is shown, and where it was cut.
+    const auto whole = test::readFile(path);
+    test::writeFile(path, whole.substr(0, whole.size() - 10));
+    window.openRecording(QString::fromStdString(path));
+    REQUIRE(read.wait(10'000));
+    CHECK(read.back().front().toBool());
+    CHECK(view->stream().chunkCount() == 11);
+    CHECK(view->windowEnd() == 11);
+    CHECK(view->lastError().contains(QStringLiteral("inside record 12")));
+
+    window.openRecording(QString::fromStdString((dir / "none").string()));
+    REQUIRE(read.wait(10'000));
+    CHECK_FALSE(read.back().front().toBool());
+    CHECK(view->lastError().contains(QStringLiteral("cannot open recording")));
+    CHECK(view->statusText().contains(QStringLiteral("not read")));
 }
 
 TEST_CASE("live view: closing the window while the program never answers returns at once")

@@ -150,6 +150,31 @@ void LiveUtilizationView::appendPayloads(const std::vector<std::vector<std::uint
         chunksAdded();
 }
 
+void LiveUtilizationView::setStream(
+    core::stream::UtilizationStream stream, std::size_t refused, const QString& refusal)
+{
+    auto names = m_stream.entryNames();
+    m_stream = std::move(stream);
+    m_stream.setEntryNames(std::move(names));
+    m_refused = refused;
+    m_followNewest = true; // a new stream starts at its newest second
+    m_secondChosen = false;
+    if (refused > 0)
+        m_lastError = tr("chunk refused: %1").arg(refusal);
+    if (m_stream.chunkCount() > 0) {
+        chunksAdded();
+    } else {
+        rebuildCharts();
+        updateStatus();
+    }
+}
+
+void LiveUtilizationView::setWaitingText(const QString& text)
+{
+    m_waitingText = text;
+    rebuildCharts();
+}
+
 bool LiveUtilizationView::takePayload(std::span<const std::uint8_t> payload)
 {
     const auto outcome = m_stream.appendPayload(payload);
@@ -271,7 +296,9 @@ void LiveUtilizationView::rebuildCharts()
     const auto end = m_windowEnd;
     if (end == 0) {
         m_scroll->setTitle(tr("Utilization, last 10 s (100 ms bars)"));
-        m_scroll->clearData(tr("Waiting for the first second of the stream…"));
+        m_scroll->clearData(m_waitingText.isEmpty()
+                ? tr("Waiting for the first second of the stream…")
+                : m_waitingText);
         m_detail->setTitle(tr("One second at 1 ms"));
         m_detail->clearData(tr("No second to show yet"));
         return;
