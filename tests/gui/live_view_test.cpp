@@ -61,7 +61,11 @@ TEST_CASE("live view: chunks from a running program scroll in; a corrupt one kee
         REQUIRE(chunks.wait(10'000));
 
     const auto& scroll = *view->scrollChart();
-    REQUIRE(scroll.data().categoryCount() == 20); // 2 s of 100-ms bars
+    // 2 s of 100-ms bars, on an axis that spans 10 s from the start: empty bars to the right.
+    REQUIRE(scroll.data().categoryCount() == 100);
+    CHECK(scroll.data().categories[19].span->end == 2'000'000);
+    CHECK(scroll.data().total(20) == 0.0);
+    CHECK(scroll.data().categories.back().span->end == 10'000'000);
     CHECK(liveBarValue(scroll, 0, QStringLiteral("Entry 3")) == Approx(75.0));
     CHECK(liveBarValue(scroll, 0, QStringLiteral("Other")) == Approx(5.0));
     CHECK(liveBarValue(scroll, 11, QStringLiteral("Entry 7")) == Approx(40.0));
@@ -82,7 +86,7 @@ TEST_CASE("live view: chunks from a running program scroll in; a corrupt one kee
     REQUIRE(refused.wait(10'000));
     CHECK(view->lastError().contains(QStringLiteral("chunk refused")));
     CHECK(view->stream().chunkCount() == 2);
-    CHECK(scroll.data().categoryCount() == 20);
+    CHECK(scroll.data().categoryCount() == 100);
     CHECK(liveBarValue(scroll, 0, QStringLiteral("Entry 3")) == Approx(75.0));
     CHECK(view->statusText().contains(QStringLiteral("last error: chunk refused")));
 }
@@ -132,8 +136,14 @@ TEST_CASE("live view: a recording replays; the slider moves the 10-s window")
     CHECK(view->statusText().contains(QStringLiteral("recorded from simulator")));
     view->showUpTo(5);
     CHECK(view->windowEnd() == 5);
-    CHECK(view->scrollChart()->data().categoryCount() == 50);
+    // Still a 10-s axis, the 5 s shown filling it from the left.
+    CHECK(view->scrollChart()->data().categoryCount() == 100);
     CHECK(view->scrollChart()->data().categories.front().span->begin == 0);
+    CHECK(view->scrollChart()->data().total(49) > 0.0);
+    CHECK(view->scrollChart()->data().total(50) == 0.0);
+    // A click on an empty bar (a second not shown yet) changes nothing.
+    emit view->scrollChart()->categoryClicked(80);
+    CHECK(view->selectedSecond() == 4);
     // A click on a bar shows its second at 1 ms: bar 25 is [2.5, 2.6) s.
     emit view->scrollChart()->categoryClicked(25);
     CHECK(view->selectedSecond() == 2);

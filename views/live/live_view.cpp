@@ -77,6 +77,25 @@ std::pair<StackedBarData, core::analysis::ActivityColumns> liveBars(
     return { std::move(data), columns };
 }
 
+// Empty 100-ms bars after the last one up to `windowBeginMs` + 10 s: with less than 10 s
+// received the axis still spans 10 s and the bars fill it from the left, so the time scale
+// never changes while the stream comes in.
+void padToWindow(StackedBarData& data, std::uint64_t windowBeginMs)
+{
+    constexpr core::TimeUs kBarUs = 100'000;
+    const auto windowEnd
+        = static_cast<core::TimeUs>((windowBeginMs + kWindowSeconds * 1000) * 1000);
+    auto end = data.categories.empty() || !data.categories.back().span
+        ? static_cast<core::TimeUs>(windowBeginMs * 1000)
+        : data.categories.back().span->end;
+    for (; end < windowEnd; end += kBarUs) {
+        StackedBarCategory bar;
+        bar.span = core::TimeRange { end, std::min(end + kBarUs, windowEnd) };
+        data.categories.push_back(std::move(bar));
+    }
+    data.values.resize(data.categories.size() * data.series.size(), 0.0);
+}
+
 } // namespace
 
 LiveUtilizationView::LiveUtilizationView(QWidget* parent)
@@ -113,6 +132,8 @@ LiveUtilizationView::LiveUtilizationView(QWidget* parent)
             return;
         const auto ms = static_cast<std::uint64_t>(
             bars[static_cast<std::size_t>(category)].span->begin / 1000);
+        if (ms >= m_stream.endMs() || m_stream.chunkAtMs(ms) >= m_windowEnd)
+            return; // an empty bar of the seconds still to come
         m_secondChosen = true;
         selectSecond(m_stream.chunkAtMs(ms));
     });
@@ -304,7 +325,9 @@ void LiveUtilizationView::rebuildCharts()
         return;
     }
     const auto first = end > kWindowSeconds ? end - kWindowSeconds : 0;
-    auto [bars, columns] = liveBars(m_stream, m_stream.points(first, end - first, 100));
+    const auto tenths = m_stream.points(first, end - first, 100);
+    auto [bars, columns] = liveBars(m_stream, tenths);
+    padToWindow(bars, tenths.empty() ? 0 : tenths.front().beginMs);
     m_scroll->setTitle(tr("Utilization, last 10 s (100 ms bars)"),
         tr("program time %1 s – %2 s").arg(first).arg(end));
     if (bars.series.empty())
