@@ -230,3 +230,17 @@ TEST_CASE("live view: quitting stops every polling thread and waits for its reco
     CHECK(app::LivePolling::instance().running() == 0);
     CHECK(io::stream::readStreamRecording(settings.recordPath.toStdString()).ok);
 }
+
+TEST_CASE("live view: a second whose 1-ms bins were let go keeps its bars and says why")
+{
+    views::LiveUtilizationView view;
+    view.setDetailSeconds(2);
+    for (std::uint64_t k = 0; k < 5; ++k)
+        view.appendPayload(
+            core::stream::encodeUtilizationPayload(core::stream::syntheticUtilizationChunk(k, 4)));
+    CHECK(view.scrollChart()->data().total(0) > 50.0); // second 0's bars are all there
+    CHECK(view.detailChart()->data().categoryCount() == 1000); // the newest second at 1 ms
+    emit view.scrollChart()->categoryClicked(5); // [0.5, 0.6) s
+    CHECK(view.selectedSecond() == 0);
+    CHECK_FALSE(view.detailChart()->hasData());
+}

@@ -145,6 +145,45 @@ TEST_CASE("stream: 100-ms and 1-ms averages, totals and names of a hand-made chu
     CHECK(stream.entryName(7) == "Entry 7");
 }
 
+TEST_CASE("stream: with 1-ms bins kept for the newest seconds, older ones keep their tenths")
+{
+    UtilizationStream whole;
+    UtilizationStream recent;
+    recent.setDetailSeconds(2);
+    for (std::uint64_t k = 0; k < 5; ++k) {
+        auto chunk = core::stream::syntheticUtilizationChunk(k, 4);
+        whole.appendChunk(chunk);
+        recent.appendChunk(std::move(chunk));
+    }
+    CHECK_FALSE(recent.hasBins(2));
+    CHECK(recent.hasBins(3));
+    CHECK(recent.chunk(0).binCount() == 0);
+    CHECK(recent.chunkCount() == 5);
+    CHECK(recent.endMs() == whole.endMs());
+    CHECK(recent.chunkAtMs(2500) == 2);
+    // The 100-ms points of every second are unchanged, dropped bins or not.
+    const auto all = whole.points(0, 5, 100);
+    const auto kept = recent.points(0, 5, 100);
+    REQUIRE(kept.size() == all.size());
+    REQUIRE(kept.size() == 50);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        CHECK(kept[i].beginMs == all[i].beginMs);
+        CHECK(kept[i].totalPercent() == Approx(all[i].totalPercent()));
+        CHECK(kept[i].shares.size() == all[i].shares.size());
+    }
+    // 1-ms points only where the bins are kept.
+    CHECK(recent.points(0, 3, 1).empty());
+    CHECK(recent.points(3, 1, 1).size() == 1000);
+    CHECK(recent.points(2, 2, 1).front().beginMs == 3000);
+    const auto totals = recent.entryTotals();
+    REQUIRE(totals.size() == whole.entryTotals().size());
+    CHECK(totals.front().percent == Approx(whole.entryTotals().front().percent));
+    // Asking for fewer seconds later lets go of more.
+    recent.setDetailSeconds(1);
+    CHECK_FALSE(recent.hasBins(3));
+    CHECK(recent.points(0, 5, 100).size() == 50);
+}
+
 TEST_CASE("stream: a .util.sts names the entries")
 {
     test::TempDir dir;

@@ -339,7 +339,12 @@ void LiveUtilizationView::rebuildCharts()
     auto [detail, detailColumns] = liveBars(m_stream, m_stream.points(second, 1, 1));
     m_detail->setTitle(tr("Second %1 at 1 ms").arg(second),
         tr("program time %1 s – %2 s").arg(second).arg(second + 1));
-    if (detail.series.empty())
+    if (!m_stream.hasBins(second))
+        m_detail->clearData(tr("The 1-ms bins of second %1 are no longer kept: a live window "
+                               "keeps them for the last %2 min (replay the recording to see them)")
+                                .arg(second)
+                                .arg(m_stream.detailSeconds() / 60));
+    else if (detail.series.empty())
         m_detail->clearData(tr("No work recorded in second %1").arg(second));
     else
         m_detail->setData(std::move(detail), detailColumns);

@@ -41,6 +41,9 @@ public:
     // are kept.
     void setStream(
         core::stream::UtilizationStream stream, std::size_t refused, const QString& refusal);
+    // Keeps the 1-ms bins of only the newest `seconds` (a live session; 0: all, as for a
+    // recording): older seconds keep their 100-ms bars, and the 1-ms chart says why it is empty.
+    void setDetailSeconds(std::size_t seconds) { m_stream.setDetailSeconds(seconds); }
     // What the empty charts say before the first chunk ("Reading …", "Could not read …").
     void setWaitingText(const QString& text);
     // Entry names (index = entry id), from the program's .sts; "Entry N" without.
