@@ -12,6 +12,7 @@
 #include "views/live/live_view.h"
 
 #include <QSignalSpy>
+#include <QStatusBar>
 
 #include <catch2/catch.hpp>
 
@@ -185,7 +186,8 @@ TEST_CASE("live view: closing the window while the program never answers returns
     settings.timeoutMs = 600'000; // only abandoning the request can end it within the test
     settings.recordPath = record;
 
-    auto* window = new app::LiveWindow;
+    app::MainWindow main(false);
+    auto* window = new app::LiveWindow(&main);
     QSignalSpy chunks(window->view(), &views::LiveUtilizationView::chunkAdded);
     window->connectTo(settings);
     REQUIRE(chunks.wait(10'000));
@@ -205,6 +207,7 @@ TEST_CASE("live view: closing the window while the program never answers returns
     QObject::disconnect(finished);
     CHECK(order.front() == QStringLiteral("closed"));
     CHECK(order.back() == QStringLiteral("Recording saved to %1 (1 chunk(s))").arg(record));
+    CHECK(main.statusBar()->currentMessage() == order.back()); // told in the main window
     // The recording was completed off the GUI thread: renamed into place, with its one chunk.
     const auto recording = io::stream::readStreamRecording(record.toStdString());
     REQUIRE(recording.ok);
