@@ -71,8 +71,9 @@ struct PollingThreads {
 
 PollingThreads& pollingThreads()
 {
-    static PollingThreads threads;
-    return threads;
+    // Never destroyed: a thread still running at exit (past the quit wait) may touch it.
+    static auto* threads = new PollingThreads;
+    return *threads;
 }
 
 // On the GUI thread, before the thread starts (LivePolling then lives on the GUI thread).
@@ -176,7 +177,12 @@ LiveWindow::LiveWindow(QWidget* parent)
 LivePolling& LivePolling::instance()
 {
     // Never destroyed: a thread still finishing at exit may look it up (it posts nothing then).
-    static auto* polling = new LivePolling;
+    static auto* polling = [] {
+        // However the application ends (quit, a test's end), no polling thread outlives it
+        // unbounded, nor posts to it once it is gone.
+        qAddPostRoutine([] { LivePolling::instance().stopAllAndWait(kQuitWaitMs); });
+        return new LivePolling;
+    }();
     return *polling;
 }
 
