@@ -34,8 +34,9 @@ int remainingMs(SocketDeadline deadline);
 bool waitCancelled(int cancel, int milliseconds);
 SocketDeadline deadlineIn(int milliseconds);
 
-// A flag that another thread raises to abandon a request in flight (closing a live window):
-// its fd() turns readable for good, which every wait above watches. Linux eventfd.
+// A flag that another thread (or a signal handler: raise() is one write) raises to abandon a
+// wait: a request in flight when a live window closes, the server's accept loop on stop().
+// Its fd() turns readable for good; the waits above watch it. Linux eventfd.
 class CancelSignal {
 public:
     CancelSignal();
