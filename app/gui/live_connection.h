@@ -6,10 +6,7 @@
 #include <QString>
 #include <QWidget>
 
-#include <condition_variable>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 class QCheckBox;
 class QLineEdit;
@@ -46,10 +43,32 @@ private:
     QLineEdit* m_recordPath = nullptr;
 };
 
+// The polling threads of all live windows, seen from the GUI thread (docs/streaming.md). A
+// thread outlives its window: closing the window only asks it to stop (the request in flight
+// is abandoned), and the thread completes the recording on its own, then says so here.
+class LivePolling : public QObject {
+    Q_OBJECT
+public:
+    static LivePolling& instance(); // created on the GUI thread on first use
+
+    // Asks every polling thread to stop and waits up to `ms` for them to complete their
+    // recordings (application quit). True when none is left running.
+    bool stopAllAndWait(int ms);
+    [[nodiscard]] int running() const;
+
+signals:
+    // A polling thread ended: "Recording saved to …", "Live connection to … closed".
+    void finished(const QString& message);
+
+private:
+    LivePolling() = default;
+};
+
 // A window with the Live Utilization view, fed by a polling thread (live) or by a recording.
 // The polling thread owns the sockets and the recording; it hands payloads and status to the
 // view through a WorkerChannel, so the GUI thread never waits on the network. Closing the window
-// stops polling (at most one request's timeout later) and completes the recording.
+// never waits either: the thread is told to stop and finishes the recording by itself
+// (LivePolling::finished).
 class LiveWindow : public QWidget {
     Q_OBJECT
 public:
@@ -58,19 +77,26 @@ public:
 
     // Starts polling; problems (unreachable host, refused port, …) show in the view's status.
     void connectTo(const LiveConnectSettings& settings);
-    // Loads a recording for replay; false with `error` when it cannot be read.
-    bool openRecording(const QString& path, const QString& stsPath, QString& error);
+    // Reads a recording for replay on a worker ("Reading…" meanwhile); what cannot be read
+    // (a missing file, a cut recording, a bad .sts) is told in the view, with what was read.
+    void openRecording(const QString& path, const QString& stsPath = {});
 
     [[nodiscard]] views::LiveUtilizationView* view() const { return m_view; }
 
+signals:
+    // openRecording() is done: `ok` false when nothing could be read.
+    void recordingRead(bool ok);
+
 private:
     struct PollState;
+    struct ReadRecording;
     void stopPolling();
     bool loadNames(const QString& stsPath, QString& error);
+    void recordingDone(const QString& path, ReadRecording& read);
 
     views::LiveUtilizationView* m_view = nullptr;
     std::shared_ptr<PollState> m_poll;
-    std::thread m_thread;
+    std::shared_ptr<WorkerChannel<int>> m_reading; // the recording being read, if any
 };
 
 // File → Connect to Running Program… and File → Open Recording….

@@ -7,6 +7,8 @@ namespace parallax::core::stream {
 
 namespace {
 
+constexpr std::uint32_t kTenthBins = 100; // the bins of a 100-ms point
+
 double utilizationPercent(std::uint64_t utilizationSum, std::uint64_t bins)
 {
     // 250 = 100 %, averaged over the bins.
@@ -45,6 +47,26 @@ void UtilizationStream::appendChunk(UtilizationChunk chunk)
     m_chunkBeginMs.push_back(m_endMs);
     m_endMs += chunk.binCount();
     m_chunks.push_back(std::move(chunk));
+    dropOldBins();
+}
+
+void UtilizationStream::setDetailSeconds(std::size_t seconds)
+{
+    m_detailSeconds = seconds;
+    dropOldBins();
+}
+
+void UtilizationStream::dropOldBins()
+{
+    if (m_detailSeconds == 0)
+        return;
+    while (m_chunks.size() - m_firstWithBins > m_detailSeconds) {
+        const auto k = m_firstWithBins;
+        m_tenths.push_back(points(k, 1, kTenthBins));
+        m_chunks[k].records = {};
+        m_chunks[k].binStart = { 0 };
+        ++m_firstWithBins;
+    }
 }
 
 std::uint32_t UtilizationStream::pes() const
@@ -69,6 +91,11 @@ std::vector<UtilizationPoint> UtilizationStream::points(
     const std::size_t last = firstChunk + std::min(chunks, m_chunks.size() - firstChunk);
     std::map<std::uint16_t, std::uint64_t> sums;
     for (std::size_t k = firstChunk; k < last; ++k) {
+        if (!hasBins(k)) {
+            if (binsPerPoint == kTenthBins)
+                result.insert(result.end(), m_tenths[k].begin(), m_tenths[k].end());
+            continue;
+        }
         const auto& chunk = m_chunks[k];
         for (std::size_t begin = 0; begin < chunk.binCount(); begin += binsPerPoint) {
             const std::size_t end = std::min(chunk.binCount(), begin + binsPerPoint);

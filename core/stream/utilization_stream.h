@@ -42,6 +42,18 @@ public:
     void appendChunk(UtilizationChunk chunk);
 
     [[nodiscard]] std::size_t chunkCount() const { return m_chunks.size(); }
+
+    // Keeps the 1-ms bins of only the newest `seconds` chunks (0, the default: of all). An older
+    // chunk keeps its 100-ms averages, so points(…, 100) and entryTotals() are unchanged, but
+    // it has no bins any more: points(…, 1) leaves it out and chunk(k) has none. A multi-hour
+    // live session then keeps roughly 2 KB a second instead of a large chunk's ~16 KB.
+    void setDetailSeconds(std::size_t seconds);
+    [[nodiscard]] std::size_t detailSeconds() const { return m_detailSeconds; }
+    // Whether chunk k still has its 1-ms bins.
+    [[nodiscard]] bool hasBins(std::size_t k) const
+    {
+        return k >= m_firstWithBins && k < m_chunks.size();
+    }
     [[nodiscard]] const UtilizationChunk& chunk(std::size_t k) const { return m_chunks[k]; }
     // PEs averaged into the newest chunk (0 before the first).
     [[nodiscard]] std::uint32_t pes() const;
@@ -50,8 +62,9 @@ public:
     [[nodiscard]] std::size_t chunkAtMs(std::uint64_t ms) const;
 
     // Averages of `binsPerPoint` bins (100: the scrolling view's 100-ms bars; 1: the detail
-    // view) over chunks [first, first + count), clipped to the chunks received. A chunk's last
-    // point is narrower when its bin count is not a multiple of binsPerPoint.
+    // view) over chunks [first, first + count), clipped to the chunks received; chunks whose
+    // bins were let go (setDetailSeconds) give their 100-ms points, and nothing otherwise. A
+    // chunk's last point is narrower when its bin count is not a multiple of binsPerPoint.
     [[nodiscard]] std::vector<UtilizationPoint> points(
         std::size_t firstChunk, std::size_t chunks, std::uint32_t binsPerPoint) const;
     // The 100-ms points of the newest `seconds` chunks (the scrolling view).
@@ -62,11 +75,17 @@ public:
 
     // Entry names: index = entry id (from the program's .sts / .util.sts); empty for none.
     void setEntryNames(std::vector<std::string> names) { m_names = std::move(names); }
+    [[nodiscard]] const std::vector<std::string>& entryNames() const { return m_names; }
     // "Other" for entry 10000, the name from the .sts when known, else "Entry N".
     [[nodiscard]] std::string entryName(std::uint16_t entry) const;
 
 private:
+    void dropOldBins();
+
     std::vector<UtilizationChunk> m_chunks;
+    std::size_t m_detailSeconds = 0;
+    std::size_t m_firstWithBins = 0; // chunks before it have only m_tenths
+    std::vector<std::vector<UtilizationPoint>> m_tenths; // 100-ms points of the chunks before
     std::vector<std::uint64_t> m_chunkBeginMs;
     std::uint64_t m_endMs = 0;
     std::vector<std::uint64_t> m_entrySums; // per entry id (Other at kOtherEntry): Σ utilization

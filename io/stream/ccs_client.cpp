@@ -55,8 +55,13 @@ std::string connectMessage(const CcsEndpoint& endpoint, CcsStatus status, int er
     }
 }
 
+std::string cancelledMessage(const CcsEndpoint& endpoint)
+{
+    return "request to " + endpoint.text() + " abandoned (stopped)";
+}
+
 // Connects within the deadline: the socket, or -1 with `result` set.
-int connectTo(const CcsEndpoint& endpoint, SocketDeadline deadline, CcsResult& result)
+int connectTo(const CcsEndpoint& endpoint, SocketDeadline deadline, int cancel, CcsResult& result)
 {
     addrinfo hints {};
     hints.ai_family = AF_UNSPEC;
@@ -82,10 +87,15 @@ int connectTo(const CcsEndpoint& endpoint, SocketDeadline deadline, CcsResult& r
         }
         int rc = ::connect(fd.get(), a->ai_addr, a->ai_addrlen);
         if (rc != 0 && errno == EINPROGRESS) {
-            pollfd p { fd.get(), POLLOUT, 0 };
+            pollfd p[2] = { { fd.get(), POLLOUT, 0 }, { cancel, POLLIN, 0 } };
             do
-                rc = ::poll(&p, 1, remainingMs(deadline));
+                rc = ::poll(p, cancel >= 0 ? 2 : 1, remainingMs(deadline));
             while (rc < 0 && errno == EINTR);
+            if (rc > 0 && cancel >= 0 && p[1].revents != 0) {
+                ::freeaddrinfo(found);
+                result = ccsFailure(CcsStatus::Cancelled, cancelledMessage(endpoint));
+                return -1;
+            }
             if (rc == 0) {
                 lastError = ETIMEDOUT;
                 lastStatus = CcsStatus::Timeout;
@@ -141,13 +151,18 @@ CcsResult ccsRequest(const CcsEndpoint& endpoint, std::string_view handler, std:
     std::span<const std::uint8_t> data, const CcsClientOptions& options)
 {
     CcsResult result;
-    const UniqueFd fd(connectTo(endpoint, deadlineIn(options.connectTimeoutMs), result));
+    const int cancel = options.cancelFd;
+    if (waitCancelled(cancel, 0))
+        return ccsFailure(CcsStatus::Cancelled, cancelledMessage(endpoint));
+    const UniqueFd fd(connectTo(endpoint, deadlineIn(options.connectTimeoutMs), cancel, result));
     if (fd.get() < 0)
         return result;
     const auto where = endpoint.text();
     const auto deadline = deadlineIn(options.replyTimeoutMs);
     const auto request = encodeCcsRequest(handler, pe, data);
-    const auto sent = writeAll(fd.get(), request, deadline);
+    const auto sent = writeAll(fd.get(), request, deadline, cancel);
+    if (sent.status == SocketStatus::Cancelled)
+        return ccsFailure(CcsStatus::Cancelled, cancelledMessage(endpoint));
     if (sent.status == SocketStatus::Timeout)
         return ccsFailure(CcsStatus::Timeout, "no answer from " + where + " (sending timed out)");
     if (sent.status == SocketStatus::Closed)
@@ -157,9 +172,11 @@ CcsResult ccsRequest(const CcsEndpoint& endpoint, std::string_view handler, std:
         return ccsFailure(CcsStatus::Failed, "cannot send to " + where + ": " + sent.error);
 
     std::uint8_t lengthBytes[4] = {};
-    const auto head = readExact(fd.get(), lengthBytes, deadline);
+    const auto head = readExact(fd.get(), lengthBytes, deadline, cancel);
     const auto timeoutText = "no reply from " + where + " within "
         + std::to_string(options.replyTimeoutMs) + " ms (timed out)";
+    if (head.status == SocketStatus::Cancelled)
+        return ccsFailure(CcsStatus::Cancelled, cancelledMessage(endpoint));
     if (head.status == SocketStatus::Timeout)
         return ccsFailure(CcsStatus::Timeout, timeoutText);
     if (head.status == SocketStatus::Closed && head.bytes == 0)
@@ -178,7 +195,9 @@ CcsResult ccsRequest(const CcsEndpoint& endpoint, std::string_view handler, std:
             "reply from " + where + " claims " + std::to_string(length) + " bytes (at most "
                 + std::to_string(options.maxReplyBytes) + " accepted): not a CCS server?");
     result.payload.resize(length);
-    const auto body = readExact(fd.get(), result.payload, deadline);
+    const auto body = readExact(fd.get(), result.payload, deadline, cancel);
+    if (body.status == SocketStatus::Cancelled)
+        return ccsFailure(CcsStatus::Cancelled, cancelledMessage(endpoint));
     if (body.status == SocketStatus::Timeout)
         return ccsFailure(CcsStatus::Timeout, timeoutText);
     if (body.status == SocketStatus::Closed)

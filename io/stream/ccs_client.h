@@ -29,6 +29,9 @@ struct CcsClientOptions {
     int connectTimeoutMs = 3000;
     int replyTimeoutMs = 5000; // from the request sent to the last reply byte
     std::uint32_t maxReplyBytes = 64U << 20U; // longer replies are refused unread
+    // An fd (CancelSignal::fd(), -1 for none) whose turning readable abandons the request at
+    // once with Cancelled: closing a live window does not wait for a silent program.
+    int cancelFd = -1;
 };
 
 enum class CcsStatus : std::uint8_t {
@@ -40,6 +43,7 @@ enum class CcsStatus : std::uint8_t {
     Timeout, // connect or reply took longer than allowed
     Truncated, // the connection ended inside the reply
     TooLarge, // the reply length passes maxReplyBytes
+    Cancelled, // abandoned through CcsClientOptions::cancelFd
     Failed // any other socket error
 };
 

@@ -5,7 +5,6 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <netdb.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -20,20 +19,12 @@ constexpr int kRequestTimeoutMs = 5000;
 
 } // namespace
 
-CcsServer::CcsServer()
-{
-    int fds[2] = { -1, -1 };
-    if (::pipe2(fds, O_CLOEXEC | O_NONBLOCK) == 0) {
-        m_wakeRead = fds[0];
-        m_wakeWrite = fds[1];
-    }
-}
+CcsServer::CcsServer() = default;
 
 CcsServer::~CcsServer()
 {
-    for (const int fd : { m_listen, m_wakeRead, m_wakeWrite })
-        if (fd >= 0)
-            ::close(fd);
+    if (m_listen >= 0)
+        ::close(m_listen);
 }
 
 bool CcsServer::listen(const std::string& host, std::uint16_t port, std::string& error)
@@ -82,7 +73,7 @@ void CcsServer::run(const CcsHandler& handler)
         return;
     const auto forever = std::chrono::steady_clock::now() + std::chrono::hours(24 * 365);
     for (;;) {
-        const int ready = waitReadable(m_listen, m_wakeRead, forever);
+        const int ready = waitReadable(m_listen, m_stop.fd(), forever);
         if (ready == 2 || ready < 0)
             break;
         if (ready == 0)
@@ -96,11 +87,7 @@ void CcsServer::run(const CcsHandler& handler)
 
 void CcsServer::stop()
 {
-    const char byte = 1;
-    if (m_wakeWrite < 0)
-        return;
-    // A full pipe already wakes run(): the result does not matter.
-    [[maybe_unused]] const auto written = ::write(m_wakeWrite, &byte, 1);
+    m_stop.raise(); // one write(): fine in a signal handler
 }
 
 void CcsServer::serveConnection(int fd, const CcsHandler& handler)

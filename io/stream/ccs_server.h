@@ -1,6 +1,7 @@
 #pragma once
 
 #include "io/stream/ccs_protocol.h"
+#include "io/stream/socket_io.h"
 #include "io/unique_fd.h"
 
 #include <atomic>
@@ -62,8 +63,7 @@ private:
     void serveConnection(int fd, const CcsHandler& handler);
 
     int m_listen = -1;
-    int m_wakeRead = -1; // a pipe that stop() writes to
-    int m_wakeWrite = -1;
+    CancelSignal m_stop; // raised by stop(); wakes run()
     std::uint16_t m_port = 0;
     std::atomic<std::size_t> m_served { 0 };
     std::vector<std::unique_ptr<UniqueFd>> m_held;

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -24,14 +25,17 @@ SocketDeadline deadlineIn(int milliseconds)
 
 namespace {
 
-// Polls one fd for `events`: 1 ready, 0 timeout, -1 error (errno kept).
-int pollOne(int fd, short events, SocketDeadline deadline)
+// Polls one fd for `events` and `cancel` (-1: none) for input: 1 ready, 2 cancelled, 0 timeout,
+// -1 error (errno kept).
+int pollOne(int fd, short events, SocketDeadline deadline, int cancel)
 {
     for (;;) {
-        pollfd p { fd, events, 0 };
-        const int n = ::poll(&p, 1, remainingMs(deadline));
+        pollfd p[2] = { { fd, events, 0 }, { cancel, POLLIN, 0 } };
+        const int n = ::poll(p, cancel >= 0 ? 2 : 1, remainingMs(deadline));
         if (n < 0 && errno == EINTR)
             continue;
+        if (n > 0 && cancel >= 0 && p[1].revents != 0)
+            return 2;
         return n;
     }
 }
@@ -59,7 +63,7 @@ namespace {
 // for `events` while the socket would block.
 template <class Step>
 SocketOutcome transferAll(
-    int fd, std::size_t size, short events, SocketDeadline deadline, Step step)
+    int fd, std::size_t size, short events, SocketDeadline deadline, int cancel, Step step)
 {
     SocketOutcome outcome;
     while (outcome.bytes < size) {
@@ -78,7 +82,11 @@ SocketOutcome transferAll(
             outcome.error = std::strerror(errno);
             return outcome;
         }
-        const int ready = pollOne(fd, events, deadline);
+        const int ready = pollOne(fd, events, deadline, cancel);
+        if (ready == 2) {
+            outcome.status = SocketStatus::Cancelled;
+            return outcome;
+        }
         if (ready == 0) {
             outcome.status = SocketStatus::Timeout;
             return outcome;
@@ -94,18 +102,48 @@ SocketOutcome transferAll(
 
 } // namespace
 
-SocketOutcome readExact(int fd, std::span<std::uint8_t> buffer, SocketDeadline deadline)
+SocketOutcome readExact(int fd, std::span<std::uint8_t> buffer, SocketDeadline deadline, int cancel)
 {
-    return transferAll(fd, buffer.size(), POLLIN, deadline, [&](std::size_t done) {
+    return transferAll(fd, buffer.size(), POLLIN, deadline, cancel, [&](std::size_t done) {
         return ::recv(fd, buffer.data() + done, buffer.size() - done, 0);
     });
 }
 
-SocketOutcome writeAll(int fd, std::span<const std::uint8_t> bytes, SocketDeadline deadline)
+SocketOutcome writeAll(
+    int fd, std::span<const std::uint8_t> bytes, SocketDeadline deadline, int cancel)
 {
-    return transferAll(fd, bytes.size(), POLLOUT, deadline, [&](std::size_t done) {
+    return transferAll(fd, bytes.size(), POLLOUT, deadline, cancel, [&](std::size_t done) {
         return ::send(fd, bytes.data() + done, bytes.size() - done, MSG_NOSIGNAL);
     });
+}
+
+bool waitCancelled(int cancel, int milliseconds)
+{
+    if (cancel < 0)
+        return false;
+    return pollOne(cancel, POLLIN, deadlineIn(milliseconds), -1) == 1;
+}
+
+CancelSignal::CancelSignal()
+    : m_fd(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK))
+{ }
+
+CancelSignal::~CancelSignal()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+void CancelSignal::raise()
+{
+    const std::uint64_t one = 1;
+    // Only fails when the counter is about to overflow: it is readable then anyway.
+    [[maybe_unused]] const auto written = ::write(m_fd, &one, sizeof one);
+}
+
+bool CancelSignal::raised() const
+{
+    return waitCancelled(m_fd, 0);
 }
 
 } // namespace parallax::io::stream

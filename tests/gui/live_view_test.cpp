@@ -12,6 +12,7 @@
 #include "views/live/live_view.h"
 
 #include <QSignalSpy>
+#include <QStatusBar>
 
 #include <catch2/catch.hpp>
 
@@ -61,7 +62,11 @@ TEST_CASE("live view: chunks from a running program scroll in; a corrupt one kee
         REQUIRE(chunks.wait(10'000));
 
     const auto& scroll = *view->scrollChart();
-    REQUIRE(scroll.data().categoryCount() == 20); // 2 s of 100-ms bars
+    // 2 s of 100-ms bars, on an axis that spans 10 s from the start: empty bars to the right.
+    REQUIRE(scroll.data().categoryCount() == 100);
+    CHECK(scroll.data().categories[19].span->end == 2'000'000);
+    CHECK(scroll.data().total(20) == 0.0);
+    CHECK(scroll.data().categories.back().span->end == 10'000'000);
     CHECK(liveBarValue(scroll, 0, QStringLiteral("Entry 3")) == Approx(75.0));
     CHECK(liveBarValue(scroll, 0, QStringLiteral("Other")) == Approx(5.0));
     CHECK(liveBarValue(scroll, 11, QStringLiteral("Entry 7")) == Approx(40.0));
@@ -82,7 +87,7 @@ TEST_CASE("live view: chunks from a running program scroll in; a corrupt one kee
     REQUIRE(refused.wait(10'000));
     CHECK(view->lastError().contains(QStringLiteral("chunk refused")));
     CHECK(view->stream().chunkCount() == 2);
-    CHECK(scroll.data().categoryCount() == 20);
+    CHECK(scroll.data().categoryCount() == 100);
     CHECK(liveBarValue(scroll, 0, QStringLiteral("Entry 3")) == Approx(75.0));
     CHECK(view->statusText().contains(QStringLiteral("last error: chunk refused")));
 }
@@ -119,17 +124,27 @@ TEST_CASE("live view: a recording replays; the slider moves the 10-s window")
         REQUIRE(recorder.finish(error));
     }
     app::LiveWindow window;
-    QString openError;
-    REQUIRE(window.openRecording(QString::fromStdString(path), {}, openError));
+    QSignalSpy read(&window, &app::LiveWindow::recordingRead);
+    window.openRecording(QString::fromStdString(path));
     auto* view = window.view();
+    // Read on a worker: the window says so until the chunks arrive.
+    CHECK(view->statusText().contains(QStringLiteral("reading")));
+    REQUIRE(read.wait(10'000));
+    CHECK(read.front().front().toBool());
     CHECK(view->stream().chunkCount() == 12);
     CHECK(view->windowEnd() == 12);
     CHECK(view->scrollChart()->data().categoryCount() == 100);
     CHECK(view->statusText().contains(QStringLiteral("recorded from simulator")));
     view->showUpTo(5);
     CHECK(view->windowEnd() == 5);
-    CHECK(view->scrollChart()->data().categoryCount() == 50);
+    // Still a 10-s axis, the 5 s shown filling it from the left.
+    CHECK(view->scrollChart()->data().categoryCount() == 100);
     CHECK(view->scrollChart()->data().categories.front().span->begin == 0);
+    CHECK(view->scrollChart()->data().total(49) > 0.0);
+    CHECK(view->scrollChart()->data().total(50) == 0.0);
+    // A click on an empty bar (a second not shown yet) changes nothing.
+    emit view->scrollChart()->categoryClicked(80);
+    CHECK(view->selectedSecond() == 4);
     // A click on a bar shows its second at 1 ms: bar 25 is [2.5, 2.6) s.
     emit view->scrollChart()->categoryClicked(25);
     CHECK(view->selectedSecond() == 2);
@@ -141,8 +156,94 @@ TEST_CASE("live view: a recording replays; the slider moves the 10-s window")
     CHECK(detail.total(100) > 50.0);
     CHECK(detail.total(700) < 30.0);
 
-    QString badError;
-    CHECK_FALSE(
-        window.openRecording(QString::fromStdString((dir / "none").string()), {}, badError));
-    CHECK(badError.contains(QStringLiteral("cannot open recording")));
+    // A recording cut inside its last record: what was read is shown, and where it was cut.
+    const auto whole = test::readFile(path);
+    test::writeFile(path, whole.substr(0, whole.size() - 10));
+    window.openRecording(QString::fromStdString(path));
+    REQUIRE(read.wait(10'000));
+    CHECK(read.back().front().toBool());
+    CHECK(view->stream().chunkCount() == 11);
+    CHECK(view->windowEnd() == 11);
+    CHECK(view->lastError().contains(QStringLiteral("inside record 12")));
+
+    window.openRecording(QString::fromStdString((dir / "none").string()));
+    REQUIRE(read.wait(10'000));
+    CHECK_FALSE(read.back().front().toBool());
+    CHECK(view->lastError().contains(QStringLiteral("cannot open recording")));
+    CHECK(view->statusText().contains(QStringLiteral("not read")));
+}
+
+TEST_CASE("live view: closing the window while the program never answers returns at once")
+{
+    test::CcsTestServer server;
+    io::stream::CcsAnswer silence;
+    silence.holdOpen = true; // the stream request is taken and never answered
+    server.queueChunk(test::handMadeChunk());
+    server.queueAnswer(silence);
+    test::TempDir dir;
+    const auto record = QString::fromStdString((dir / "closed.plxstream").string());
+    auto settings = localSettings(server);
+    settings.timeoutMs = 600'000; // only abandoning the request can end it within the test
+    settings.recordPath = record;
+
+    app::MainWindow main(false);
+    auto* window = new app::LiveWindow(&main);
+    QSignalSpy chunks(window->view(), &views::LiveUtilizationView::chunkAdded);
+    window->connectTo(settings);
+    REQUIRE(chunks.wait(10'000));
+    REQUIRE(server.waitUntilDrained()); // the request in flight now hangs
+
+    std::vector<QString> order;
+    auto& polling = app::LivePolling::instance();
+    const auto finished
+        = QObject::connect(&polling, &app::LivePolling::finished, [&](const QString& message) {
+              if (message.contains(record))
+                  order.push_back(message);
+          });
+    window->close(); // WA_DeleteOnClose: the window and its view go
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    order.push_back(QStringLiteral("closed"));
+    test::waitUntil([&] { return order.size() == 2; }, 10'000);
+    QObject::disconnect(finished);
+    CHECK(order.front() == QStringLiteral("closed"));
+    CHECK(order.back() == QStringLiteral("Recording saved to %1 (1 chunk(s))").arg(record));
+    CHECK(main.statusBar()->currentMessage() == order.back()); // told in the main window
+    // The recording was completed off the GUI thread: renamed into place, with its one chunk.
+    const auto recording = io::stream::readStreamRecording(record.toStdString());
+    REQUIRE(recording.ok);
+    CHECK(recording.replies.size() == 1);
+    CHECK(recording.cut.empty());
+}
+
+TEST_CASE("live view: quitting stops every polling thread and waits for its recording")
+{
+    test::CcsTestServer server;
+    io::stream::CcsAnswer silence;
+    silence.holdOpen = true;
+    server.queueAnswer(silence);
+    test::TempDir dir;
+    auto settings = localSettings(server);
+    settings.timeoutMs = 600'000;
+    settings.recordPath = QString::fromStdString((dir / "quit.plxstream").string());
+    app::LiveWindow window;
+    window.connectTo(settings);
+    REQUIRE(server.waitUntilDrained());
+    // The window stays open, as when the application quits with it.
+    CHECK(app::LivePolling::instance().stopAllAndWait(10'000));
+    CHECK(app::LivePolling::instance().running() == 0);
+    CHECK(io::stream::readStreamRecording(settings.recordPath.toStdString()).ok);
+}
+
+TEST_CASE("live view: a second whose 1-ms bins were let go keeps its bars and says why")
+{
+    views::LiveUtilizationView view;
+    view.setDetailSeconds(2);
+    for (std::uint64_t k = 0; k < 5; ++k)
+        view.appendPayload(
+            core::stream::encodeUtilizationPayload(core::stream::syntheticUtilizationChunk(k, 4)));
+    CHECK(view.scrollChart()->data().total(0) > 50.0); // second 0's bars are all there
+    CHECK(view.detailChart()->data().categoryCount() == 1000); // the newest second at 1 ms
+    emit view.scrollChart()->categoryClicked(5); // [0.5, 0.6) s
+    CHECK(view.selectedSecond() == 0);
+    CHECK_FALSE(view.detailChart()->hasData());
 }

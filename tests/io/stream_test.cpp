@@ -5,6 +5,7 @@
 
 #include "core/stream/utilization_stream.h"
 #include "io/stream/ccs_client.h"
+#include "io/stream/socket_io.h"
 #include "io/stream/stream_recording.h"
 #include "io/sts_reader.h"
 #include "support/ccs_test_server.h"
@@ -14,6 +15,7 @@
 
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace parallax;
@@ -143,6 +145,45 @@ TEST_CASE("stream: 100-ms and 1-ms averages, totals and names of a hand-made chu
     CHECK(stream.entryName(7) == "Entry 7");
 }
 
+TEST_CASE("stream: with 1-ms bins kept for the newest seconds, older ones keep their tenths")
+{
+    UtilizationStream whole;
+    UtilizationStream recent;
+    recent.setDetailSeconds(2);
+    for (std::uint64_t k = 0; k < 5; ++k) {
+        auto chunk = core::stream::syntheticUtilizationChunk(k, 4);
+        whole.appendChunk(chunk);
+        recent.appendChunk(std::move(chunk));
+    }
+    CHECK_FALSE(recent.hasBins(2));
+    CHECK(recent.hasBins(3));
+    CHECK(recent.chunk(0).binCount() == 0);
+    CHECK(recent.chunkCount() == 5);
+    CHECK(recent.endMs() == whole.endMs());
+    CHECK(recent.chunkAtMs(2500) == 2);
+    // The 100-ms points of every second are unchanged, dropped bins or not.
+    const auto all = whole.points(0, 5, 100);
+    const auto kept = recent.points(0, 5, 100);
+    REQUIRE(kept.size() == all.size());
+    REQUIRE(kept.size() == 50);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        CHECK(kept[i].beginMs == all[i].beginMs);
+        CHECK(kept[i].totalPercent() == Approx(all[i].totalPercent()));
+        CHECK(kept[i].shares.size() == all[i].shares.size());
+    }
+    // 1-ms points only where the bins are kept.
+    CHECK(recent.points(0, 3, 1).empty());
+    CHECK(recent.points(3, 1, 1).size() == 1000);
+    CHECK(recent.points(2, 2, 1).front().beginMs == 3000);
+    const auto totals = recent.entryTotals();
+    REQUIRE(totals.size() == whole.entryTotals().size());
+    CHECK(totals.front().percent == Approx(whole.entryTotals().front().percent));
+    // Asking for fewer seconds later lets go of more.
+    recent.setDetailSeconds(1);
+    CHECK_FALSE(recent.hasBins(3));
+    CHECK(recent.points(0, 5, 100).size() == 50);
+}
+
 TEST_CASE("stream: a .util.sts names the entries")
 {
     test::TempDir dir;
@@ -251,6 +292,31 @@ TEST_CASE("stream: a port that accepts but never answers times out")
     const auto reply = pollStream(server, options);
     CHECK(reply.status == CcsStatus::Timeout);
     CHECK_THAT(reply.error, Catch::Contains("within 150 ms"));
+}
+
+TEST_CASE("stream: a raised cancel signal abandons a request that would wait for long")
+{
+    test::CcsTestServer server;
+    server.queueAnswer({ {}, true }); // held open, unanswered
+    io::stream::CancelSignal cancel;
+    CHECK_FALSE(cancel.raised());
+    io::stream::CcsClientOptions options;
+    options.replyTimeoutMs = 600'000; // only the cancel can end it within the test
+    options.cancelFd = cancel.fd();
+    bool drained = false;
+    std::thread raiser([&] {
+        drained = server.waitUntilDrained(); // the request is taken, its reply never comes
+        cancel.raise();
+    });
+    const auto reply = pollStream(server, options);
+    raiser.join();
+    CHECK(drained);
+    CHECK(reply.status == CcsStatus::Cancelled);
+    CHECK_THAT(reply.error, Catch::Contains("abandoned"));
+    CHECK(cancel.raised());
+    CHECK(io::stream::waitCancelled(cancel.fd(), 600'000)); // stays raised: returns at once
+    // Raised before the request: it does not even connect.
+    CHECK(pollStream(server, options).status == CcsStatus::Cancelled);
 }
 
 TEST_CASE("stream: a refused port and bad endpoints say so in one line")

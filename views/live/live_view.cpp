@@ -77,6 +77,25 @@ std::pair<StackedBarData, core::analysis::ActivityColumns> liveBars(
     return { std::move(data), columns };
 }
 
+// Empty 100-ms bars after the last one up to `windowBeginMs` + 10 s: with less than 10 s
+// received the axis still spans 10 s and the bars fill it from the left, so the time scale
+// never changes while the stream comes in.
+void padToWindow(StackedBarData& data, std::uint64_t windowBeginMs)
+{
+    constexpr core::TimeUs kBarUs = 100'000;
+    const auto windowEnd
+        = static_cast<core::TimeUs>((windowBeginMs + kWindowSeconds * 1000) * 1000);
+    auto end = data.categories.empty() || !data.categories.back().span
+        ? static_cast<core::TimeUs>(windowBeginMs * 1000)
+        : data.categories.back().span->end;
+    for (; end < windowEnd; end += kBarUs) {
+        StackedBarCategory bar;
+        bar.span = core::TimeRange { end, std::min(end + kBarUs, windowEnd) };
+        data.categories.push_back(std::move(bar));
+    }
+    data.values.resize(data.categories.size() * data.series.size(), 0.0);
+}
+
 } // namespace
 
 LiveUtilizationView::LiveUtilizationView(QWidget* parent)
@@ -113,6 +132,8 @@ LiveUtilizationView::LiveUtilizationView(QWidget* parent)
             return;
         const auto ms = static_cast<std::uint64_t>(
             bars[static_cast<std::size_t>(category)].span->begin / 1000);
+        if (ms >= m_stream.endMs() || m_stream.chunkAtMs(ms) >= m_windowEnd)
+            return; // an empty bar of the seconds still to come
         m_secondChosen = true;
         selectSecond(m_stream.chunkAtMs(ms));
     });
@@ -148,6 +169,31 @@ void LiveUtilizationView::appendPayloads(const std::vector<std::vector<std::uint
         added = takePayload(payload) || added;
     if (added)
         chunksAdded();
+}
+
+void LiveUtilizationView::setStream(
+    core::stream::UtilizationStream stream, std::size_t refused, const QString& refusal)
+{
+    auto names = m_stream.entryNames();
+    m_stream = std::move(stream);
+    m_stream.setEntryNames(std::move(names));
+    m_refused = refused;
+    m_followNewest = true; // a new stream starts at its newest second
+    m_secondChosen = false;
+    if (refused > 0)
+        m_lastError = tr("chunk refused: %1").arg(refusal);
+    if (m_stream.chunkCount() > 0) {
+        chunksAdded();
+    } else {
+        rebuildCharts();
+        updateStatus();
+    }
+}
+
+void LiveUtilizationView::setWaitingText(const QString& text)
+{
+    m_waitingText = text;
+    rebuildCharts();
 }
 
 bool LiveUtilizationView::takePayload(std::span<const std::uint8_t> payload)
@@ -271,13 +317,17 @@ void LiveUtilizationView::rebuildCharts()
     const auto end = m_windowEnd;
     if (end == 0) {
         m_scroll->setTitle(tr("Utilization, last 10 s (100 ms bars)"));
-        m_scroll->clearData(tr("Waiting for the first second of the stream…"));
+        m_scroll->clearData(m_waitingText.isEmpty()
+                ? tr("Waiting for the first second of the stream…")
+                : m_waitingText);
         m_detail->setTitle(tr("One second at 1 ms"));
         m_detail->clearData(tr("No second to show yet"));
         return;
     }
     const auto first = end > kWindowSeconds ? end - kWindowSeconds : 0;
-    auto [bars, columns] = liveBars(m_stream, m_stream.points(first, end - first, 100));
+    const auto tenths = m_stream.points(first, end - first, 100);
+    auto [bars, columns] = liveBars(m_stream, tenths);
+    padToWindow(bars, tenths.empty() ? 0 : tenths.front().beginMs);
     m_scroll->setTitle(tr("Utilization, last 10 s (100 ms bars)"),
         tr("program time %1 s – %2 s").arg(first).arg(end));
     if (bars.series.empty())
@@ -289,7 +339,12 @@ void LiveUtilizationView::rebuildCharts()
     auto [detail, detailColumns] = liveBars(m_stream, m_stream.points(second, 1, 1));
     m_detail->setTitle(tr("Second %1 at 1 ms").arg(second),
         tr("program time %1 s – %2 s").arg(second).arg(second + 1));
-    if (detail.series.empty())
+    if (!m_stream.hasBins(second))
+        m_detail->clearData(tr("The 1-ms bins of second %1 are no longer kept: a live window "
+                               "keeps them for the last %2 min (replay the recording to see them)")
+                                .arg(second)
+                                .arg(m_stream.detailSeconds() / 60));
+    else if (detail.series.empty())
         m_detail->clearData(tr("No work recorded in second %1").arg(second));
     else
         m_detail->setData(std::move(detail), detailColumns);

@@ -36,6 +36,16 @@ public:
     void appendPayload(std::span<const std::uint8_t> payload);
     // Many payloads (a recording), drawn once at the end.
     void appendPayloads(const std::vector<std::vector<std::uint8_t>>& payloads);
+    // A whole stream decoded elsewhere (a recording read on a worker), drawn once. `refused`
+    // payloads were refused while decoding it, the last for `refusal`. Entry names set before
+    // are kept.
+    void setStream(
+        core::stream::UtilizationStream stream, std::size_t refused, const QString& refusal);
+    // Keeps the 1-ms bins of only the newest `seconds` (a live session; 0: all, as for a
+    // recording): older seconds keep their 100-ms bars, and the 1-ms chart says why it is empty.
+    void setDetailSeconds(std::size_t seconds) { m_stream.setDetailSeconds(seconds); }
+    // What the empty charts say before the first chunk ("Reading …", "Could not read …").
+    void setWaitingText(const QString& text);
     // Entry names (index = entry id), from the program's .sts; "Entry N" without.
     void setEntryNames(std::vector<std::string> names);
 
@@ -92,6 +102,7 @@ private:
     std::size_t m_behind = 0;
     QString m_recordingTo;
     QString m_lastError;
+    QString m_waitingText;
 };
 
 } // namespace parallax::views
