@@ -59,13 +59,37 @@ std::uint32_t PeTraceBuilder::internObject(std::span<const std::int32_t> ids)
         hash ^= static_cast<std::uint32_t>(object.values[i]);
         hash *= 1099511628211ULL;
     }
-    auto& bucket = m_objectIndex[hash];
-    for (auto index : bucket)
-        if (m_trace.objects[index] == object)
-            return index;
+    // Finalise (murmur3's fmix64) so the low bits used by the table depend on every value:
+    // indices that differ only in their high bits (n * P + pe) must not share slots.
+    hash ^= hash >> 33;
+    hash *= 0xff51afd7ed558ccdULL;
+    hash ^= hash >> 33;
+    hash *= 0xc4ceb93e53ca8d63ULL;
+    hash ^= hash >> 33;
+    const auto key = static_cast<std::uint32_t>(hash);
+    // Keep the table at most half full.
+    if (2 * (m_objectHash.size() + 1) > m_objectSlots.size()) {
+        std::vector<std::uint32_t> slots(std::max<std::size_t>(64, 2 * m_objectSlots.size()), 0);
+        const std::size_t mask = slots.size() - 1;
+        for (std::uint32_t index = 0; index < m_objectHash.size(); ++index) {
+            std::size_t at = m_objectHash[index] & mask;
+            while (slots[at] != 0)
+                at = (at + 1) & mask;
+            slots[at] = index + 1;
+        }
+        m_objectSlots.swap(slots);
+    }
+    const std::size_t mask = m_objectSlots.size() - 1;
+    std::size_t at = key & mask;
+    while (const auto slot = m_objectSlots[at]) {
+        if (m_objectHash[slot - 1] == key && m_trace.objects[slot - 1] == object)
+            return slot - 1;
+        at = (at + 1) & mask;
+    }
     const auto index = static_cast<std::uint32_t>(m_trace.objects.size());
     m_trace.objects.push_back(object);
-    bucket.push_back(index);
+    m_objectHash.push_back(key);
+    m_objectSlots[at] = index + 1;
     return index;
 }
 
@@ -566,7 +590,8 @@ PeTrace PeTraceBuilder::finish()
         s.sendDuration, s.execution, s.multicastSend, s.multicastOffset, s.multicastPes);
     shrinkAll(m_trace.objects, m_trace.userEvents, m_trace.userBrackets, m_trace.notes,
         m_trace.stats, m_trace.memory, m_trace.userSupplied, m_trace.traceGaps, m_trace.phaseEnds);
-    m_objectIndex.clear();
+    m_objectSlots = {};
+    m_objectHash = {};
     return std::move(m_trace);
 }
 

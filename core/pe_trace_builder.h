@@ -6,7 +6,6 @@
 
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace parallax::core {
@@ -86,7 +85,10 @@ private:
     std::map<std::pair<UserEventId, std::int32_t>, std::multimap<TimeUs, UserEventBracket>>
         m_openBrackets;
     std::size_t m_openBracketCount = 0;
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_objectIndex;
+    // Object-id interning: open addressing with linear probing; a slot holds object index + 1
+    // (0 = empty), m_objectHash the hash of each interned object (for probing and regrowth).
+    std::vector<std::uint32_t> m_objectSlots;
+    std::vector<std::uint32_t> m_objectHash;
 };
 
 } // namespace parallax::core
