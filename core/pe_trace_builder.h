@@ -85,10 +85,10 @@ private:
     std::map<std::pair<UserEventId, std::int32_t>, std::multimap<TimeUs, UserEventBracket>>
         m_openBrackets;
     std::size_t m_openBracketCount = 0;
-    // Object-id interning: open addressing with linear probing; a slot holds object index + 1
-    // (0 = empty), m_objectHash the hash of each interned object (for probing and regrowth).
-    std::vector<std::uint32_t> m_objectSlots;
-    std::vector<std::uint32_t> m_objectHash;
+    // Object-id interning: open addressing with linear probing; a slot holds the object's
+    // 32-bit hash in its high half and its index + 1 in its low half (0 = empty), so probing
+    // and regrowing touch only the table.
+    std::vector<std::uint64_t> m_objectSlots;
 };
 
 } // namespace parallax::core

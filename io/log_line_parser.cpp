@@ -126,6 +126,23 @@ ParseStatus LogLineParser::parse(std::string_view line, LogRecord& r, std::strin
                 ? 3
                 : (v < 9.0 ? 4 : static_cast<std::size_t>(m_meta.objectIdLength(r.entry)));
             const std::size_t tail = (v >= 6.5 ? 1 : 0) + m_papiCount;
+            // Fast path, the well-formed line: exactly nIds ids, the CPU time and the counters.
+            // Only taken when it succeeds; otherwise the checks below decide, from here.
+            if (m_papiCount == 0 && nIds <= m_idBuffer.size()) {
+                FieldCursor fast = c;
+                bool ok = true;
+                for (std::size_t i = 0; i < nIds && ok; ++i)
+                    ok = fast.nextInt32(m_idBuffer[i]);
+                if (ok && v >= 6.5)
+                    ok = fast.nextInt64(r.cpuTime);
+                if (ok && fast.atEnd()) {
+                    r.objectId = std::span<const std::int32_t>(m_idBuffer.data(), nIds);
+                    r.hasCpuTime = v >= 6.5;
+                    r.papi = {};
+                    return ParseStatus::Ok;
+                }
+                r.cpuTime = 0;
+            }
             const auto remaining = c.countRemaining();
             // The object id length follows from the chare's ndims (docs/format.md §2.3); when the
             // token count says otherwise (user-index arrays, a .sts from another build), trust
