@@ -20,7 +20,7 @@ struct BuilderScratch {
     IntervalColumns idles;
     IntervalColumns packs;
     IntervalColumns unpacks;
-    Column<ObjectId> objects;
+    ObjectTable objects;
     std::vector<std::uint64_t> objectSlots;
 };
 thread_local BuilderScratch t_scratch;
@@ -135,7 +135,7 @@ std::uint32_t PeTraceBuilder::internObject(std::span<const std::int32_t> ids)
     while (const auto slot = m_objectSlots[at]) {
         if ((slot >> 32) == key) {
             const auto index = static_cast<std::uint32_t>(slot) - 1;
-            if (m_trace.objects[index] == object)
+            if (m_trace.objects.matches(index, object))
                 return index;
         }
         at = (at + 1) & mask;
@@ -662,7 +662,8 @@ PeTrace PeTraceBuilder::finish()
     exactFromScratch(s.destinationCount, y.destinationCount);
     exactFromScratch(s.sendDuration, y.sendDuration);
     exactFromScratch(s.execution, y.execution);
-    exactFromScratch(m_trace.objects, scratch.objects);
+    exactFromScratch(m_trace.objects.offset, scratch.objects.offset);
+    exactFromScratch(m_trace.objects.values, scratch.objects.values);
     shrinkAll(s.multicastSend, s.multicastOffset, s.multicastPes);
     shrinkAll(m_trace.userEvents, m_trace.userBrackets, m_trace.notes, m_trace.stats,
         m_trace.memory, m_trace.userSupplied, m_trace.traceGaps, m_trace.phaseEnds);
