@@ -25,18 +25,18 @@ struct BuilderScratch {
 };
 thread_local BuilderScratch t_scratch;
 
-// Scratch columns larger than this are freed rather than kept for the next PE.
+// Scratch larger than this in all (a PE of more than about half a million records) is freed
+// rather than kept for the next PE, so a thread never holds more than this after a load.
 constexpr std::size_t kMaxScratchBytes = std::size_t { 32 } << 20;
+thread_local std::size_t t_scratchBytes = 0; // capacity kept by the current finish() so far
 
 // Moves `column`'s capacity into `scratch` and leaves `column` an exact-size copy.
 template <typename T> void exactFromScratch(Column<T>& column, Column<T>& scratch)
 {
     scratch = std::move(column);
     column = std::vector<T>(scratch.begin(), scratch.end());
-    if (scratch.capacity() * sizeof(T) > kMaxScratchBytes)
-        scratch = Column<T> {};
-    else
-        scratch.clear();
+    scratch.clear();
+    t_scratchBytes += scratch.capacity() * sizeof(T);
 }
 
 void exactIntervals(IntervalColumns& c, IntervalColumns& scratch)
@@ -635,6 +635,7 @@ PeTrace PeTraceBuilder::finish()
 
     auto& e = m_trace.executions;
     auto& scratch = t_scratch;
+    t_scratchBytes = 0;
     auto& x = scratch.executions;
     exactFromScratch(e.begin, x.begin);
     exactFromScratch(e.end, x.end);
@@ -667,8 +668,10 @@ PeTrace PeTraceBuilder::finish()
     shrinkAll(s.multicastSend, s.multicastOffset, s.multicastPes);
     shrinkAll(m_trace.userEvents, m_trace.userBrackets, m_trace.notes, m_trace.stats,
         m_trace.memory, m_trace.userSupplied, m_trace.traceGaps, m_trace.phaseEnds);
-    if (m_objectSlots.size() * sizeof(std::uint64_t) <= kMaxScratchBytes)
+    if (t_scratchBytes + m_objectSlots.size() * sizeof(std::uint64_t) <= kMaxScratchBytes)
         scratch.objectSlots.swap(m_objectSlots);
+    else
+        scratch = BuilderScratch {};
     m_objectSlots = {};
     return std::move(m_trace);
 }
