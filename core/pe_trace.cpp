@@ -87,8 +87,9 @@ std::size_t PeTrace::memoryBytes() const
         + bytesOf(s.msgBytes) + bytesOf(s.eventId) + bytesOf(s.destinationCount)
         + bytesOf(s.sendDuration) + bytesOf(s.execution) + bytesOf(s.multicastSend)
         + bytesOf(s.multicastOffset) + bytesOf(s.multicastPes);
-    n += bytesOf(objects) + bytesOf(userEvents) + bytesOf(userBrackets) + bytesOf(stats)
-        + bytesOf(memory) + bytesOf(userSupplied) + bytesOf(traceGaps) + bytesOf(phaseEnds);
+    n += bytesOf(objects.offset) + bytesOf(objects.values) + bytesOf(userEvents)
+        + bytesOf(userBrackets) + bytesOf(stats) + bytesOf(memory) + bytesOf(userSupplied)
+        + bytesOf(traceGaps) + bytesOf(phaseEnds);
     n += bytesOf(notes);
     for (const auto& note : notes)
         n += note.text.capacity();

@@ -3,6 +3,7 @@
 #include "column.h"
 #include "types.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +27,47 @@ struct ObjectId {
     std::array<std::int32_t, 6> values {};
     std::uint8_t length = 0;
     friend bool operator==(const ObjectId&, const ObjectId&) = default;
+};
+
+// The interned object ids of one PE, packed (most are 1-D or 3-D array indices, so a fixed
+// 6-value record would waste most of its 28 bytes): object k's values are
+// values[offset[k] .. offset[k+1]), 0..6 of them; `offset` has size() + 1 entries, or none when
+// the table is empty. objects[k] gives the id as an ObjectId (a copy).
+struct ObjectTable {
+    Column<std::uint32_t> offset;
+    Column<std::int32_t> values;
+
+    [[nodiscard]] std::size_t size() const { return offset.empty() ? 0 : offset.size() - 1; }
+    [[nodiscard]] bool empty() const { return size() == 0; }
+    [[nodiscard]] ObjectId operator[](std::size_t k) const
+    {
+        ObjectId id;
+        const auto first = offset[k];
+        id.length = static_cast<std::uint8_t>(std::min<std::uint32_t>(offset[k + 1] - first, 6));
+        std::copy_n(values.data() + first, id.length, id.values.begin());
+        return id;
+    }
+    // objects[k] == id, without building the copy.
+    [[nodiscard]] bool matches(std::size_t k, const ObjectId& id) const
+    {
+        const auto first = offset[k];
+        return offset[k + 1] - first == id.length
+            && std::equal(id.values.begin(), id.values.begin() + id.length, values.data() + first);
+    }
+    void push_back(const ObjectId& id)
+    {
+        if (offset.empty())
+            offset.push_back(0);
+        for (std::size_t i = 0; i < id.length; ++i)
+            values.push_back(id.values[i]);
+        offset.push_back(static_cast<std::uint32_t>(values.size()));
+    }
+    void clear()
+    {
+        offset.clear();
+        values.clear();
+    }
+    friend bool operator==(const ObjectTable&, const ObjectTable&) = default;
 };
 
 // How an execution ended when the log had no matching END_PROCESSING (bit flags).
@@ -167,7 +209,7 @@ public:
     IntervalColumns packs; // BEGIN_PACK/END_PACK
     IntervalColumns unpacks; // BEGIN_UNPACK/END_UNPACK
     SendColumns sends;
-    Column<ObjectId> objects;
+    ObjectTable objects;
     Column<UserEventPoint> userEvents; // sorted by time
     Column<UserEventBracket> userBrackets; // sorted by begin
     std::vector<Note> notes; // sorted by begin

@@ -8,6 +8,45 @@
 
 namespace parallax::core {
 
+namespace {
+
+// The big columns of the last PE built on this thread, emptied but with their capacity: the
+// next builder on the thread grows into them, and finish() hands out exact-size copies. A
+// run's PEs are built one after another on a few threads, so the columns' growth (allocation,
+// page faults, copies) is paid once per thread instead of once per PE.
+struct BuilderScratch {
+    ExecutionColumns executions;
+    SendColumns sends;
+    IntervalColumns idles;
+    IntervalColumns packs;
+    IntervalColumns unpacks;
+    ObjectTable objects;
+    std::vector<std::uint64_t> objectSlots;
+};
+thread_local BuilderScratch t_scratch;
+
+// Scratch larger than this in all (a PE of more than about half a million records) is freed
+// rather than kept for the next PE, so a thread never holds more than this after a load.
+constexpr std::size_t kMaxScratchBytes = std::size_t { 32 } << 20;
+thread_local std::size_t t_scratchBytes = 0; // capacity kept by the current finish() so far
+
+// Moves `column`'s capacity into `scratch` and leaves `column` an exact-size copy.
+template <typename T> void exactFromScratch(Column<T>& column, Column<T>& scratch)
+{
+    scratch = std::move(column);
+    column = std::vector<T>(scratch.begin(), scratch.end());
+    scratch.clear();
+    t_scratchBytes += scratch.capacity() * sizeof(T);
+}
+
+void exactIntervals(IntervalColumns& c, IntervalColumns& scratch)
+{
+    exactFromScratch(c.begin, scratch.begin);
+    exactFromScratch(c.end, scratch.end);
+}
+
+} // namespace
+
 PeTraceBuilder::PeTraceBuilder(
     PeId pe, const RunMetadata& metadata, std::string fileName, ImportReport& report)
     : m_meta(metadata)
@@ -15,6 +54,15 @@ PeTraceBuilder::PeTraceBuilder(
     , m_report(report)
     , m_papiCount(metadata.version >= 6.6 ? metadata.papiEvents.size() : 0)
 {
+    auto& scratch = t_scratch;
+    m_trace.executions = std::move(scratch.executions);
+    m_trace.sends = std::move(scratch.sends);
+    m_trace.idles = std::move(scratch.idles);
+    m_trace.packs = std::move(scratch.packs);
+    m_trace.unpacks = std::move(scratch.unpacks);
+    m_trace.objects = std::move(scratch.objects);
+    m_objectSlots.swap(scratch.objectSlots);
+    std::fill(m_objectSlots.begin(), m_objectSlots.end(), 0);
     m_trace.pe = pe;
     m_trace.hasLog = true;
 }
@@ -59,13 +107,42 @@ std::uint32_t PeTraceBuilder::internObject(std::span<const std::int32_t> ids)
         hash ^= static_cast<std::uint32_t>(object.values[i]);
         hash *= 1099511628211ULL;
     }
-    auto& bucket = m_objectIndex[hash];
-    for (auto index : bucket)
-        if (m_trace.objects[index] == object)
-            return index;
-    const auto index = static_cast<std::uint32_t>(m_trace.objects.size());
+    // Finalise (murmur3's fmix64) so the low bits used by the table depend on every value:
+    // indices that differ only in their high bits (n * P + pe) must not share slots.
+    hash ^= hash >> 33;
+    hash *= 0xff51afd7ed558ccdULL;
+    hash ^= hash >> 33;
+    hash *= 0xc4ceb93e53ca8d63ULL;
+    hash ^= hash >> 33;
+    const auto key = static_cast<std::uint32_t>(hash);
+    // Keep the table at most half full.
+    const std::size_t count = m_trace.objects.size();
+    if (2 * (count + 1) > m_objectSlots.size()) {
+        std::vector<std::uint64_t> slots(std::max<std::size_t>(64, 2 * m_objectSlots.size()), 0);
+        const std::size_t mask = slots.size() - 1;
+        for (const auto slot : m_objectSlots) {
+            if (slot == 0)
+                continue;
+            std::size_t at = (slot >> 32) & mask;
+            while (slots[at] != 0)
+                at = (at + 1) & mask;
+            slots[at] = slot;
+        }
+        m_objectSlots.swap(slots);
+    }
+    const std::size_t mask = m_objectSlots.size() - 1;
+    std::size_t at = key & mask;
+    while (const auto slot = m_objectSlots[at]) {
+        if ((slot >> 32) == key) {
+            const auto index = static_cast<std::uint32_t>(slot) - 1;
+            if (m_trace.objects.matches(index, object))
+                return index;
+        }
+        at = (at + 1) & mask;
+    }
+    const auto index = static_cast<std::uint32_t>(count);
     m_trace.objects.push_back(object);
-    bucket.push_back(index);
+    m_objectSlots[at] = (std::uint64_t { key } << 32) | (index + 1);
     return index;
 }
 
@@ -557,16 +634,45 @@ PeTrace PeTraceBuilder::finish()
     sortStable(m_trace.userSupplied, [](const auto& x) { return x.time; });
 
     auto& e = m_trace.executions;
-    shrinkAll(e.begin, e.end, e.entry, e.sourcePe, e.msgBytes, e.eventId, e.object, e.cpuBegin,
-        e.cpuDuration, e.flags, e.papi);
-    for (auto* c : { &m_trace.idles, &m_trace.packs, &m_trace.unpacks, &m_trace.flushes })
-        shrinkAll(c->begin, c->end);
+    auto& scratch = t_scratch;
+    t_scratchBytes = 0;
+    auto& x = scratch.executions;
+    exactFromScratch(e.begin, x.begin);
+    exactFromScratch(e.end, x.end);
+    exactFromScratch(e.entry, x.entry);
+    exactFromScratch(e.sourcePe, x.sourcePe);
+    exactFromScratch(e.msgBytes, x.msgBytes);
+    exactFromScratch(e.eventId, x.eventId);
+    exactFromScratch(e.object, x.object);
+    exactFromScratch(e.cpuBegin, x.cpuBegin);
+    exactFromScratch(e.cpuDuration, x.cpuDuration);
+    exactFromScratch(e.flags, x.flags);
+    e.papi.shrink_to_fit();
+    exactIntervals(m_trace.idles, scratch.idles);
+    exactIntervals(m_trace.packs, scratch.packs);
+    exactIntervals(m_trace.unpacks, scratch.unpacks);
+    shrinkAll(m_trace.flushes.begin, m_trace.flushes.end);
     auto& s = m_trace.sends;
-    shrinkAll(s.time, s.entry, s.kind, s.messageType, s.msgBytes, s.eventId, s.destinationCount,
-        s.sendDuration, s.execution, s.multicastSend, s.multicastOffset, s.multicastPes);
-    shrinkAll(m_trace.objects, m_trace.userEvents, m_trace.userBrackets, m_trace.notes,
-        m_trace.stats, m_trace.memory, m_trace.userSupplied, m_trace.traceGaps, m_trace.phaseEnds);
-    m_objectIndex.clear();
+    auto& y = scratch.sends;
+    exactFromScratch(s.time, y.time);
+    exactFromScratch(s.entry, y.entry);
+    exactFromScratch(s.kind, y.kind);
+    exactFromScratch(s.messageType, y.messageType);
+    exactFromScratch(s.msgBytes, y.msgBytes);
+    exactFromScratch(s.eventId, y.eventId);
+    exactFromScratch(s.destinationCount, y.destinationCount);
+    exactFromScratch(s.sendDuration, y.sendDuration);
+    exactFromScratch(s.execution, y.execution);
+    exactFromScratch(m_trace.objects.offset, scratch.objects.offset);
+    exactFromScratch(m_trace.objects.values, scratch.objects.values);
+    shrinkAll(s.multicastSend, s.multicastOffset, s.multicastPes);
+    shrinkAll(m_trace.userEvents, m_trace.userBrackets, m_trace.notes, m_trace.stats,
+        m_trace.memory, m_trace.userSupplied, m_trace.traceGaps, m_trace.phaseEnds);
+    if (t_scratchBytes + m_objectSlots.size() * sizeof(std::uint64_t) <= kMaxScratchBytes)
+        scratch.objectSlots.swap(m_objectSlots);
+    else
+        scratch = BuilderScratch {};
+    m_objectSlots = {};
     return std::move(m_trace);
 }
 

@@ -6,7 +6,6 @@
 
 #include <map>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace parallax::core {
@@ -86,7 +85,10 @@ private:
     std::map<std::pair<UserEventId, std::int32_t>, std::multimap<TimeUs, UserEventBracket>>
         m_openBrackets;
     std::size_t m_openBracketCount = 0;
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_objectIndex;
+    // Object-id interning: open addressing with linear probing; a slot holds the object's
+    // 32-bit hash in its high half and its index + 1 in its low half (0 = empty), so probing
+    // and regrowing touch only the table.
+    std::vector<std::uint64_t> m_objectSlots;
 };
 
 } // namespace parallax::core

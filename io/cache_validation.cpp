@@ -155,8 +155,12 @@ void validatePe(const core::PeTrace& p, std::size_t index, const core::RunMetada
     for (const auto o : e.object)
         ok &= o < objects;
     require(ok, "execution object");
-    for (const auto& o : p.objects)
-        ok &= o.length <= 6;
+    const auto& offset = p.objects.offset;
+    require(offset.empty() ? p.objects.values.empty()
+                           : offset[0] == 0 && offset.back() == p.objects.values.size(),
+        "object id length");
+    for (std::size_t k = 1; k < offset.size(); ++k)
+        ok &= offset[k] - offset[k - 1] <= 6; // unsigned: a decreasing offset fails too
     require(ok, "object id length");
     const auto papiCount = meta.version >= 6.6 ? meta.papiEvents.size() : 0;
     require(papiCount == 0 ? e.papi.empty() : e.papi.size() == n * 2 * papiCount, "PAPI column");

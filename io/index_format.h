@@ -14,7 +14,7 @@
 namespace parallax::io::index {
 
 // Bump whenever what is written changes (a new column, a new field, another order).
-inline constexpr std::uint32_t kFormatVersion = 5;
+inline constexpr std::uint32_t kFormatVersion = 6;
 inline constexpr char kManifestMagic[8] = { 'P', 'L', 'X', 'I', 'N', 'D', 'E', 'X' };
 inline constexpr char kShardMagic[8] = { 'P', 'L', 'X', 'S', 'H', 'A', 'R', 'D' };
 inline constexpr std::uint32_t kByteOrderMark = 0x01020304U;
@@ -102,7 +102,8 @@ enum Column : std::size_t {
     kMulticastSend,
     kMulticastOffset,
     kMulticastPes,
-    kObjects,
+    kObjectOffset, // objects + 1 offsets into kObjectValues (or none without objects)
+    kObjectValues,
     kUserEvents,
     kUserBrackets,
     kStats,
@@ -124,9 +125,9 @@ inline constexpr std::size_t kColumnElementBytes[kColumnCount] = {
     sizeof(core::TimeUs), 4, 1, 8, // executions
     8, 8, 8, 8, 8, 8, 8, 8, // idle, pack, unpack, flush
     8, 2, 1, 1, 4, 4, 4, 4, 4, 4, 4, sizeof(core::PeId), // sends
-    sizeof(core::ObjectId), sizeof(core::UserEventPoint), sizeof(core::UserEventBracket),
-    sizeof(core::StatSample), sizeof(core::MemorySample), sizeof(core::UserSuppliedValue),
-    sizeof(core::TraceGap), sizeof(core::PhaseEnd), // structs, padding zeroed
+    4, 4, sizeof(core::UserEventPoint), sizeof(core::UserEventBracket), sizeof(core::StatSample),
+    sizeof(core::MemorySample), sizeof(core::UserSuppliedValue), sizeof(core::TraceGap),
+    sizeof(core::PhaseEnd), // structs, padding zeroed
     8, 8, 4, 8, 1, // notes
 };
 

@@ -104,11 +104,6 @@ template <typename T, typename M> void field(unsigned char* out, const T& v, M T
     std::memcpy(out + offset, &(v.*m), sizeof(M));
 }
 
-void pack(unsigned char* out, const core::ObjectId& x)
-{
-    field(out, x, &core::ObjectId::values);
-    field(out, x, &core::ObjectId::length);
-}
 void pack(unsigned char* out, const core::UserEventPoint& x)
 {
     field(out, x, &core::UserEventPoint::time);
@@ -225,7 +220,8 @@ void putColumns(CacheWriter& w, const core::PeTrace& p, std::uint64_t (&counts)[
     c.raw(kMulticastSend, s.multicastSend);
     c.raw(kMulticastOffset, s.multicastOffset);
     c.raw(kMulticastPes, s.multicastPes);
-    c.packed(kObjects, p.objects);
+    c.raw(kObjectOffset, p.objects.offset);
+    c.raw(kObjectValues, p.objects.values);
     c.packed(kUserEvents, p.userEvents);
     c.packed(kUserBrackets, p.userBrackets);
     c.packed(kStats, p.stats);

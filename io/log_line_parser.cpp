@@ -12,7 +12,7 @@ using core::RecordType;
 
 namespace {
 
-bool readEntry(FieldCursor& c, LogRecord& r)
+[[gnu::always_inline]] inline bool readEntry(FieldCursor& c, LogRecord& r)
 {
     std::int64_t ep = 0;
     // The writer keeps entry ids in an unsigned short.
@@ -22,7 +22,7 @@ bool readEntry(FieldCursor& c, LogRecord& r)
     return true;
 }
 
-bool readMessageType(FieldCursor& c, LogRecord& r)
+[[gnu::always_inline]] inline bool readMessageType(FieldCursor& c, LogRecord& r)
 {
     std::int64_t m = 0;
     if (!c.nextInt64(m) || m < -1 || m > 65535)
@@ -37,7 +37,12 @@ LogLineParser::LogLineParser(const core::RunMetadata& metadata)
     : m_meta(metadata)
     , m_version(metadata.version)
     , m_papiCount(metadata.version >= 6.6 ? metadata.papiEvents.size() : 0)
-{ }
+{
+    m_idLength.reserve(metadata.entries.size());
+    for (std::size_t id = 0; id < metadata.entries.size(); ++id)
+        m_idLength.push_back(
+            static_cast<std::uint8_t>(metadata.objectIdLength(static_cast<core::EntryId>(id))));
+}
 
 ParseStatus LogLineParser::parse(std::string_view line, LogRecord& r, std::string& why)
 {
@@ -124,8 +129,29 @@ ParseStatus LogLineParser::parse(std::string_view line, LogRecord& r, std::strin
                 return bad("BEGIN_PROCESSING is missing the receive time");
             std::size_t nIds = v < 7.0
                 ? 3
-                : (v < 9.0 ? 4 : static_cast<std::size_t>(m_meta.objectIdLength(r.entry)));
+                : (v < 9.0 ? 4
+                           : static_cast<std::size_t>(
+                               static_cast<std::size_t>(r.entry) < m_idLength.size()
+                                   ? m_idLength[static_cast<std::size_t>(r.entry)]
+                                   : m_meta.objectIdLength(r.entry)));
             const std::size_t tail = (v >= 6.5 ? 1 : 0) + m_papiCount;
+            // Fast path, the well-formed line: exactly nIds ids, the CPU time and the counters.
+            // Only taken when it succeeds; otherwise the checks below decide, from here.
+            if (m_papiCount == 0 && nIds <= m_idBuffer.size()) {
+                FieldCursor fast = c;
+                bool ok = true;
+                for (std::size_t i = 0; i < nIds && ok; ++i)
+                    ok = fast.nextInt32(m_idBuffer[i]);
+                if (ok && v >= 6.5)
+                    ok = fast.nextInt64(r.cpuTime);
+                if (ok && fast.atEnd()) {
+                    r.objectId = std::span<const std::int32_t>(m_idBuffer.data(), nIds);
+                    r.hasCpuTime = v >= 6.5;
+                    r.papi = {};
+                    return ParseStatus::Ok;
+                }
+                r.cpuTime = 0;
+            }
             const auto remaining = c.countRemaining();
             // The object id length follows from the chare's ndims (docs/format.md §2.3); when the
             // token count says otherwise (user-index arrays, a .sts from another build), trust

@@ -3,6 +3,7 @@
 #include "core/log_record.h"
 #include "core/run_metadata.h"
 
+#include <array>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,8 @@ private:
     double m_version;
     std::size_t m_papiCount;
     std::vector<std::int32_t> m_ids;
+    std::array<std::int32_t, 6> m_idBuffer {};
+    std::vector<std::uint8_t> m_idLength; // RunMetadata::objectIdLength of every known entry
     std::vector<std::int64_t> m_papi;
     std::vector<core::PeId> m_destinations;
     std::uint64_t m_doubledMulticasts = 0;

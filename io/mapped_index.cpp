@@ -216,7 +216,8 @@ void installColumns(const IndexData& data, const IndexData::Row& row, core::PeTr
     s.multicastSend = columnView<std::uint32_t>(data, row, kMulticastSend);
     s.multicastOffset = columnView<std::uint32_t>(data, row, kMulticastOffset);
     s.multicastPes = columnView<core::PeId>(data, row, kMulticastPes);
-    t.objects = columnView<core::ObjectId>(data, row, kObjects);
+    t.objects.offset = columnView<std::uint32_t>(data, row, kObjectOffset);
+    t.objects.values = columnView<std::int32_t>(data, row, kObjectValues);
     t.userEvents = columnView<core::UserEventPoint>(data, row, kUserEvents);
     t.userBrackets = columnView<core::UserEventBracket>(data, row, kUserBrackets);
     t.stats = columnView<core::StatSample>(data, row, kStats);

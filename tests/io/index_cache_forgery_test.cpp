@@ -239,9 +239,8 @@ TEST_CASE("a forged index with decreasing multicast offsets or a send to no exec
     SECTION("an entry of the object table longer than 6 values")
     {
         forgeIndex(c, [](std::string&, std::string& shard) {
-            REQUIRE(recordOf(shard, 0).counts[ix::kObjects] > 0);
-            store<std::uint8_t>(
-                shard, columnAt(shard, 0, ix::kObjects) + offsetof(core::ObjectId, length), 200);
+            REQUIRE(recordOf(shard, 0).counts[ix::kObjectOffset] > 1);
+            store<std::uint32_t>(shard, columnAt(shard, 0, ix::kObjectOffset) + 4, 200);
         });
         requireDroppedOnRead(c, 0, "object id length");
     }
@@ -388,7 +387,7 @@ TEST_CASE("index validation accepts a fresh load and rejects what no reader prod
     SECTION("an object id longer than 6 values")
     {
         REQUIRE_FALSE(pe.objects.empty());
-        pe.objects[0].length = 200;
+        pe.objects.offset[1] = 200;
         CHECK_THROWS_AS(io::validatePe(pe, 0, fresh->metadata), io::CacheFormatError);
     }
 }

@@ -452,6 +452,47 @@ TEST_CASE("a run with 200 entry methods declares them all and opens cleanly", "[
     CHECK(executed.size() > 20);
 }
 
+TEST_CASE(
+    "the realistic shape gives every Worker and Patch execution an array index of its own and "
+    "changes nothing else",
+    "[generator]")
+{
+    TempDir plain;
+    TempDir shaped;
+    TempDir again;
+    const std::vector<std::string> args = { "--pes", "4", "--events-per-pe", "3000" };
+    auto shapedArgs = args;
+    shapedArgs.insert(shapedArgs.end(), { "--shape", "realistic", "--threads", "1" });
+    const auto base = generateAndLoad(plain, args);
+    const auto run = generateAndLoad(shaped, shapedArgs);
+    generateAndLoad(again, shapedArgs);
+    CHECK(parallax::test::readFile(shaped.path() / "gen.2.log")
+        == parallax::test::readFile(again.path() / "gen.2.log"));
+    std::set<std::vector<std::int32_t>> seen;
+    std::size_t elementExecutions = 0;
+    REQUIRE(run->pes.size() == base->pes.size());
+    for (std::size_t p = 0; p < run->pes.size(); ++p) {
+        const auto& pe = run->pes[p];
+        const auto& ex = pe.executions;
+        // Same records, times and messages as the default shape: only the indices differ.
+        REQUIRE(ex.size() == base->pes[p].executions.size());
+        CHECK(ex.begin == base->pes[p].executions.begin);
+        CHECK(ex.entry == base->pes[p].executions.entry);
+        CHECK(pe.sends.time == base->pes[p].sends.time);
+        for (std::size_t i = 0; i < ex.size(); ++i) {
+            const std::string chare = run->metadata.chareNameOfEntry(ex.entry[i]);
+            if (chare != "Worker" && chare != "Patch")
+                continue;
+            const auto& id = pe.objects[ex.object[i]];
+            CHECK(id.length == (chare == "Worker" ? 1 : 3));
+            ++elementExecutions;
+            seen.emplace(id.values.begin(), id.values.begin() + id.length);
+        }
+    }
+    CHECK(elementExecutions > 1000);
+    CHECK(seen.size() == elementExecutions);
+}
+
 TEST_CASE("bad planted-class options are refused with one line and exit status 2", "[generator]")
 {
     TempDir dir;
@@ -471,6 +512,7 @@ TEST_CASE("bad planted-class options are refused with one line and exit status 2
         { { "--alternating-phases", "--iterations", "1" },
             "--alternating-phases needs at least 2 iterations" },
         { { "--entries", "22" }, "bad value '22' for --entries" },
+        { { "--shape", "leanmd" }, "bad value 'leanmd' for --shape" },
         { { "--special-pe0", "--anomalous", "1", "--entries", "26" },
             "--entries 26 leaves no room for the planted classes' entry methods (at least 27)" },
     };

@@ -187,7 +187,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
             || option == "--bin-size" || option == "--overloaded-pes"
             || option == "--overload-factor" || option == "--heavy-sender"
             || option == "--heavy-fraction" || option == "--heavy-factor" || option == "--anomalous"
-            || option == "--truth") {
+            || option == "--truth" || option == "--shape") {
             if (!needValue()) {
                 return fail(std::string(option) + " needs a value");
             }
@@ -275,6 +275,11 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
                     || options.anomalousPes > kMaxPes) {
                     return fail(bad + " (a number of PEs)");
                 }
+            } else if (option == "--shape") {
+                if (value != "default" && value != "realistic") {
+                    return fail(bad + " (default or realistic)");
+                }
+                options.distinctIndices = value == "realistic";
             } else if (option == "--truth") {
                 if (value.empty()) {
                     return fail(bad + " (a file name)");
@@ -350,6 +355,9 @@ Options:
   --bin-size US          summary bin size in microseconds (default: 1000); doubled
                          while a PE would need 60000 bins or more, as Charm++ does
   --no-sum               do not write .sum, .sumd and .sum.sts
+  --shape SHAPE          default, or realistic: every Worker and Patch execution
+                         carries an array index of its own (1-D and 3-D), as on a run
+                         with many objects per PE, instead of a few elements repeated
   --help                 print this text
   --version              print the version
 

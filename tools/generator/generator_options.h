@@ -35,6 +35,9 @@ struct GeneratorOptions {
     bool specialPe0 = false;
     bool alternatingPhases = false;
     std::string truthFile; // empty = write no truth file
+    // --shape realistic: every execution of a Worker or Patch element carries an array index
+    // of its own (as on a run with many objects per PE), not one of a few repeated elements.
+    bool distinctIndices = false;
 };
 
 struct ParsedCommandLine {

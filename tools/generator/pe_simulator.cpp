@@ -217,24 +217,41 @@ void PeSimulator::contribute(int iteration, Prng& rng)
     m_state.contributionEvent = event;
 }
 
-PeSimulator::ObjectId PeSimulator::workerObject(std::int32_t element) const
+// --shape realistic: the n-th element execution of this PE gets global index n * P + pe, so no
+// two executions of the run share an index (it stays below 2^31 up to 4 M executions per PE
+// on 512 PEs).
+std::int64_t PeSimulator::distinctIndex()
+{
+    return (m_state.indicesIssued++) * m_model.numPes() + m_pe;
+}
+
+PeSimulator::ObjectId PeSimulator::workerObject(std::int32_t element)
 {
     ObjectId object;
-    object.values[0] = m_model.workerIndex(m_pe, element);
+    object.values[0] = m_model.hasDistinctIndices()
+        ? static_cast<std::int32_t>(distinctIndex() % 0x7FFFFFFF)
+        : m_model.workerIndex(m_pe, element);
     object.count = 1;
     return object;
 }
 
-PeSimulator::ObjectId PeSimulator::patchObject(std::int32_t patch) const
+PeSimulator::ObjectId PeSimulator::patchObject(std::int32_t patch)
 {
     ObjectId object;
-    const auto index = m_model.patchIndex(m_pe, patch);
-    std::copy(index.begin(), index.end(), object.values.begin());
+    if (m_model.hasDistinctIndices()) {
+        const std::int64_t global = distinctIndex();
+        object.values[0] = static_cast<std::int32_t>(global % 64);
+        object.values[1] = static_cast<std::int32_t>((global / 64) % 64);
+        object.values[2] = static_cast<std::int32_t>((global / 4096) % 0x7FFFFFFF);
+    } else {
+        const auto index = m_model.patchIndex(m_pe, patch);
+        std::copy(index.begin(), index.end(), object.values.begin());
+    }
     object.count = 3;
     return object;
 }
 
-PeSimulator::ObjectId PeSimulator::objectOf(EntryId entry, std::int32_t local) const
+PeSimulator::ObjectId PeSimulator::objectOf(EntryId entry, std::int32_t local)
 {
     switch (m_model.symbols().chareOf(entry)) {
     case chare::kWorker:

@@ -20,6 +20,8 @@ struct PeState {
     // the Main chare).
     TimeUs contributionTime = 0;
     EventId contributionEvent = -1;
+    // Array indices handed out so far with --shape realistic (one per element execution).
+    std::int64_t indicesIssued = 0;
 };
 
 // A group creation broadcast made by PE 0 at start-up (docs/format.md §2.2, CREATION_BCAST).
@@ -149,9 +151,10 @@ private:
     void runPe0Roles(int iteration);
 
     ObjectId chareObject() const { return {}; }
-    ObjectId workerObject(std::int32_t element) const;
-    ObjectId patchObject(std::int32_t patch) const;
-    ObjectId objectOf(EntryId entry, std::int32_t local) const;
+    ObjectId workerObject(std::int32_t element);
+    ObjectId patchObject(std::int32_t patch);
+    ObjectId objectOf(EntryId entry, std::int32_t local);
+    std::int64_t distinctIndex();
     std::uint16_t deliveryTypeOf(EntryId entry) const;
     std::uint16_t sendTypeOf(EntryId entry) const;
 

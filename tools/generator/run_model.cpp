@@ -64,6 +64,7 @@ RunModel::RunModel(const GeneratorOptions& options, const SymbolTable& symbols, 
     , m_heavyFactor(options.heavyFactor)
     , m_specialPe0(options.specialPe0)
     , m_alternatingPhases(options.alternatingPhases)
+    , m_distinctIndices(options.distinctIndices)
     , m_rebuildPairlist(symbols.planted(PlantedEntry::RebuildPairlist))
     , m_computeBonded(symbols.planted(PlantedEntry::ComputeBonded))
     , m_computeNonbonded(symbols.planted(PlantedEntry::ComputeNonbonded))

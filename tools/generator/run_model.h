@@ -64,6 +64,7 @@ public:
     bool isAnomalous(PeId pe) const { return peClassOf(pe) == PeClass::Anomalous; }
     bool hasPe0Roles(PeId pe) const { return pe == 0 && m_specialPe0; }
     bool hasAlternatingPhases() const { return m_alternatingPhases; }
+    bool hasDistinctIndices() const { return m_distinctIndices; }
     // Load balancing (CentralLB::LoadBalance on PE 0) after this iteration.
     static bool balancesAfter(int iteration) { return iteration % 4 == 3; }
     // The phase entry method (computeBonded or computeNonbonded) of phase task `task` of
@@ -141,6 +142,7 @@ private:
     double m_heavyFactor;
     bool m_specialPe0;
     bool m_alternatingPhases;
+    bool m_distinctIndices;
     EntryId m_rebuildPairlist; // -1 unless anomalous PEs are planted
     EntryId m_computeBonded; // -1 unless the phases are planted
     EntryId m_computeNonbonded;
