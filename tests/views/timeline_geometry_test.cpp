@@ -587,6 +587,73 @@ TEST_CASE("a collapsed row zoomed in part way reads the fine group summary and a
     }
 }
 
+TEST_CASE("a SET row's coarse spread keeps, per pair of buckets, every member that can be the "
+          "first lowest or highest of a pixel column",
+    "[views][timeline]")
+{
+    // 40 members over 6 buckets, their shares from a few levels (many ties) and a hand-made
+    // pattern; for many column weights the first lowest and highest member found by reading
+    // every member must be among the bucket's candidates.
+    GroupSpread spread;
+    spread.buckets = 6;
+    const std::size_t members = 40;
+    for (std::size_t m = 0; m < members; ++m)
+        spread.members.push_back(static_cast<core::PeId>(100 + m));
+    spread.busy.resize(spread.buckets * members);
+    const std::uint8_t levels[] = { 0, 0, 17, 128, 200, 255, 255 };
+    for (std::size_t i = 0; i < spread.busy.size(); ++i)
+        spread.busy[i] = levels[(i * 7919U + i / 13U) % std::size(levels)];
+    // Hand-checked pair: members 0–3 over buckets 0 and 1 as (255, 0), (0, 255), (0, 0), (0, 0).
+    const std::uint8_t pair[4][2] = { { 255, 0 }, { 0, 255 }, { 0, 0 }, { 0, 0 } };
+    for (std::size_t m = 0; m < 4; ++m) {
+        spread.busy[m] = pair[m][0];
+        spread.busy[members + m] = pair[m][1];
+    }
+    addSpreadCandidates(spread);
+    REQUIRE(spread.lowStart.size() == spread.buckets + 1);
+    const auto listed = [](const std::vector<std::uint32_t>& start,
+                            const std::vector<std::uint32_t>& candidates, std::size_t b) {
+        return std::vector<std::uint32_t>(
+            candidates.begin() + start[b], candidates.begin() + start[b + 1]);
+    };
+    // Member 2 (0, 0) is at or below members 0 and 1 in both buckets: it and no later member
+    // can be the first lowest. Member 0 is the first candidate for the highest.
+    const auto low0 = listed(spread.lowStart, spread.lowCandidates, 0);
+    CHECK(low0 == std::vector<std::uint32_t> { 0, 1, 2 });
+    CHECK(listed(spread.highStart, spread.highCandidates, 0).front() == 0);
+
+    for (std::size_t b = 0; b < spread.buckets; ++b) {
+        const auto low = listed(spread.lowStart, spread.lowCandidates, b);
+        const auto high = listed(spread.highStart, spread.highCandidates, b);
+        const std::size_t next = std::min(b + 1, spread.buckets - 1);
+        for (int k = 0; k <= 40; ++k) {
+            // The weights as a column's: float parts, the second 0 for a column in one bucket.
+            const float w0 = static_cast<float>(k) / 40.0F / 255.0F;
+            const float w1 = (k % 5 == 0 ? 0.0F : 1.0F - static_cast<float>(k) / 40.0F) / 255.0F;
+            std::size_t first = 0;
+            std::size_t last = 0;
+            float lowest = 2.0F;
+            float highest = -1.0F;
+            for (std::size_t m = 0; m < members; ++m) {
+                float share = 0.0F;
+                share += static_cast<float>(spread.busy[b * members + m]) * w0;
+                share += static_cast<float>(spread.busy[next * members + m]) * w1;
+                if (share < lowest) {
+                    lowest = share;
+                    first = m;
+                }
+                if (share > highest) {
+                    highest = share;
+                    last = m;
+                }
+            }
+            INFO("bucket " << b << ", weights " << w0 << ", " << w1);
+            CHECK(std::find(low.begin(), low.end(), first) != low.end());
+            CHECK(std::find(high.begin(), high.end(), last) != high.end());
+        }
+    }
+}
+
 TEST_CASE("a dense row zoomed far out is drawn from the PE's summary like the exact row",
     "[views][timeline]")
 {

@@ -139,6 +139,35 @@ void foldCoarseSpread(
         // part × bucket µs / column µs, and the stored × 255.
         const auto scale
             = static_cast<float>(static_cast<double>(spread.bucket) / (t1 - t0) / 255.0);
+        const auto column = static_cast<std::size_t>(c);
+        const std::size_t b0 = weights.front().first;
+        if (weights.size() == 1 || (weights.size() == 2 && weights[1].first == b0 + 1)) {
+            // Within two neighbouring buckets: only their candidates can be the extremes.
+            const auto shareOf = [&](std::uint32_t m) {
+                float sum = 0.0F;
+                for (const auto& [b, part] : weights)
+                    sum += static_cast<float>(spread.busy[b * members + m]) * (part * scale);
+                return sum;
+            };
+            const auto first = [&](const std::vector<std::uint32_t>& start,
+                                   const std::vector<std::uint32_t>& candidates, bool low) {
+                std::uint32_t best = candidates[start[b0]];
+                float bestShare = shareOf(best);
+                for (auto i = start[b0] + 1; i < start[b0 + 1]; ++i) {
+                    const float s = shareOf(candidates[i]);
+                    if (low ? s < bestShare : s > bestShare) {
+                        best = candidates[i];
+                        bestShare = s;
+                    }
+                }
+                return std::pair { best, bestShare };
+            };
+            const auto [low, lowShare] = first(spread.lowStart, spread.lowCandidates, true);
+            const auto [high, highShare] = first(spread.highStart, spread.highCandidates, false);
+            fold.add(column, spread.members[low], std::min(lowShare, 1.0F));
+            fold.add(column, spread.members[high], std::min(highShare, 1.0F));
+            continue;
+        }
         std::fill(share.begin(), share.end(), 0.0F);
         for (const auto& [b, part] : weights) {
             const std::uint8_t* row = spread.busy.data() + b * members;
@@ -147,7 +176,6 @@ void foldCoarseSpread(
                 share[m] += static_cast<float>(row[m]) * w;
         }
         const auto [low, high] = firstLowestAndHighest(share);
-        const auto column = static_cast<std::size_t>(c);
         fold.add(column, spread.members[low], std::min(share[low], 1.0F));
         fold.add(column, spread.members[high], std::min(share[high], 1.0F));
     }

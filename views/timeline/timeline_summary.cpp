@@ -179,6 +179,43 @@ PeSummary summarizeGroup(const core::Trace& trace, const std::vector<core::PeId>
     return s;
 }
 
+void addSpreadCandidates(GroupSpread& spread)
+{
+    // A column's share of member m is w0 × q0[m] + w1 × q1[m] (float, weights ≥ 0). A member at
+    // or below an earlier one in both buckets has a share at or above it (rounding keeps the
+    // order), so it is never the first lowest; likewise for the highest. The members left are
+    // checked against the candidates kept so far (one that was dropped had a kept one at or
+    // below it already).
+    const std::size_t members = spread.members.size();
+    const std::size_t buckets = members == 0 ? 0 : spread.buckets;
+    spread.lowStart.assign(1, 0);
+    spread.highStart.assign(1, 0);
+    spread.lowCandidates.clear();
+    spread.highCandidates.clear();
+    const auto build = [&](const std::uint8_t* q0, const std::uint8_t* q1, bool low,
+                           std::vector<std::uint32_t>& out) {
+        const auto first = out.size();
+        for (std::size_t m = 0; m < members; ++m) {
+            bool dominated = false;
+            for (std::size_t i = first; i < out.size() && !dominated; ++i) {
+                const auto k = out[i];
+                dominated
+                    = low ? (q0[k] <= q0[m] && q1[k] <= q1[m]) : (q0[k] >= q0[m] && q1[k] >= q1[m]);
+            }
+            if (!dominated)
+                out.push_back(static_cast<std::uint32_t>(m));
+        }
+    };
+    for (std::size_t b = 0; b < buckets; ++b) {
+        const std::uint8_t* q0 = spread.busy.data() + b * members;
+        const std::uint8_t* q1 = spread.busy.data() + std::min(b + 1, buckets - 1) * members;
+        build(q0, q1, true, spread.lowCandidates);
+        build(q0, q1, false, spread.highCandidates);
+        spread.lowStart.push_back(static_cast<std::uint32_t>(spread.lowCandidates.size()));
+        spread.highStart.push_back(static_cast<std::uint32_t>(spread.highCandidates.size()));
+    }
+}
+
 TimelineSummaryCache::TimelineSummaryCache(core::TracePtr trace)
     : m_trace(std::move(trace))
     , m_end(m_trace ? std::max<core::TimeUs>(m_trace->endTime(), 1) : 1)
@@ -318,6 +355,7 @@ std::shared_ptr<const GroupSpread> TimelineSummaryCache::buildSpread(
     for (std::size_t m = 0; m < members; ++m)
         for (std::size_t b = 0; b < spread->buckets; ++b)
             spread->busy[b * members + m] = shares[m][b];
+    addSpreadCandidates(*spread);
     return spread;
 }
 

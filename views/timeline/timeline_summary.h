@@ -61,7 +61,18 @@ struct GroupSpread {
     std::size_t buckets = 0;
     std::vector<core::PeId> members;
     std::vector<std::uint8_t> busy; // [bucket * members.size() + member]
+    // Per bucket b, for a pixel column within buckets b and b + 1 (b alone for the last): the
+    // members that can be its first lowest (highest) whatever the column's weights — those no
+    // earlier member is at or below (above) in both buckets — by increasing index. See
+    // addSpreadCandidates.
+    std::vector<std::uint32_t> lowStart; // [bucket], buckets + 1 offsets into lowCandidates
+    std::vector<std::uint32_t> lowCandidates;
+    std::vector<std::uint32_t> highStart;
+    std::vector<std::uint32_t> highCandidates;
 };
+
+// Fills `spread`'s candidate lists (its busy shares made).
+void addSpreadCandidates(GroupSpread& spread);
 
 // Summaries by PE for one trace, built on first use. Thread-safe.
 class TimelineSummaryCache {
