@@ -312,16 +312,14 @@ const ModelChartGeometry& ModelChart::geometry() const
     return frame().geometry;
 }
 
-void ModelChart::paintExport(QPainter& painter, QSize size) const
+void ModelChart::paintChart(
+    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
 {
-    painter.setFont(font());
-    paintFrame(painter, buildFrame(size, font()), exportStyle(), false);
-}
-
-void ModelChart::paintEvent(QPaintEvent*)
-{
-    QPainter painter(this);
-    paintFrame(painter, frame(), screenStyle(), true);
+    // On screen the frame laid out for the widget's size is kept between paints.
+    if (onScreen && size == this->size())
+        paintFrame(painter, frame(), style, true);
+    else
+        paintFrame(painter, buildFrame(size, font()), style, onScreen);
 }
 
 void ModelChart::paintFrame(

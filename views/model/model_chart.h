@@ -88,7 +88,6 @@ public:
     [[nodiscard]] bool hasData() const { return !m_data.model.points.empty(); }
     [[nodiscard]] const ModelChartGeometry& geometry() const;
     [[nodiscard]] QString toolTipAt(QPoint pos) const;
-    void paintExport(QPainter& painter, QSize size) const override;
 
     // The colour of each fit kind.
     [[nodiscard]] static QColor fitColor(core::analysis::ModelFit::Kind kind);
@@ -103,7 +102,8 @@ signals:
 
 protected:
     void invalidate() override;
-    void paintEvent(QPaintEvent* event) override;
+    void paintChart(
+        QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
