@@ -312,11 +312,20 @@ ModelXChoices modelXChoices(
 {
     ModelXChoices choices;
     bool anyExecution = false;
+    // Message sizes are something to set durations against only when they differ: a single
+    // size is one column of points and no fit.
+    std::optional<std::uint64_t> firstSize;
     forEachModelledExecution(trace, request, entry, [&](PeId, const PeTrace& p, std::size_t i) {
         anyExecution = true;
-        choices.messageBytes = choices.messageBytes || p.executions.msgBytes[i] > 0;
+        if (const auto bytes = static_cast<std::uint64_t>(p.executions.msgBytes[i]); bytes > 0) {
+            if (!firstSize)
+                firstSize = bytes;
+            else if (bytes != *firstSize)
+                choices.messageBytes = true;
+        }
         choices.userValue = choices.userValue || userValueIn(p, i).has_value();
     });
+    choices.singleMessageSize = firstSize.has_value() && !choices.messageBytes;
     // Only an entry method that ran in the range has iterations to be set against.
     choices.iteration = iterations && anyExecution;
     return choices;

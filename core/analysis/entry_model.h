@@ -73,13 +73,14 @@ std::string modelFormula(const ModelFit& fit); // "y = 12.5 + 0.0031 x" (µs)
 // The executions of `entry` that begin in the range on the selected PEs.
 EntryModel modelEntry(const Trace& trace, const AnalysisRequest& request, EntryId entry, ModelX x);
 
-// Which x the executions of `entry` in the range offer: a message size (any of them was started
-// by a message with a size), iterations (the range has at least two), a value recorded with
-// traceUserSuppliedData during one of them. The Entry Model view offers only these.
+// Which x the executions of `entry` in the range offer: a message size (they were started by
+// messages of at least two different sizes), iterations (the range has at least two), a value
+// recorded with traceUserSuppliedData during one of them. The Entry Model view offers only these.
 struct ModelXChoices {
     bool messageBytes = false;
     bool iteration = false;
     bool userValue = false;
+    bool singleMessageSize = false; // messages of one size only (not offered: one column)
     [[nodiscard]] bool any() const { return messageBytes || iteration || userValue; }
     [[nodiscard]] bool offers(ModelX x) const
     {

@@ -403,6 +403,11 @@ TEST_CASE("entry-method models over a run: points, groups by x, executions witho
     CHECK(steps.groups[0].max == 150);
     const auto main = modelEntry(*chain, {}, 1, ModelX::MessageBytes);
     CHECK(main.points.size() == 1); // Main's CkArgMsg has a size
+    // One message size is not offered as an x (one column, no fit), but is known as such.
+    const auto stepChoices = modelXChoices(*chain, {}, 2, false);
+    CHECK_FALSE(stepChoices.messageBytes);
+    CHECK(stepChoices.singleMessageSize);
+    CHECK_FALSE(stepChoices.any());
 
     // sample-logs/imbalance: compute(int iter) (entry 13) 2,208 times over 23 iterations.
     const auto trace = test::loadOk(test::sampleRun("imbalance"));

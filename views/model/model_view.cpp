@@ -16,6 +16,8 @@
 #include <QStandardItemModel>
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 namespace parallax::views {
 
@@ -60,8 +62,8 @@ QString modelXMissing(ModelX x)
 {
     switch (x) {
     case ModelX::MessageBytes:
-        return EntryModelView::tr("no execution of this entry method in the range was started by a "
-                                  "message with a size");
+        return EntryModelView::tr("the executions of this entry method in the range were not "
+                                  "started by messages of different sizes");
     case ModelX::Iteration:
         return EntryModelView::tr("no iterations found in the range (see View → Iterations)");
     case ModelX::UserValue:
@@ -213,6 +215,10 @@ void EntryModelView::recompute()
             const bool iterations
                 = core::analysis::findIterations(*trace, request).iterations.size() >= 2;
             auto picked = candidates.front();
+            // Failing that, the first whose messages all have one size: one column of points,
+            // no fit, but its spread still shows.
+            std::optional<std::pair<core::EntryId, ModelXChoices>> oneSize;
+            bool found = false;
             for (const auto candidate : candidates) {
                 if (progress.isCancelled())
                     break;
@@ -222,8 +228,16 @@ void EntryModelView::recompute()
                     c.choices = choices;
                 if (choices.any()) {
                     picked = candidate;
+                    found = true;
                     break;
                 }
+                if (choices.singleMessageSize && !oneSize)
+                    oneSize.emplace(candidate, choices);
+            }
+            if (!found && oneSize) {
+                picked = oneSize->first;
+                c.choices = oneSize->second;
+                c.choices.messageBytes = true;
             }
             // An x the executions lack gives way to the first one they have.
             ModelX shown = asked;
