@@ -298,12 +298,15 @@ int runIterations(const std::vector<std::string>& args, std::ostream& out, std::
     if (found.source == "user-event")
         err << "parallax-cli iterations: from user event " << found.markerId << " ("
             << t.metadata.userEvents.at(found.markerId) << ")\n";
+    else if (found.source == "note")
+        err << "parallax-cli iterations: from the notes naming steps\n";
     else if (found.source == "entry")
         err << "parallax-cli iterations: from entry method " << found.markerId << " ("
             << whyEntryName(t, found.markerId, "") << ")\n";
     else if (found.source == "none")
         err << "parallax-cli iterations: note: nothing in the range marks iterations (no user "
-               "event named for steps, no entry method run equally often on every PE); give "
+               "event or note named for steps, no entry method run equally often on every PE); "
+               "give "
                "--every, --at, --event or --entry\n";
     out << core::analysis::iterationsCsv(found);
     return kExitOk;

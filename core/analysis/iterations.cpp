@@ -52,6 +52,24 @@ std::vector<TimeUs> markerTimes(
     return best;
 }
 
+// The begin times of the notes in the range whose text names a step ("step 12", "Iteration
+// 3", ...), on the PE that has most of them (the lowest PE on ties); fewer than two mark nothing.
+std::vector<TimeUs> stepNoteTimes(const Trace& trace, const std::vector<PeId>& pes, TimeRange range)
+{
+    std::vector<TimeUs> best;
+    for (const PeId pe : pes) {
+        std::vector<TimeUs> times;
+        for (const auto& n : trace.pes[static_cast<std::size_t>(pe)].notes)
+            if (n.begin >= range.begin && n.begin < range.end && namesSteps(n.text))
+                times.push_back(n.begin);
+        if (times.size() > best.size())
+            best = std::move(times);
+    }
+    if (best.size() < 2)
+        best.clear();
+    return best;
+}
+
 std::optional<UserEventId> findStepEvent(
     const Trace& trace, const std::vector<PeId>& pes, TimeRange range)
 {
@@ -178,12 +196,18 @@ IterationResult findIterations(
     } else {
         auto event = how.userEvent;
         auto entry = how.entry;
+        std::vector<TimeUs> notes;
         if (!event && !entry) {
             event = findStepEvent(trace, result.pes, range);
             if (!event)
+                notes = stepNoteTimes(trace, result.pes, range);
+            if (!event && notes.empty())
                 entry = findStepEntry(trace, result.pes, range);
         }
-        if (event) {
+        if (!notes.empty()) {
+            result.source = "note";
+            starts = std::move(notes);
+        } else if (event) {
             result.source = "user-event";
             result.markerId = *event;
             starts = markerTimes(trace, result.pes, *event, range);

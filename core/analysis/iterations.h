@@ -40,7 +40,8 @@ struct Iteration {
 
 struct IterationResult {
     // How the iterations were found: "every", "starts", "user-event", "entry" (with the id in
-    // markerId), or "none" when nothing in the range marks steps.
+    // markerId), "note" (notes whose text names a step), or "none" when nothing in the range
+    // marks steps.
     std::string source = "none";
     std::int32_t markerId = -1;
     std::vector<Iteration> iterations;

@@ -326,6 +326,31 @@ TEST_CASE("iterations found from a step user event or a step entry method, with 
     }
 }
 
+TEST_CASE("iterations found from notes that name steps, before a step entry method",
+    "[analysis][why][iterations]")
+{
+    // why-notes (README): "Step 1..3" notes on PE 0; work() would qualify as a step entry too.
+    const auto trace = whyRun("why-notes");
+    const auto found = findIterations(*trace, {});
+    CHECK(found.source == "note");
+    REQUIRE(found.iterations.size() == 3);
+    const std::vector<TimeRange> ranges { { 1000, 1300 }, { 1300, 1600 }, { 1600, 2000 } };
+    const std::vector<PeId> slowest { 0, 1, 1 };
+    const std::vector<TimeUs> slowestBusy { 200, 200, 250 };
+    const std::vector<double> median { 150, 125, 175 };
+    for (std::size_t k = 0; k < 3; ++k) {
+        CHECK(found.iterations[k].range.begin == ranges[k].begin);
+        CHECK(found.iterations[k].range.end == ranges[k].end);
+        CHECK(found.iterations[k].slowestPe == slowest[k]);
+        CHECK(found.iterations[k].slowestBusyUs == slowestBusy[k]);
+        CHECK(found.iterations[k].medianBusyUs == Approx(median[k]));
+    }
+    // Asked for, the entry method still gives its own steps.
+    IterationRequest byEntry;
+    byEntry.entry = 2;
+    CHECK(findIterations(*trace, {}, byEntry).source == "entry");
+}
+
 TEST_CASE("entry-method models: planted formulas fitted exactly, too few distinct x fit nothing",
     "[analysis][why][model]")
 {

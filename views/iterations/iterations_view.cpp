@@ -33,6 +33,8 @@ QString iterationSourceText(const IterationResult& r, const core::Trace& trace)
             .arg(it == trace.metadata.userEvents.end() ? QString::number(r.markerId)
                                                        : QString::fromStdString(it->second));
     }
+    if (r.source == "note")
+        return IterationsView::tr("from the notes naming steps");
     if (r.source == "entry")
         return IterationsView::tr("from the entry method %1")
             .arg(QString::fromStdString(trace.metadata.entryName(r.markerId)));
