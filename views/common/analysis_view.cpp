@@ -56,6 +56,8 @@ QString viewKey(ViewKind kind)
         return QStringLiteral("iterations");
     case ViewKind::EntryModel:
         return QStringLiteral("model");
+    case ViewKind::Why:
+        return QStringLiteral("why");
     }
     return {};
 }
@@ -109,6 +111,8 @@ QString viewTitle(ViewKind kind)
         return QObject::tr("Iterations");
     case ViewKind::EntryModel:
         return QObject::tr("Entry Model");
+    case ViewKind::Why:
+        return QObject::tr("Why: Critical Path and Idle Blame");
     }
     return {};
 }

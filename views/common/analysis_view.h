@@ -44,6 +44,7 @@ enum class ViewKind {
     Compare,
     Iterations,
     EntryModel,
+    Why,
 };
 
 // Every view, in menu order (View menu; Ctrl+1..9 open the first nine).
@@ -70,6 +71,7 @@ inline constexpr ViewKind kAllViewKinds[] = {
     ViewKind::Compare,
     ViewKind::Iterations,
     ViewKind::EntryModel,
+    ViewKind::Why,
 };
 
 // The view's key ("overview", "usage", "time-profile", ..., "compare": the names of

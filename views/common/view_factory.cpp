@@ -22,6 +22,7 @@
 #include "views/usage_profile/usage_profile_view.h"
 #include "views/user_events/user_events_view.h"
 #include "views/user_stats/user_stats_view.h"
+#include "views/why/why_view.h"
 
 namespace parallax::views {
 
@@ -72,6 +73,8 @@ AnalysisView* createView(ViewKind kind, EntryPalette* palette, QWidget* parent)
         return new IterationsView(palette, parent);
     case ViewKind::EntryModel:
         return new EntryModelView(palette, parent);
+    case ViewKind::Why:
+        return new WhyView(palette, parent);
     }
     return nullptr;
 }
