@@ -3,6 +3,7 @@
 
 #include "core/analysis/extrema.h"
 #include "core/analysis/histogram.h"
+#include "core/analysis/iterations.h"
 #include "core/trace.h"
 #include "io/run_loader.h"
 #include "io/trace_compare.h"
@@ -201,6 +202,30 @@ TEST_CASE("a generated heavy sender sends many times the messages of any other P
             others = std::max(others, n);
     }
     CHECK(heavy > 5.0 * others);
+}
+
+TEST_CASE("planted slow iterations are found as the longest steps, on every PE", "[generator]")
+{
+    TempDir dir;
+    const auto trace = generateAndLoad(dir,
+        { "--pes", "8", "--events-per-pe", "3000", "--iterations", "12", "--slow-iterations",
+            "4,9" });
+    const auto found = core::analysis::findIterations(*trace, {});
+    CHECK(found.source == "user-event"); // Main's "Iteration start"
+    REQUIRE(found.iterations.size() == 12);
+    // Every PE computes 3 times as long in iterations 4 and 9: they take about twice as long
+    // as any other (the rest of a step's work is unchanged), and their median PE is as busy.
+    core::TimeUs longestOther = 0;
+    double busiestOtherMedian = 0;
+    for (std::size_t k = 0; k < found.iterations.size(); ++k)
+        if (k != 4 && k != 9) {
+            longestOther = std::max(longestOther, found.iterations[k].range.length());
+            busiestOtherMedian = std::max(busiestOtherMedian, found.iterations[k].medianBusyUs);
+        }
+    for (const std::size_t slow : { 4U, 9U }) {
+        CHECK(found.iterations[slow].range.length() > 3 * longestOther / 2);
+        CHECK(found.iterations[slow].medianBusyUs > 1.5 * busiestOtherMedian);
+    }
 }
 
 TEST_CASE("the same generator arguments give the same files, and .log and .log.gz the same store",
@@ -513,6 +538,10 @@ TEST_CASE("bad planted-class options are refused with one line and exit status 2
             "--alternating-phases needs at least 2 iterations" },
         { { "--entries", "22" }, "bad value '22' for --entries" },
         { { "--shape", "leanmd" }, "bad value 'leanmd' for --shape" },
+        { { "--slow-iterations", "x" }, "bad value 'x' for --slow-iterations" },
+        { { "--iterations", "6", "--slow-iterations", "2,6" },
+            "--slow-iterations: iteration 6 does not exist (the run has 6 iterations, 0-5)" },
+        { { "--slow-iteration-factor", "0" }, "bad value '0' for --slow-iteration-factor" },
         { { "--special-pe0", "--anomalous", "1", "--entries", "26" },
             "--entries 26 leaves no room for the planted classes' entry methods (at least 27)" },
     };

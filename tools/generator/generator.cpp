@@ -39,6 +39,10 @@ std::vector<std::string> plantedLines(const GeneratorOptions& options, const Run
         lines.push_back("planted overloaded-pes " + joinPes(options.overloadedPes) + " factor "
             + formatFactor(options.overloadFactor));
     }
+    if (!options.slowIterations.empty()) {
+        lines.push_back("planted slow-iterations " + joinPes(options.slowIterations) + " factor "
+            + formatFactor(options.slowIterationFactor));
+    }
     if (options.bimodalEntry) {
         lines.push_back("planted bimodal-entry " + model.symbols().shortName(entry::kCompute)
             + " ep " + std::to_string(entry::kCompute) + " fraction "

@@ -186,6 +186,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
             || option == "--seed" || option == "--smp" || option == "--threads"
             || option == "--bin-size" || option == "--overloaded-pes"
             || option == "--overload-factor" || option == "--heavy-sender"
+            || option == "--slow-iterations" || option == "--slow-iteration-factor"
             || option == "--heavy-fraction" || option == "--heavy-factor" || option == "--anomalous"
             || option == "--truth" || option == "--shape") {
             if (!needValue()) {
@@ -248,6 +249,17 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
                 if (!parsePeList(value, options.overloadedPes)) {
                     return fail(bad + " (a PE list such as 3,17 or 0-3)");
                 }
+            } else if (option == "--slow-iterations") {
+                options.slowIterations.clear();
+                if (!parsePeList(value, options.slowIterations)) {
+                    return fail(bad + " (an iteration list such as 3,7 or 4-5)");
+                }
+            } else if (option == "--slow-iteration-factor") {
+                if (!parseDouble(value, options.slowIterationFactor)
+                    || !(options.slowIterationFactor > 0.0)
+                    || options.slowIterationFactor > 1000.0) {
+                    return fail(bad + " (a number in (0, 1000])");
+                }
             } else if (option == "--overload-factor") {
                 if (!parseDouble(value, options.overloadFactor) || !(options.overloadFactor > 0.0)
                     || options.overloadFactor > 1000.0) {
@@ -303,6 +315,16 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
         if (pe >= options.pes) {
             parsed.error = "--overloaded-pes: PE " + std::to_string(pe)
                 + " does not exist (the run has " + std::to_string(options.pes) + " PEs)";
+            return parsed;
+        }
+    }
+    if (!options.slowIterations.empty()) {
+        const int iterations = chooseRunSize(options).iterations;
+        if (options.slowIterations.back() >= iterations) {
+            parsed.error = "--slow-iterations: iteration "
+                + std::to_string(options.slowIterations.back()) + " does not exist (the run has "
+                + std::to_string(iterations) + " iterations, 0-" + std::to_string(iterations - 1)
+                + ")";
             return parsed;
         }
     }
@@ -365,6 +387,9 @@ Planted problems (each printed on stdout as one "planted ..." line at the end):
   --overloaded-pes LIST  these PEs get FACTOR times the Worker::compute work per
                          iteration, so they are the least idle (LIST: 3,17 or 0-3)
   --overload-factor F    work factor of the overloaded PEs (default: 2.0)
+  --slow-iterations LIST in these iterations (0-based, LIST: 3,7 or 4-5) every PE gets
+                         FACTOR times the Worker::compute work, so they take longer
+  --slow-iteration-factor F  work factor of the slow iterations (default: 3.0)
   --bimodal-entry        Worker::compute gets a second mode: 20% of its executions
                          take 4 times longer
   --heavy-sender PE      every Worker element on PE sends 36 extra messages per

@@ -26,6 +26,8 @@ struct GeneratorOptions {
     bool summaries = true;
     std::vector<PeId> overloadedPes; // sorted, unique
     double overloadFactor = 2.0;
+    std::vector<PeId> slowIterations; // sorted, unique iteration numbers (0-based)
+    double slowIterationFactor = 3.0;
     bool bimodalEntry = false;
     std::optional<PeId> heavySender;
     // Planted PE classes (planted_classes.h).

@@ -471,7 +471,7 @@ void PeSimulator::runStepSetup(
     for (const StepTask& task : tasks) {
         advance(rng.between(0, 2));
         if (task.entry == entry::kCompute) {
-            runCompute(task, rng, sends);
+            runCompute(task, iteration, rng, sends);
             continue;
         }
         beginExecution(deliveryTypeOf(task.entry), task.entry, task.event, m_pe, kTaskLength,
@@ -481,7 +481,8 @@ void PeSimulator::runStepSetup(
     }
 }
 
-void PeSimulator::runCompute(const StepTask& task, Prng& rng, std::vector<MessageSend>* sends)
+void PeSimulator::runCompute(
+    const StepTask& task, int iteration, Prng& rng, std::vector<MessageSend>* sends)
 {
     const std::int32_t element = task.local;
     beginExecution(message_type::kForChare, entry::kCompute, task.event, m_pe, kTaskLength,
@@ -490,7 +491,7 @@ void PeSimulator::runCompute(const StepTask& task, Prng& rng, std::vector<Messag
         advance(1);
         userEventPairBoundary(RecordType::BeginUserEventPair, user_event::kComputeKernel);
     }
-    advance(m_model.computeDuration(m_pe, rng));
+    advance(m_model.computeDuration(m_pe, iteration, rng));
     if (element == 0) {
         userEventPairBoundary(RecordType::EndUserEventPair, user_event::kComputeKernel);
         advance(1);

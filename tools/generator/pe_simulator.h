@@ -158,7 +158,8 @@ private:
     std::uint16_t deliveryTypeOf(EntryId entry) const;
     std::uint16_t sendTypeOf(EntryId entry) const;
 
-    void runCompute(const StepTask& task, Prng& rng, std::vector<MessageSend>* sends);
+    void runCompute(
+        const StepTask& task, int iteration, Prng& rng, std::vector<MessageSend>* sends);
     void sendGhost(PeId target, std::int32_t element, std::int32_t length, Prng& rng,
         std::vector<MessageSend>* sends);
 

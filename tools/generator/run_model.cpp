@@ -59,6 +59,8 @@ RunModel::RunModel(const GeneratorOptions& options, const SymbolTable& symbols, 
     , m_treeDepth(0)
     , m_overloaded(static_cast<std::size_t>(options.pes), false)
     , m_overloadFactor(options.overloadFactor)
+    , m_slowIterations(options.slowIterations)
+    , m_slowIterationFactor(options.slowIterationFactor)
     , m_bimodal(options.bimodalEntry)
     , m_classes(plantPeClasses(options))
     , m_heavyFactor(options.heavyFactor)
@@ -198,7 +200,7 @@ TimeUs RunModel::contributionArrival(PeId child, int iteration, TimeUs created) 
     return created + latency;
 }
 
-TimeUs RunModel::computeDuration(PeId pe, Prng& rng) const
+TimeUs RunModel::computeDuration(PeId pe, int iteration, Prng& rng) const
 {
     TimeUs duration = 250 * (700 + static_cast<TimeUs>(rng.below(601))) / 1000;
     // Always drawn, so that planting the bimodality changes nothing else in the run.
@@ -209,6 +211,10 @@ TimeUs RunModel::computeDuration(PeId pe, Prng& rng) const
     if (isOverloaded(pe)) {
         duration = std::max<TimeUs>(
             1, static_cast<TimeUs>(static_cast<double>(duration) * m_overloadFactor));
+    }
+    if (std::binary_search(m_slowIterations.begin(), m_slowIterations.end(), iteration)) {
+        duration = std::max<TimeUs>(
+            1, static_cast<TimeUs>(static_cast<double>(duration) * m_slowIterationFactor));
     }
     return scaledWork(pe, duration);
 }

@@ -98,7 +98,7 @@ public:
     TimeUs contributionArrival(PeId child, int iteration, TimeUs created) const;
 
     // Duration of one Worker::compute (planted bimodality, overload and heavy PEs applied).
-    TimeUs computeDuration(PeId pe, Prng& rng) const;
+    TimeUs computeDuration(PeId pe, int iteration, Prng& rng) const;
     // Duration of a queued local task other than Worker::compute (Patch::integrate, a mix
     // entry, the anomalous and the phase entries), heavy PEs' factor applied.
     TimeUs taskDuration(PeId pe, EntryId entry, Prng& rng) const;
@@ -133,6 +133,8 @@ private:
     int m_treeDepth;
     std::vector<bool> m_overloaded;
     double m_overloadFactor;
+    std::vector<PeId> m_slowIterations;
+    double m_slowIterationFactor;
     bool m_bimodal;
     PeId m_heavySender = -1;
     std::vector<PeId> m_heavyTargets; // sorted
