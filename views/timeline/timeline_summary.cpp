@@ -23,9 +23,9 @@ typename Map::mapped_type cachedIn(
     return map.emplace(key, std::move(value)).first->second;
 }
 
-} // namespace
-
-PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t buckets)
+// `span` cut into at most `buckets` equal buckets (at least 1 µs each), nothing in them yet;
+// the idle column is left empty (a group summary has none).
+PeSummary emptySummary(core::TimeRange span, std::size_t buckets)
 {
     PeSummary s;
     buckets = std::max<std::size_t>(buckets, 1);
@@ -35,9 +35,18 @@ PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t
         (length + static_cast<core::TimeUs>(buckets) - 1) / static_cast<core::TimeUs>(buckets), 1);
     const auto n = static_cast<std::size_t>((length + s.bucket - 1) / s.bucket);
     s.busy.assign(n, 0.0F);
-    s.idle.assign(n, 0.0F);
     s.dominant.assign(n, PeSummary::kNoEntry);
     s.dominantUs.assign(n, 0.0F);
+    return s;
+}
+
+} // namespace
+
+PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t buckets)
+{
+    PeSummary s = emptySummary(span, buckets);
+    const auto n = s.busy.size();
+    s.idle.assign(n, 0.0F);
     s.started.assign(n, 0);
     // Per bucket the time of each entry, collected while the executions (sorted by begin) pass
     // it; a bucket is final once an execution begins after it.
@@ -104,16 +113,8 @@ PeSummary summarizePe(const core::PeTrace& pe, core::TimeRange span, std::size_t
 PeSummary summarizeGroup(const core::Trace& trace, const std::vector<core::PeId>& pes,
     core::TimeRange span, std::size_t buckets)
 {
-    PeSummary s;
-    buckets = std::max<std::size_t>(buckets, 1);
-    s.origin = span.begin;
-    const auto length = std::max<core::TimeUs>(span.length(), 1);
-    s.bucket = std::max<core::TimeUs>(
-        (length + static_cast<core::TimeUs>(buckets) - 1) / static_cast<core::TimeUs>(buckets), 1);
-    const auto n = static_cast<std::size_t>((length + s.bucket - 1) / s.bucket);
-    s.busy.assign(n, 0.0F);
-    s.dominant.assign(n, PeSummary::kNoEntry);
-    s.dominantUs.assign(n, 0.0F);
+    PeSummary s = emptySummary(span, buckets);
+    const auto n = s.busy.size();
     s.started.assign(n, 0);
     std::vector<const core::PeTrace*> members;
     std::size_t entries = 1;
