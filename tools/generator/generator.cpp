@@ -103,6 +103,9 @@ int threadCount(const GeneratorOptions& options)
 
 GeneratorOutcome generateRun(const GeneratorOptions& options)
 {
+    if (!options.like.empty()) {
+        return generateLeanMdRun(options);
+    }
     GeneratorOutcome outcome;
     const auto failWith = [&outcome](std::string message) {
         outcome.exitCode = 1;

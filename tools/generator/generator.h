@@ -17,4 +17,7 @@ struct GeneratorOutcome {
 // Generates the whole run described by `options` into options.outDir.
 GeneratorOutcome generateRun(const GeneratorOptions& options);
 
+// Generates a run from the template options.like names (leanmd_template.h).
+GeneratorOutcome generateLeanMdRun(const GeneratorOptions& options);
+
 } // namespace parallax::gen
