@@ -119,6 +119,26 @@ double entryTime(const core::PeTrace& pe, core::EntryId entry, core::TimeUs begi
     return time;
 }
 
+using RefusalCases = std::vector<std::pair<std::vector<std::string>, std::string>>;
+
+// Each case (options after `base`, expected message) exits with status 2 and one line naming
+// the problem, and writes nothing to `out`.
+void checkRefused(
+    const std::vector<std::string>& base, const std::string& out, const RefusalCases& cases)
+{
+    for (const auto& [extra, expected] : cases) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto run = generate(args);
+        INFO(run.out);
+        CHECK(run.exitCode == 2);
+        CHECK(run.out.rfind("parallax-gen: ", 0) == 0);
+        CHECK(run.out.find(expected) != std::string::npos);
+        CHECK(std::count(run.out.begin(), run.out.end(), '\n') == 1);
+        CHECK(!std::filesystem::exists(out));
+    }
+}
+
 double mean(const std::vector<double>& values)
 {
     REQUIRE(!values.empty());
@@ -522,7 +542,7 @@ TEST_CASE("bad planted-class options are refused with one line and exit status 2
 {
     TempDir dir;
     const auto out = (dir.path() / "run").string();
-    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+    const RefusalCases cases = {
         { { "--heavy-fraction", "0" }, "bad value '0' for --heavy-fraction" },
         { { "--heavy-fraction", "0.75" }, "bad value '0.75' for --heavy-fraction" },
         { { "--heavy-fraction", "x" }, "bad value 'x' for --heavy-fraction" },
@@ -545,17 +565,7 @@ TEST_CASE("bad planted-class options are refused with one line and exit status 2
         { { "--special-pe0", "--anomalous", "1", "--entries", "26" },
             "--entries 26 leaves no room for the planted classes' entry methods (at least 27)" },
     };
-    for (const auto& [extra, expected] : cases) {
-        std::vector<std::string> args = { "--out", out, "--pes", "8" };
-        args.insert(args.end(), extra.begin(), extra.end());
-        const auto run = generate(args);
-        INFO(run.out);
-        CHECK(run.exitCode == 2);
-        CHECK(run.out.rfind("parallax-gen: ", 0) == 0);
-        CHECK(run.out.find(expected) != std::string::npos);
-        CHECK(std::count(run.out.begin(), run.out.end(), '\n') == 1);
-        CHECK(!std::filesystem::exists(out));
-    }
+    checkRefused({ "--out", out, "--pes", "8" }, out, cases);
 }
 
 TEST_CASE("a truth file that cannot be written fails the run with exit status 1", "[generator]")
@@ -726,7 +736,7 @@ TEST_CASE("bad --like options are refused with one line and exit status 2", "[ge
 {
     TempDir dir;
     const auto out = (dir.path() / "run").string();
-    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+    const RefusalCases cases = {
         { { "--like", "namd" }, "unknown --like template 'namd' (known: leanmd-smp)" },
         { { "--like" }, "--like needs a value" },
         { { "--like", "leanmd-smp", "--smp", "4" },
@@ -738,15 +748,5 @@ TEST_CASE("bad --like options are refused with one line and exit status 2", "[ge
         { { "--like", "leanmd-smp", "--pes", "5" },
             "--like leanmd-smp needs an even --pes (2 worker PEs per SMP node), not 5" },
     };
-    for (const auto& [extra, expected] : cases) {
-        std::vector<std::string> args = { "--out", out };
-        args.insert(args.end(), extra.begin(), extra.end());
-        const auto run = generate(args);
-        INFO(run.out);
-        CHECK(run.exitCode == 2);
-        CHECK(run.out.rfind("parallax-gen: ", 0) == 0);
-        CHECK(run.out.find(expected) != std::string::npos);
-        CHECK(std::count(run.out.begin(), run.out.end(), '\n') == 1);
-        CHECK(!std::filesystem::exists(out));
-    }
+    checkRefused({ "--out", out }, out, cases);
 }

@@ -13,7 +13,6 @@
 
 #include <filesystem>
 #include <mutex>
-#include <thread>
 
 namespace parallax::gen {
 
@@ -73,17 +72,11 @@ std::optional<std::string> writeLeanMdPe(
 
 GeneratorOutcome generateLeanMdRun(const GeneratorOptions& options)
 {
-    GeneratorOutcome outcome;
-    const auto failWith = [&outcome](std::string message) {
-        outcome.exitCode = 1;
-        outcome.error = std::move(message);
-        return outcome;
+    const auto failWith = [](std::string message) {
+        return failedRun(std::move(message));
     };
-    std::error_code code;
-    std::filesystem::create_directories(options.outDir, code);
-    if (code || !std::filesystem::is_directory(options.outDir)) {
-        return failWith("cannot create directory " + options.outDir + ": "
-            + (code ? code.message() : std::string("not a directory")));
+    if (auto error = createOutputDirectory(options.outDir)) {
+        return failWith(*error);
     }
 
     const LeanMdModel model(options);
@@ -111,9 +104,7 @@ GeneratorOutcome generateLeanMdRun(const GeneratorOptions& options)
         }
     }
 
-    const int threads = options.threads > 0
-        ? options.threads
-        : static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+    const int threads = writerThreads(options);
     std::vector<LeanMdScratch> scratch(
         static_cast<std::size_t>(std::min(threads, model.totalPes())));
     std::mutex errorMutex;
@@ -129,7 +120,7 @@ GeneratorOutcome generateLeanMdRun(const GeneratorOptions& options)
     if (firstError) {
         return failWith(*firstError);
     }
-    return outcome;
+    return {};
 }
 
 } // namespace parallax::gen

@@ -252,11 +252,7 @@ void LeanMdPe::begin(std::uint16_t messageType, EntryId entry, EventId event, Pe
     std::int32_t length, const ObjectValues& object)
 {
     TraceRecord& record = push(RecordType::BeginProcessing);
-    record.messageType = messageType;
-    record.entry = entry;
-    record.event = event;
-    record.pe = source;
-    record.length = length;
+    setMessageFields(record, messageType, entry, event, source, length);
     record.count = object.count;
     std::copy(object.values.begin(), object.values.end(), record.values.begin());
     record.value = m_busy * 9 / 10;
@@ -652,38 +648,31 @@ LeanMdModel::Route LeanMdModel::routeOf(Kind kind, int slot) const
     return m_routes[static_cast<std::size_t>(kind)][static_cast<std::size_t>(slot)];
 }
 
-PeId LeanMdModel::targetOf(PeId sender, Kind kind, int slot) const
+PeId LeanMdModel::alongRoute(PeId pe, Kind kind, int slot, int direction) const
 {
-    const PeId node = sender / kNodeSize;
-    const PeId rank = sender % kNodeSize;
+    const PeId node = pe / kNodeSize;
+    const PeId rank = pe % kNodeSize;
     switch (routeOf(kind, slot)) {
     case Route::SamePe:
-        return sender;
+        return pe;
     case Route::SameNode:
-        return node * kNodeSize + (rank + 1) % kNodeSize;
+        return node * kNodeSize + (rank + kNodeSize + direction) % kNodeSize;
     case Route::OtherNode:
         break;
     }
     const int distance
         = m_distances[static_cast<std::size_t>(kind)][static_cast<std::size_t>(slot)];
-    return ((node + distance) % nodes()) * kNodeSize + rank;
+    return ((node + nodes() + direction * (distance % nodes())) % nodes()) * kNodeSize + rank;
+}
+
+PeId LeanMdModel::targetOf(PeId sender, Kind kind, int slot) const
+{
+    return alongRoute(sender, kind, slot, +1);
 }
 
 PeId LeanMdModel::sourceOf(PeId receiver, Kind kind, int slot) const
 {
-    const PeId node = receiver / kNodeSize;
-    const PeId rank = receiver % kNodeSize;
-    switch (routeOf(kind, slot)) {
-    case Route::SamePe:
-        return receiver;
-    case Route::SameNode:
-        return node * kNodeSize + (rank + kNodeSize - 1) % kNodeSize;
-    case Route::OtherNode:
-        break;
-    }
-    const int distance
-        = m_distances[static_cast<std::size_t>(kind)][static_cast<std::size_t>(slot)];
-    return ((node - distance % nodes() + nodes()) % nodes()) * kNodeSize + rank;
+    return alongRoute(receiver, kind, slot, -1);
 }
 
 EventId LeanMdModel::sendEvent(int step, Kind kind, int slot)

@@ -94,6 +94,9 @@ public:
     static constexpr TimeUs kRelaySpacing = 3;
 
 private:
+    // The PE `direction` (+1: receiver, -1: sender) away from `pe` along slot `slot`.
+    PeId alongRoute(PeId pe, Kind kind, int slot, int direction) const;
+
     SymbolTable m_symbols;
     std::uint64_t m_seed;
     PeId m_workers;
