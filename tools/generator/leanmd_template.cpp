@@ -60,10 +60,10 @@ constexpr Quantiles kGapTime = { 0, 0, 1, 2, 7, 40 };
 constexpr Quantiles kRelayTime = { 0, 0, 1, 1, 2, 2 };
 
 // Random stream tags.
-constexpr std::uint64_t kStartupStream = 11;
-constexpr std::uint64_t kPhaseStream = 12;
-constexpr std::uint64_t kRelayStream = 13;
-constexpr std::uint64_t kRouteStream = 14;
+constexpr std::uint64_t kTemplateStartupStream = 11;
+constexpr std::uint64_t kTemplatePhaseStream = 12;
+constexpr std::uint64_t kTemplateRelayStream = 13;
+constexpr std::uint64_t kTemplateRouteStream = 14;
 
 std::int64_t draw(Prng& rng, const Quantiles& q)
 {
@@ -346,7 +346,7 @@ template <typename Body> void LeanMdPe::fitBefore(TimeUs deadline, Body&& body)
 // Each PE builds its own Cells and Computes (in the real run PE 0 inserts them all).
 void LeanMdPe::startup()
 {
-    Prng rng(streamSeed(m_model.seed(), kStartupStream, static_cast<std::uint64_t>(m_pe)));
+    Prng rng(streamSeed(m_model.seed(), kTemplateStartupStream, static_cast<std::uint64_t>(m_pe)));
     const auto local = [&](EntryId entry, const ObjectValues& object, const Quantiles& time) {
         const EventId event = m_nextStartupEvent++;
         creation(message_type::kForChare, entry, event, kConstructorLength);
@@ -384,8 +384,8 @@ void LeanMdPe::cellsPhase(int step)
     waitUntil(m_model.phaseStart(step, Phase::Cells));
     const auto stream = static_cast<std::uint64_t>(step) * 3;
     fitBefore(m_model.phaseStart(step, Phase::Computes), [&]() {
-        Prng rng(
-            streamSeed(m_model.seed(), kPhaseStream, static_cast<std::uint64_t>(m_pe), stream));
+        Prng rng(streamSeed(
+            m_model.seed(), kTemplatePhaseStream, static_cast<std::uint64_t>(m_pe), stream));
         for (int cell = 0; cell < LeanMdModel::kCellsPerPe; ++cell) {
             const ObjectValues object = cellObject(cell);
             const auto sendAll = [&](EntryId serial, Kind kind) {
@@ -462,8 +462,8 @@ void LeanMdPe::incomingPhase(int step, Phase phase)
     const auto stream = static_cast<std::uint64_t>(step) * 3 + static_cast<std::uint64_t>(phase);
     waitUntil(start);
     fitBefore(m_model.phaseStart(nextStep, next), [&]() {
-        Prng rng(
-            streamSeed(m_model.seed(), kPhaseStream, static_cast<std::uint64_t>(m_pe), stream));
+        Prng rng(streamSeed(
+            m_model.seed(), kTemplatePhaseStream, static_cast<std::uint64_t>(m_pe), stream));
         m_received.assign(LeanMdModel::kPairComputesPerPe, 0);
         for (const Incoming& message : m_incoming) {
             execute(message, step, rng, m_received);
@@ -547,7 +547,7 @@ void LeanMdPe::runWorker()
 // other nodes: a BEGIN_PROCESSING from the sender, the CREATION of the local copy, an END.
 void LeanMdPe::relayPhase(int step, Phase phase)
 {
-    Prng rng(streamSeed(m_model.seed(), kRelayStream, static_cast<std::uint64_t>(m_pe),
+    Prng rng(streamSeed(m_model.seed(), kTemplateRelayStream, static_cast<std::uint64_t>(m_pe),
         static_cast<std::uint64_t>(step) * 3 + static_cast<std::uint64_t>(phase)));
     const PeId firstWorker = (m_pe - m_model.workerPes()) * LeanMdModel::kNodeSize;
     int index = 0;
@@ -611,8 +611,8 @@ LeanMdModel::LeanMdModel(const GeneratorOptions& options)
         auto& ranks = m_relayRanks[static_cast<std::size_t>(kind)];
         int& relayed = m_relayed[static_cast<std::size_t>(kind)];
         for (int slot = 0; slot < kSlotsPerKind; ++slot) {
-            const std::uint64_t hash = streamSeed(
-                kRouteStream, static_cast<std::uint64_t>(kind), static_cast<std::uint64_t>(slot));
+            const std::uint64_t hash = streamSeed(kTemplateRouteStream,
+                static_cast<std::uint64_t>(kind), static_cast<std::uint64_t>(slot));
             const std::uint64_t share = hash % 1000;
             Route route = share < kSamePePerMille             ? Route::SamePe
                 : share < kSamePePerMille + kSameNodePerMille ? Route::SameNode
