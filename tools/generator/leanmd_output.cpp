@@ -33,26 +33,35 @@ std::optional<std::string> writeLeanMdPe(
         return (directory / (options.name + "." + std::to_string(pe) + std::string(extension)))
             .string();
     };
-    scratch.records.clear();
-    simulateLeanMdPe(model, pe, scratch.records);
+    // A first pass counts the records (for the log's header) and finds the last time (for the
+    // summary bins); the second writes them. Only one step is in memory at a time.
+    std::uint64_t recordCount = 0;
+    TimeUs endTime = 0;
+    simulateLeanMdPe(model, pe, scratch.records, [&](const std::vector<TraceRecord>& records) {
+        recordCount += records.size();
+        if (!records.empty()) {
+            endTime = records.back().time;
+        }
+    });
 
     OutputFile logFile;
     if (!logFile.open(peFile(options.gzip ? ".log.gz" : ".log"), options.gzip)) {
         return logFile.error();
     }
-    LogWriter log(logFile, scratch.records.size(), scratch.logText);
-    const TimeUs endTime = scratch.records.back().time;
+    LogWriter log(logFile, recordCount, scratch.logText);
     if (options.summaries) {
         const TimeUs binSize = summaryBinSize(options.binSize, endTime);
         scratch.summary.reset(
             model.symbols().entryCount(), binSize, summaryBinCount(binSize, endTime));
     }
-    for (const TraceRecord& record : scratch.records) {
-        log.write(record);
-        if (options.summaries) {
-            scratch.summary.add(record);
+    simulateLeanMdPe(model, pe, scratch.records, [&](const std::vector<TraceRecord>& records) {
+        for (const TraceRecord& record : records) {
+            log.write(record);
+            if (options.summaries) {
+                scratch.summary.add(record);
+            }
         }
-    }
+    });
     if (!log.flush() || !logFile.close()) {
         return logFile.error();
     }

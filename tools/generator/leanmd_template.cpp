@@ -165,10 +165,12 @@ struct Incoming {
 // Writes one PE's records.
 class LeanMdPe {
 public:
-    LeanMdPe(const LeanMdModel& model, PeId pe, std::vector<TraceRecord>& records)
+    LeanMdPe(const LeanMdModel& model, PeId pe, std::vector<TraceRecord>& records,
+        const RecordFlush& flush)
         : m_model(model)
         , m_pe(pe)
         , m_records(records)
+        , m_flush(flush)
     { }
 
     void runWorker();
@@ -181,6 +183,11 @@ private:
     };
 
     TraceRecord& push(RecordType type);
+    void flushRecords()
+    {
+        m_flush(m_records);
+        m_records.clear();
+    }
     void waitUntil(TimeUs time);
     void advance(TimeUs duration) { m_now += duration; }
     TimeUs work(Prng& rng, const Quantiles& q) { return draw(rng, q) * m_scale / 1000; }
@@ -209,6 +216,7 @@ private:
     const LeanMdModel& m_model;
     PeId m_pe;
     std::vector<TraceRecord>& m_records;
+    const RecordFlush& m_flush;
     TimeUs m_now = 0;
     std::int64_t m_busy = 0;
     std::int64_t m_scale = 1000; // per mille
@@ -534,13 +542,16 @@ void LeanMdPe::runWorker()
     m_now = m_model.startupTime() + m_pe % 7;
     push(RecordType::BeginComputation);
     startup();
+    flushRecords();
     for (int step = 0; step < m_model.steps(); ++step) {
         cellsPhase(step);
         incomingPhase(step, Phase::Computes);
         incomingPhase(step, Phase::Integrate);
+        flushRecords();
     }
     waitUntil(m_model.endTime());
     push(RecordType::EndComputation);
+    flushRecords();
 }
 
 // The comm thread of a node relays, in a fixed order, every message its workers receive from
@@ -588,9 +599,11 @@ void LeanMdPe::runCommThread()
     for (int step = 0; step < m_model.steps(); ++step) {
         relayPhase(step, Phase::Computes);
         relayPhase(step, Phase::Integrate);
+        flushRecords();
     }
     m_now = std::max(m_now, m_model.endTime());
     push(RecordType::EndComputation);
+    flushRecords();
 }
 
 } // namespace
@@ -734,9 +747,11 @@ std::array<std::int32_t, 6> LeanMdModel::computeIndex(PeId pe, int compute) cons
     return { first[0], first[1], first[2], second[0], second[1], second[2] };
 }
 
-void simulateLeanMdPe(const LeanMdModel& model, PeId pe, std::vector<TraceRecord>& records)
+void simulateLeanMdPe(
+    const LeanMdModel& model, PeId pe, std::vector<TraceRecord>& buffer, const RecordFlush& flush)
 {
-    LeanMdPe simulator(model, pe, records);
+    buffer.clear();
+    LeanMdPe simulator(model, pe, buffer, flush);
     if (model.isCommThread(pe)) {
         simulator.runCommThread();
     } else {

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace parallax::gen {
@@ -124,8 +125,13 @@ inline constexpr EntryId kComputeRun = 22;
 inline constexpr EntryId kComputeSerial0 = 24; // ..2 follow
 } // namespace leanmd_entry
 
-// Appends every log record of PE `pe` (worker or comm thread), BEGIN_COMPUTATION to
-// END_COMPUTATION, to `records`.
-void simulateLeanMdPe(const LeanMdModel& model, PeId pe, std::vector<TraceRecord>& records);
+// Receives a PE's records a step at a time, in order; the buffer is emptied after each call.
+using RecordFlush = std::function<void(const std::vector<TraceRecord>&)>;
+
+// Generates every log record of PE `pe` (worker or comm thread), BEGIN_COMPUTATION to
+// END_COMPUTATION, into `buffer`, handing them to `flush` after the start-up and after every
+// step, so that a PE of any length needs only one step's records in memory.
+void simulateLeanMdPe(
+    const LeanMdModel& model, PeId pe, std::vector<TraceRecord>& buffer, const RecordFlush& flush);
 
 } // namespace parallax::gen
