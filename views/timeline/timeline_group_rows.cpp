@@ -290,17 +290,34 @@ void foldMember(SpreadFold& fold, std::vector<float>& one, std::vector<std::size
     touched.clear();
 }
 
+// A row's busy time and time per entry, added execution by execution (clipped to the window).
+struct BusyTally {
+    core::TimeUs& busyUs;
+    std::vector<core::TimeUs>& activityTime;
+    int entryCount;
+    void add(int entry, core::TimeUs us)
+    {
+        busyUs += us;
+        if (entry < entryCount)
+            activityTime[static_cast<std::size_t>(entry)] += us;
+    }
+};
+
 // Folds one member's busy share per pixel column into the spread (SET), reading its
 // executions in the window once: a column is folded as soon as the walk has passed it, and the
 // columns an execution covers whole (share 1) as a run. The shares are the ones addMemberSpread
 // sums, in the same order. Executions overlapping one another (not in a valid log) go through
-// addMemberSpread and foldMember instead.
+// addMemberSpread and foldMember instead. With `tally`, each execution's time is added to it in
+// the same walk.
 void foldMemberSpread(const core::ExecutionColumns& ex, core::IndexRange range, core::TimeRange w,
     double scale, int width, SpreadFold& fold, int index, core::PeId pe, std::vector<float>& one,
-    std::vector<std::size_t>& touched)
+    std::vector<std::size_t>& touched, BusyTally* tally = nullptr)
 {
     for (auto k = range.first + 1; k < range.last; ++k)
         if (ex.begin[k] < ex.end[k - 1]) {
+            if (tally != nullptr)
+                for (auto i = range.first; i < range.last; ++i)
+                    tally->add(ex.entry[i], clippedLength(ex.begin[i], ex.end[i], w));
             addMemberSpread(ex, range, w, scale, width, one, touched);
             foldMember(fold, one, touched, width, index, pe);
             return;
@@ -317,6 +334,8 @@ void foldMemberSpread(const core::ExecutionColumns& ex, core::IndexRange range, 
     for (auto k = range.first; k < range.last; ++k) {
         const auto b = std::max(ex.begin[k], w.begin);
         const auto e = std::min(ex.end[k], w.end);
+        if (tally != nullptr)
+            tally->add(ex.entry[k], std::max<core::TimeUs>(e - b, 0));
         const double u0 = static_cast<double>(b - w.begin) * scale;
         const double u1 = static_cast<double>(e - w.begin) * scale;
         const int c0 = std::clamp(static_cast<int>(std::floor(u0)), 0, width - 1);
@@ -414,16 +433,15 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
         const auto& ex = p.executions;
         const auto range = p.executionsOverlapping(w.begin, w.end);
         if (fine) {
-            for (auto k = range.first; k < range.last; ++k) {
-                const auto d = clippedLength(ex.begin[k], ex.end[k], w);
-                row.busyUs += d;
-                if (ex.entry[k] < columns.entryCount)
-                    activityTime[static_cast<std::size_t>(ex.entry[k])] += d;
-            }
+            // The busy time and time per entry; in SET, in the same walk as the spread.
+            BusyTally tally { row.busyUs, activityTime, columns.entryCount };
             if (set) {
                 foldMemberSpread(ex, range, w, scale, width, *fold,
-                    static_cast<int>(counted.size()), pe, one, touched);
+                    static_cast<int>(counted.size()), pe, one, touched, &tally);
                 counted.push_back(pe);
+            } else {
+                for (auto k = range.first; k < range.last; ++k)
+                    tally.add(ex.entry[k], clippedLength(ex.begin[k], ex.end[k], w));
             }
             continue;
         }
