@@ -2,7 +2,6 @@
 // ones into blocks (or SMP nodes), and a collapsed row expands in place.
 
 #include "core/analysis/pe_groups.h"
-#include "core/pe_trace_builder.h"
 #include "core/trace.h"
 #include "support/busy_idle_run.h"
 #include "timeline_test_support.h"
@@ -145,48 +144,6 @@ TEST_CASE("a SET row gives per pixel the lowest, mean and highest member with th
     CHECK(blockAtUs(row, 90) == nullptr);
 }
 
-namespace {
-
-// PEs traced over [0, end) running entry 0 over the given spans (in order) and idle elsewhere.
-core::TracePtr spansRun(
-    const std::vector<std::vector<std::pair<core::TimeUs, core::TimeUs>>>& spans, core::TimeUs end)
-{
-    auto trace = std::make_shared<core::Trace>();
-    auto& m = trace->metadata;
-    const auto count = static_cast<core::PeId>(spans.size());
-    m.version = 11.0;
-    m.processors = count;
-    m.numNodes = count;
-    m.chares.push_back({ "Main", -1 });
-    m.entries.push_back({ "Main::work()", 0, -1 });
-    core::ImportReport report;
-    for (core::PeId pe = 0; pe < count; ++pe) {
-        core::PeTraceBuilder b(pe, m, "run.log", report);
-        std::uint64_t line = 1;
-        const auto add = [&](core::RecordType type, core::TimeUs t, core::EntryId entry) {
-            core::LogRecord r;
-            r.type = type;
-            r.time = t;
-            r.entry = entry;
-            r.pe = pe;
-            b.add(r, ++line);
-        };
-        add(core::RecordType::BeginComputation, 0, core::kNoEntry);
-        for (const auto& [from, to] : spans[static_cast<std::size_t>(pe)]) {
-            add(core::RecordType::BeginProcessing, from, 0);
-            add(core::RecordType::EndProcessing, to, 0);
-        }
-        add(core::RecordType::EndComputation, end, core::kNoEntry);
-        trace->pes.push_back(b.finish());
-    }
-    trace->files.logPaths.assign(spans.size(), "run.log");
-    trace->summaries.resize(spans.size());
-    trace->details.resize(spans.size());
-    return trace;
-}
-
-} // namespace
-
 TEST_CASE("a SET row keeps the first member at a column's extremes when later ones tie them, and "
           "the shares of columns cut by executions",
     "[views][timeline][groups]")
@@ -195,7 +152,8 @@ TEST_CASE("a SET row keeps the first member at a column's extremes when later on
     // Over [0, 200) on 100 pixels: 2 µs per pixel. PE 0 runs [0, 41), PE 1 [10, 200), PE 2
     // [41, 43). Worked by hand, per column: [4, 6) PE 0 whole, the others idle; [20, 22) PEs 0
     // and 1 whole; [40, 42) PE 0 1 µs, PE 1 whole, PE 2 1 µs; [42, 44) PE 1 whole, PE 2 1 µs.
-    const auto trace = spansRun({ { { 0, 41 } }, { { 10, 200 } }, { { 41, 43 } } }, 200);
+    const auto trace
+        = parallax::test::spansRun({ { { 0, 41 } }, { { 10, 200 } }, { { 41, 43 } } }, 200);
     views::TimelineRowSource source;
     source.members = { 0, 1, 2 };
     source.group = 0;
@@ -208,32 +166,22 @@ TEST_CASE("a SET row keeps the first member at a column's extremes when later on
     REQUIRE(g.rows.size() == 1);
     const auto& row = g.rows[0];
     REQUIRE(row.spread.size() == row.blocks.size());
-    const auto spreadAt = [&](core::TimeUs us) {
-        const auto* b = blockAtUs(row, us);
-        REQUIRE(b != nullptr);
-        return row.spread[static_cast<std::size_t>(b - row.blocks.data())];
-    };
-    // The first idle member is the lowest (PE 1, though PE 2 idles too).
-    const auto lone = spreadAt(5);
-    CHECK(lone.low == 0.0F);
-    CHECK(lone.lowPe == 1);
-    CHECK(lone.high == 1.0F);
-    CHECK(lone.highPe == 0);
-    // PE 1 runs the column whole after PE 0: PE 0 stays the highest.
-    const auto both = spreadAt(21);
-    CHECK(both.high == 1.0F);
-    CHECK(both.highPe == 0);
-    CHECK(both.lowPe == 2);
-    // Cut columns: shares 0.5, 1, 0.5; the lowest is the first at 0.5.
-    const auto cut = spreadAt(41);
-    CHECK(cut.low == 0.5F);
-    CHECK(cut.lowPe == 0);
-    CHECK(cut.high == 1.0F);
-    CHECK(cut.highPe == 1);
-    const auto after = spreadAt(43);
-    CHECK(after.low == 0.0F);
-    CHECK(after.lowPe == 0);
-    CHECK(after.highPe == 1);
+    // The column at `us`: its lowest and highest share and member.
+    const auto check
+        = [&](core::TimeUs us, float low, core::PeId lowPe, float high, core::PeId highPe) {
+              INFO("at " << us << " us");
+              const auto* b = blockAtUs(row, us);
+              REQUIRE(b != nullptr);
+              const auto& s = row.spread[static_cast<std::size_t>(b - row.blocks.data())];
+              CHECK(s.low == low);
+              CHECK(s.lowPe == lowPe);
+              CHECK(s.high == high);
+              CHECK(s.highPe == highPe);
+          };
+    check(5, 0.0F, 1, 1.0F, 0); // the first idle member is the lowest (PE 1, not PE 2)
+    check(21, 0.0F, 2, 1.0F, 0); // PE 1 runs it whole after PE 0: PE 0 stays the highest
+    check(41, 0.5F, 0, 1.0F, 1); // shares 0.5, 1, 0.5: the first at 0.5 is the lowest
+    check(43, 0.0F, 0, 1.0F, 1);
 }
 
 TEST_CASE("KEY rows: the first, busiest and least busy PE as their own rows, the rest averaged, "
