@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
 
 class QTimer;
 
@@ -98,6 +99,63 @@ private:
     std::optional<QPoint> m_pressPos;
     bool m_dragging = false;
     int m_dragX = 0;
+};
+
+// A ChartWidget that shows one `Data` laid out as a `Frame` (everything drawn at one size; it has
+// a `size` member): setData() and clearData() replace what is shown, the frame for the widget's
+// size is built on demand and kept until invalidate() (new data, a resize, a font or style
+// change), and paintChart() paints that frame, or one built for another size (an export). A chart
+// states only what differs: how to build and paint a frame, what makes it have data, and the
+// hover state it drops with the frame (by overriding invalidate() and calling this one).
+template <typename Data, typename Frame> class FramedChart : public ChartWidget {
+public:
+    void setData(Data data)
+    {
+        m_data = std::move(data);
+        m_message.clear();
+        invalidate();
+    }
+    // No data: the message ("No run loaded", "No executions in this range") is shown instead.
+    void clearData(const QString& message)
+    {
+        m_data = {};
+        m_message = message;
+        invalidate();
+    }
+    [[nodiscard]] const Data& data() const { return m_data; }
+
+protected:
+    using ChartWidget::ChartWidget;
+
+    [[nodiscard]] virtual Frame buildFrame(QSize size) const = 0;
+    virtual void paintFrame(
+        QPainter& painter, const Frame& frame, const ChartStyle& style, bool onScreen) const = 0;
+
+    // The frame for the widget's size.
+    [[nodiscard]] const Frame& frame() const
+    {
+        if (!m_frame || m_frame->size != size())
+            m_frame = buildFrame(size());
+        return *m_frame;
+    }
+    void paintChart(
+        QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const override
+    {
+        if (size == this->size())
+            paintFrame(painter, frame(), style, onScreen);
+        else
+            paintFrame(painter, buildFrame(size), style, onScreen);
+    }
+    void invalidate() override
+    {
+        m_frame.reset();
+        ChartWidget::invalidate();
+    }
+
+    Data m_data;
+
+private:
+    mutable std::optional<Frame> m_frame;
 };
 
 } // namespace parallax::views

@@ -35,22 +35,8 @@ bool contains(const std::vector<std::size_t>& items, std::size_t k)
 } // namespace
 
 HeatMapChart::HeatMapChart(QWidget* parent)
-    : ChartWidget(parent)
+    : FramedChart(parent)
 { }
-
-void HeatMapChart::setData(HeatMapData data)
-{
-    m_data = std::move(data);
-    m_message.clear();
-    invalidate();
-}
-
-void HeatMapChart::clearData(const QString& message)
-{
-    m_data = {};
-    m_message = message;
-    invalidate();
-}
 
 void HeatMapChart::setFootnote(const QString& footnote)
 {
@@ -60,10 +46,9 @@ void HeatMapChart::setFootnote(const QString& footnote)
 
 void HeatMapChart::invalidate()
 {
-    m_geometry.reset();
     m_image = QImage();
     m_hover.reset();
-    ChartWidget::invalidate();
+    FramedChart::invalidate();
 }
 
 HeatMapLayout HeatMapChart::layoutFor(const QFont& font) const
@@ -83,16 +68,14 @@ HeatMapLayout HeatMapChart::layoutFor(const QFont& font) const
     return l;
 }
 
-HeatMapGeometry HeatMapChart::geometryFor(QSize size) const
+HeatMapFrame HeatMapChart::buildFrame(QSize size) const
 {
-    return buildHeatMapGeometry(m_data, size, layoutFor(font()));
+    return { size, buildHeatMapGeometry(m_data, size, layoutFor(font())) };
 }
 
 const HeatMapGeometry& HeatMapChart::geometry() const
 {
-    if (!m_geometry)
-        m_geometry = geometryFor(size());
-    return *m_geometry;
+    return frame().geometry;
 }
 
 const QImage& HeatMapChart::imageFor(QSize plotSize) const
@@ -133,12 +116,12 @@ QString HeatMapChart::toolTipAt(QPoint pos) const
     return {};
 }
 
-void HeatMapChart::paintChart(
-    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
+void HeatMapChart::paintFrame(
+    QPainter& painter, const HeatMapFrame& f, const ChartStyle& style, bool onScreen) const
 {
-    const auto g = size == this->size() ? geometry() : geometryFor(size);
+    const auto& g = f.geometry;
     const QFontMetrics fm(painter.font());
-    if (!paintBackdrop(painter, size, QRectF(g.title), style, onScreen, hasData(),
+    if (!paintBackdrop(painter, f.size, QRectF(g.title), style, onScreen, hasData(),
             !hasData() || g.plot.width() <= 0 || g.plot.height() <= 0))
         return;
 
@@ -184,7 +167,7 @@ void HeatMapChart::paintChart(
         painter.drawRect(g.cellRect(*m_hover).adjusted(0, 0, -1, -1));
     }
     paintDragAndBusy(
-        painter, g.plot, [this, &g](int x) { return timeAt(g, x); }, style, size.width(),
+        painter, g.plot, [this, &g](int x) { return timeAt(g, x); }, style, f.size.width(),
         hasData());
 }
 

@@ -28,29 +28,14 @@ QString swatch(const QColor& color)
 } // namespace
 
 LineChart::LineChart(QWidget* parent)
-    : ChartWidget(parent)
+    : FramedChart(parent)
 { }
-
-void LineChart::setData(LineChartData data)
-{
-    m_data = std::move(data);
-    m_message.clear();
-    invalidate();
-}
-
-void LineChart::clearData(const QString& message)
-{
-    m_data = {};
-    m_message = message;
-    invalidate();
-}
 
 void LineChart::invalidate()
 {
-    m_frame.reset();
     m_hover.reset();
     m_hoverLegendRow.reset();
-    ChartWidget::invalidate();
+    FramedChart::invalidate();
 }
 
 QColor LineChart::seriesColor(std::size_t s) const
@@ -93,13 +78,6 @@ LineChart::Frame LineChart::buildFrame(QSize size) const
     return f;
 }
 
-const LineChart::Frame& LineChart::frame() const
-{
-    if (!m_frame || m_frame->size != size())
-        m_frame = buildFrame(size());
-    return *m_frame;
-}
-
 const LineChartGeometry& LineChart::geometry() const
 {
     return frame().geometry;
@@ -108,15 +86,6 @@ const LineChartGeometry& LineChart::geometry() const
 const LegendLayout& LineChart::legend() const
 {
     return frame().legend;
-}
-
-void LineChart::paintChart(
-    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
-{
-    if (size == this->size())
-        paintFrame(painter, frame(), style, onScreen);
-    else
-        paintFrame(painter, buildFrame(size), style, onScreen);
 }
 
 void LineChart::paintFrame(
@@ -138,10 +107,7 @@ void LineChart::paintFrame(
     if (onScreen)
         paintHover(painter, f, style);
     painter.restore();
-    paintChartAxes(painter,
-        { g.plot, g.xTicks, g.yTicks, g.xTitle, g.yTitle, g.xTitleBaseline, g.yTitleCenterX,
-            g.yLabelRight, g.xLabelTop },
-        style, f.size.width());
+    paintChartAxes(painter, g, style, f.size.width());
     paintLegend(
         painter, f.legend, fm, [this](std::size_t s) { return seriesColor(s); }, {}, style.text,
         style.muted, onScreen ? m_hoverLegendRow : std::nullopt);

@@ -252,10 +252,7 @@ LineChartGeometry buildLineChart(const LineChartData& data, QSize size, const Ba
         g.yTicks.push_back(tick);
     }
     g.yTitle = data.yTitle;
-    g.yLabelRight = plotLeft - layout.tickLength - gap;
-    g.yTitleCenterX = layout.margins.left() + line / 2.0;
-    g.xLabelTop = static_cast<double>(g.plot.top() + g.plot.height()) + layout.tickLength + 2.0;
-    g.xTitleBaseline = g.xLabelTop + line + line / 2.0 + 2.0;
+    g.placeLabels(line, layout.tickLength, layout.margins.left());
     if (data.zeroLine && range.low < 0.0 && range.high > 0.0)
         g.zeroY = toPixel(g.yOf(0.0));
 

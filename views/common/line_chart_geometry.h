@@ -72,20 +72,11 @@ struct LineChartData {
 };
 
 // Everything the chart draws, in widget pixels.
-struct LineChartGeometry {
-    QRect plot;
+struct LineChartGeometry : ChartAxes {
     std::vector<double> xs; // per x position
     std::vector<std::vector<QPolygonF>> lines; // per series: its polylines (split at gaps)
     std::vector<std::vector<QPointF>> markers; // per series: its dots (when asked for)
     std::vector<std::vector<QPolygonF>> bands; // per band: closed polygons
-    std::vector<BarTick> xTicks;
-    std::vector<BarTick> yTicks;
-    QString xTitle;
-    QString yTitle;
-    double xTitleBaseline = 0.0;
-    double yTitleCenterX = 0.0;
-    double yLabelRight = 0.0;
-    double xLabelTop = 0.0;
     double yMinimum = 0.0; // the values at the plot's bottom and top
     double yMaximum = 1.0;
     std::optional<int> zeroY; // y of the zero line

@@ -39,7 +39,7 @@ QString percentOf(double part, double whole)
 } // namespace
 
 StackedBarChart::StackedBarChart(EntryPalette* palette, QWidget* parent)
-    : ChartWidget(parent)
+    : FramedChart(parent)
     , m_palette(palette)
 {
     if (palette != nullptr)
@@ -48,26 +48,16 @@ StackedBarChart::StackedBarChart(EntryPalette* palette, QWidget* parent)
 
 void StackedBarChart::setData(StackedBarData data, core::analysis::ActivityColumns columns)
 {
-    m_data = std::move(data);
     m_columns = columns;
-    m_message.clear();
-    invalidate();
-}
-
-void StackedBarChart::clearData(const QString& message)
-{
-    m_data = {};
-    m_message = message;
-    invalidate();
+    FramedChart::setData(std::move(data));
 }
 
 void StackedBarChart::invalidate()
 {
-    m_frame.reset();
     m_hoverColumn.reset();
     m_hoverSegment.reset();
     m_hoverLegendRow.reset();
-    ChartWidget::invalidate();
+    FramedChart::invalidate();
 }
 
 StackedBarChart::Frame StackedBarChart::buildFrame(QSize size) const
@@ -88,13 +78,6 @@ StackedBarChart::Frame StackedBarChart::buildFrame(QSize size) const
             = layoutLegendBeside(std::move(items), size, axes.legendWidth, f.geometry.plot.top(),
                 fm, m_legendHeading.isEmpty() ? tr("Activity · share") : m_legendHeading);
     return f;
-}
-
-const StackedBarChart::Frame& StackedBarChart::frame() const
-{
-    if (!m_frame || m_frame->size != size())
-        m_frame = buildFrame(size());
-    return *m_frame;
 }
 
 const StackedBarGeometry& StackedBarChart::geometry() const
@@ -139,15 +122,6 @@ QColor StackedBarChart::seriesHatch(std::size_t series) const
     if (s.color || s.activity != m_columns.overhead())
         return {};
     return seriesColor(series).lighter(135); // quiet stripes: overhead must not dominate
-}
-
-void StackedBarChart::paintChart(
-    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
-{
-    if (size == this->size())
-        paintFrame(painter, frame(), style, onScreen);
-    else
-        paintFrame(painter, buildFrame(size), style, onScreen);
 }
 
 void StackedBarChart::paintFrame(
@@ -234,7 +208,7 @@ void StackedBarChart::paintFrame(
         painter.drawLine(x, g.plot.top(), x, baseline + 3);
     paintValueLabels(painter, f, style);
 
-    paintAxes(painter, f, style);
+    paintChartAxes(painter, f.geometry, style, f.size.width());
     paintLegend(
         painter, f.legend, fm, [this](std::size_t s) { return seriesColor(s); },
         [this](std::size_t s) { return seriesHatch(s); }, style.text, style.muted,
@@ -266,15 +240,6 @@ void StackedBarChart::paintValueLabels(QPainter& painter, const Frame& f, const 
         painter.setPen(style.text);
         painter.drawText(box, Qt::AlignCenter, text);
     }
-}
-
-void StackedBarChart::paintAxes(QPainter& painter, const Frame& f, const Style& style) const
-{
-    const auto& g = f.geometry;
-    paintChartAxes(painter,
-        { g.plot, g.xTicks, g.yTicks, g.xTitle, g.yTitle, g.xTitleBaseline, g.yTitleCenterX,
-            g.yLabelRight, g.xLabelTop },
-        style, f.size.width());
 }
 
 void StackedBarChart::paintOverlays(QPainter& painter, const Frame& f, const Style& style) const

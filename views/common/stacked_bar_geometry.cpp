@@ -492,10 +492,7 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
             - scale.heightOf(tick.position, static_cast<double>(plotHeightPx));
         g.yTicks.push_back(tick);
     }
-    g.yLabelRight = static_cast<double>(g.plot.left()) - layout.tickLength - gap;
-    g.yTitleCenterX = layout.margins.left() + line / 2.0;
-    g.xLabelTop = static_cast<double>(baseline) + layout.tickLength + 2.0;
-    g.xTitleBaseline = g.xLabelTop + line + line / 2.0 + 2.0;
+    g.placeLabels(line, layout.tickLength, layout.margins.left());
 
     const double plotLeft = g.plot.left();
     const double plotRight = plotLeft + g.plot.width();

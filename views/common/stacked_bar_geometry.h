@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/types.h"
+#include "views/common/chart_axes.h"
 
 #include <QMarginsF>
 #include <QRect>
@@ -125,12 +126,6 @@ struct BarLayout {
     double minBarPixels = 3.0; // slots narrower than this are merged per pixel column
 };
 
-// A labelled tick: `position` is a widget x (x axis) or y (y axis) in pixels.
-struct BarTick {
-    double position = 0.0;
-    QString label;
-};
-
 // One drawn column: one category, or (when categories are narrower than a pixel column)
 // several consecutive categories whose values are averaged.
 struct BarColumn {
@@ -162,14 +157,12 @@ struct BarSpreadMark {
     QRect band;
 };
 
-// Everything the chart draws, in widget pixels, for one data set and size.
-struct StackedBarGeometry {
-    QRect plot; // the data area: yMaximum at plot.top(), 0 just below plot.bottom()
+// Everything the chart draws, in widget pixels, for one data set and size. The plot holds
+// yMaximum at plot.top() and 0 just below plot.bottom(); x labels never overlap.
+struct StackedBarGeometry : ChartAxes {
     std::vector<BarColumn> columns; // left to right
     std::vector<BarSegment> segments;
     std::vector<std::vector<QRect>> seriesRects; // per series: its segments, to fill by colour
-    std::vector<BarTick> yTicks; // bottom to top
-    std::vector<BarTick> xTicks; // left to right, labels never overlap
     std::vector<int> separators; // x of the separator lines
     std::vector<BarSpreadMark> spreads; // data.spreads of the unmerged columns
     double yMaximum = 0.0;
@@ -177,12 +170,6 @@ struct StackedBarGeometry {
     bool yLog = false;
     double yMinimum = 0.0; // log: the value at the baseline
     bool merged = false; // some columns average several categories
-    QString xTitle; // data.xTitle, with the time unit on time axes
-    QString yTitle;
-    double xTitleBaseline = 0.0; // y of the x title's centre line
-    double yTitleCenterX = 0.0; // x of the (rotated) y title's centre line
-    double yLabelRight = 0.0; // y tick labels are right-aligned to this x
-    double xLabelTop = 0.0; // x tick labels start at this y
     core::TimeRange timeSpan; // time axes: the time at plot.left() .. plot.right() + 1
 
     [[nodiscard]] bool empty() const { return columns.empty(); }

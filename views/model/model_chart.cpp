@@ -153,10 +153,7 @@ ModelChartGeometry buildModelChart(
         g.xTicks.push_back({ g.xOf(v), formatAxisValue(v, data.xUnit, xStep, g.xMax) });
     g.xTitle = data.xTitle;
     g.yTitle = QObject::tr("Execution time");
-    g.yLabelRight = left - layout.tickLength - gap;
-    g.yTitleCenterX = layout.margins.left() + line / 2.0;
-    g.xLabelTop = g.plot.top() + g.plot.height() + layout.tickLength + 2.0;
-    g.xTitleBaseline = g.xLabelTop + line + line / 2.0 + 2.0;
+    g.placeLabels(line, layout.tickLength, layout.margins.left());
 
     // Points, binned into cells and drawn once per cell at a density level.
     g.cellSize = m.points.size() <= 1000 ? 4.0 : 3.0;
@@ -215,28 +212,13 @@ std::optional<std::size_t> modelPointAt(
 }
 
 ModelChart::ModelChart(QWidget* parent)
-    : ChartWidget(parent)
+    : FramedChart(parent)
 { }
-
-void ModelChart::setData(ModelChartData data)
-{
-    m_data = std::move(data);
-    m_message.clear();
-    invalidate();
-}
-
-void ModelChart::clearData(const QString& message)
-{
-    m_data = {};
-    m_message = message;
-    invalidate();
-}
 
 void ModelChart::invalidate()
 {
-    m_frame.reset();
     m_hover.reset();
-    ChartWidget::invalidate();
+    FramedChart::invalidate();
 }
 
 QColor ModelChart::fitColor(ModelFit::Kind kind)
@@ -275,11 +257,11 @@ QStringList ModelChart::legendLines() const
     return lines;
 }
 
-ModelChart::Frame ModelChart::buildFrame(QSize size, const QFont& font) const
+ModelChart::Frame ModelChart::buildFrame(QSize size) const
 {
     Frame f;
     f.size = size;
-    const QFontMetricsF fm(font);
+    const QFontMetricsF fm(font());
     const double line = std::ceil(fm.height());
     const double titleHeight = std::round(line * 2.0);
     f.titleBox = QRectF(8.0, 0.0, std::max(0, size.width() - 16), titleHeight);
@@ -300,26 +282,9 @@ ModelChart::Frame ModelChart::buildFrame(QSize size, const QFont& font) const
     return f;
 }
 
-const ModelChart::Frame& ModelChart::frame() const
-{
-    if (!m_frame || m_frame->size != size())
-        m_frame = buildFrame(size(), font());
-    return *m_frame;
-}
-
 const ModelChartGeometry& ModelChart::geometry() const
 {
     return frame().geometry;
-}
-
-void ModelChart::paintChart(
-    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
-{
-    // On screen the frame laid out for the widget's size is kept between paints.
-    if (onScreen && size == this->size())
-        paintFrame(painter, frame(), style, true);
-    else
-        paintFrame(painter, buildFrame(size, font()), style, onScreen);
 }
 
 void ModelChart::paintFrame(
@@ -386,10 +351,7 @@ void ModelChart::paintFrame(
     }
     painter.restore();
     painter.setRenderHint(QPainter::Antialiasing, false);
-    paintChartAxes(painter,
-        { g.plot, g.xTicks, g.yTicks, g.xTitle, g.yTitle, g.xTitleBaseline, g.yTitleCenterX,
-            g.yLabelRight, g.xLabelTop },
-        style, f.size.width());
+    paintChartAxes(painter, g, style, f.size.width());
     paintLegend(painter, f, style);
     if (onScreen)
         paintDragAndBusy(
