@@ -134,10 +134,7 @@ void BarChartView::setTrace(core::TracePtr trace)
 
 void BarChartView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
 {
-    if (range.empty() && m_trace)
-        range = core::analysis::tracedRunSpan(*m_trace);
-    m_options->setRange(range);
-    m_options->setPes(pes);
+    m_options->setSelection(range, pes);
     rememberShown();
     recompute();
 }
@@ -149,9 +146,7 @@ bool BarChartView::busy() const
 
 QImage BarChartView::renderChart(QSize size)
 {
-    if (size.isEmpty())
-        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
-    return m_chart->renderImage(size);
+    return m_chart->renderImage(m_chart->exportSize(size));
 }
 
 void BarChartView::zoomTo(core::TimeRange range)

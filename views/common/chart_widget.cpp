@@ -93,6 +93,13 @@ ChartStyle ChartWidget::exportStyle()
         QColor(0xe9, 0xe9, 0xe9), {} };
 }
 
+QSize ChartWidget::exportSize(QSize size) const
+{
+    if (!size.isEmpty())
+        return size;
+    return isVisible() ? this->size() : QSize(1200, 700);
+}
+
 QImage ChartWidget::renderImage(QSize size) const
 {
     if (size.isEmpty())
@@ -185,20 +192,25 @@ bool ChartWidget::followDrag(QPoint pos, Qt::MouseButtons buttons, QRect plot, b
     return true;
 }
 
-std::optional<ChartWidget::Release> ChartWidget::releasePress(QRect plot)
+std::optional<QPoint> ChartWidget::releaseClick(
+    QMouseEvent* event, QRect plot, const std::function<core::TimeUs(int)>& timeAt)
 {
-    if (!m_pressPos)
+    if (event->button() != Qt::LeftButton || !m_pressPos) {
+        QWidget::mouseReleaseEvent(event);
         return std::nullopt;
-    Release release;
-    release.press = *m_pressPos;
-    m_pressPos.reset();
-    if (m_dragging) {
-        m_dragging = false;
-        const int x0 = std::clamp(release.press.x(), plot.left(), plot.left() + plot.width());
-        release.dragged = std::make_pair(std::min(x0, m_dragX), std::max(x0, m_dragX));
-        update();
     }
-    return release;
+    const QPoint press = *m_pressPos;
+    m_pressPos.reset();
+    if (!m_dragging)
+        return press;
+    m_dragging = false;
+    const int x0 = std::clamp(press.x(), plot.left(), plot.left() + plot.width());
+    update();
+    const auto begin = timeAt(std::min(x0, m_dragX));
+    const auto end = timeAt(std::max(x0, m_dragX));
+    if (end > begin)
+        emit rangeSelected({ begin, end });
+    return std::nullopt;
 }
 
 void ChartWidget::resizeEvent(QResizeEvent* event)

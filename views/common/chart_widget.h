@@ -37,10 +37,17 @@ public:
 
     // The chart on a white background at `size`, as an image or into any painter (SVG).
     [[nodiscard]] QImage renderImage(QSize size) const;
+    // The size a view exports the chart at: `size`, or when it is empty the widget's size while
+    // shown, else 1200 x 700.
+    [[nodiscard]] QSize exportSize(QSize size) const;
     void paintExport(QPainter& painter, QSize size) const;
 
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
+
+signals:
+    // A drag along a time axis selected this range.
+    void rangeSelected(core::TimeRange range);
 
 protected:
     explicit ChartWidget(QWidget* parent = nullptr);
@@ -71,14 +78,13 @@ protected:
     void showPlotTip(QPoint globalPos, const QString& tip, bool zoomable);
 
     // A drag along x: a left press starts it (mousePressEvent), followDrag() on every move (true
-    // while a drag is under way, which then owns the move), releasePress() on the release: the x
-    // extent dragged (clamped to the plot), or nullopt for a click at the returned press point.
+    // while a drag is under way, which then owns the move), releaseClick() on the release: a drag
+    // emits rangeSelected() with `timeAt` its edges (clamped to the plot; not when the range is
+    // empty) and returns nullopt; a click returns its press point; the release of another button
+    // goes to QWidget. (`timeAt` may be empty for a chart that allows no drag.)
     bool followDrag(QPoint pos, Qt::MouseButtons buttons, QRect plot, bool allowed);
-    struct Release {
-        QPoint press;
-        std::optional<std::pair<int, int>> dragged; // left, right
-    };
-    std::optional<Release> releasePress(QRect plot);
+    std::optional<QPoint> releaseClick(
+        QMouseEvent* event, QRect plot, const std::function<core::TimeUs(int)>& timeAt);
     [[nodiscard]] bool dragging() const { return m_dragging; }
 
     void paintEvent(QPaintEvent* event) override;

@@ -432,22 +432,10 @@ void HeatMapChart::mouseMoveEvent(QMouseEvent* event)
 void HeatMapChart::mouseReleaseEvent(QMouseEvent* event)
 {
     const auto& g = geometry();
-    const auto release
-        = event->button() == Qt::LeftButton ? releasePress(g.plot) : std::optional<Release>();
-    if (!release) {
-        QWidget::mouseReleaseEvent(event);
+    const auto click = releaseClick(event, g.plot, [this, &g](int x) { return timeAt(g, x); });
+    if (!click || !hasData())
         return;
-    }
-    const QPoint press = release->press;
-    if (release->dragged) {
-        const auto t0 = timeAt(g, release->dragged->first);
-        const auto t1 = timeAt(g, release->dragged->second);
-        if (t1 > t0)
-            emit rangeSelected({ t0, t1 });
-        return;
-    }
-    if (!hasData())
-        return;
+    const QPoint press = *click;
     if (const auto cell = g.cellAt(press)) {
         emit cellClicked(static_cast<int>(cell->row), static_cast<int>(cell->column));
         return;

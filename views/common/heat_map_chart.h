@@ -56,7 +56,6 @@ signals:
     void cellClicked(int row, int column);
     void rowLabelClicked(int row);
     void columnLabelClicked(int column);
-    void rangeSelected(core::TimeRange range);
     // Right click: the cell under the cursor (-1, -1 when none).
     void contextMenuRequested(QPoint globalPos, int row, int column);
 

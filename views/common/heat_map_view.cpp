@@ -50,10 +50,7 @@ void HeatMapView::setTrace(core::TracePtr trace)
 
 void HeatMapView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
 {
-    if (range.empty() && m_trace)
-        range = core::analysis::tracedRunSpan(*m_trace);
-    m_options->setRange(range);
-    m_options->setPes(pes);
+    m_options->setSelection(range, pes);
     rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
     recompute();
 }
@@ -65,9 +62,7 @@ bool HeatMapView::busy() const
 
 QImage HeatMapView::renderChart(QSize size)
 {
-    if (size.isEmpty())
-        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
-    return m_chart->renderImage(size);
+    return m_chart->renderImage(m_chart->exportSize(size));
 }
 
 bool HeatMapView::canExportSvg() const
@@ -77,9 +72,7 @@ bool HeatMapView::canExportSvg() const
 
 bool HeatMapView::exportSvg(const QString& path, QSize size, QString* error)
 {
-    if (size.isEmpty())
-        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
-    return m_chart->exportSvg(path, size, error);
+    return m_chart->exportSvg(path, m_chart->exportSize(size), error);
 }
 
 void HeatMapView::addControlRow(QWidget* row)

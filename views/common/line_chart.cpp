@@ -295,20 +295,10 @@ void LineChart::mouseMoveEvent(QMouseEvent* event)
 void LineChart::mouseReleaseEvent(QMouseEvent* event)
 {
     const auto& g = geometry();
-    const auto release
-        = event->button() == Qt::LeftButton ? releasePress(g.plot) : std::optional<Release>();
-    if (!release) {
-        QWidget::mouseReleaseEvent(event);
+    const auto press = releaseClick(event, g.plot, [&g](int x) { return lineTimeAtX(g, x); });
+    if (!press)
         return;
-    }
-    if (release->dragged) {
-        const auto t0 = lineTimeAtX(g, release->dragged->first);
-        const auto t1 = lineTimeAtX(g, release->dragged->second);
-        if (t1 > t0)
-            emit rangeSelected({ t0, t1 });
-        return;
-    }
-    if (const auto hit = hitTestLines(g, m_data, release->press.x(), release->press.y()))
+    if (const auto hit = hitTestLines(g, m_data, press->x(), press->y()))
         emit positionClicked(
             static_cast<int>(hit->index), hit->series ? static_cast<int>(*hit->series) : -1);
 }

@@ -41,7 +41,6 @@ public:
 signals:
     // A click in the plot: the x position, and the series under the cursor (-1: none).
     void positionClicked(int index, int series);
-    void rangeSelected(core::TimeRange range);
     // Right click: the x position under the cursor (-1 when none).
     void contextMenuRequested(QPoint globalPos, int index);
 

@@ -112,6 +112,14 @@ void OptionsBar::setRange(core::TimeRange range)
     m_end->setText(timeText(range.end));
 }
 
+void OptionsBar::setSelection(core::TimeRange range, const std::vector<core::PeId>& pes)
+{
+    if (range.empty() && m_trace)
+        range = core::analysis::tracedRunSpan(*m_trace);
+    setRange(range);
+    setPes(pes);
+}
+
 void OptionsBar::setPes(const std::vector<core::PeId>& pes)
 {
     m_pes = pes;

@@ -34,6 +34,8 @@ public:
     void setTrace(const core::TracePtr& trace);
     void setRange(core::TimeRange range);
     void setPes(const std::vector<core::PeId>& pes); // empty = all
+    // A view's setSelection(): the range (an empty one: the run's traced span) and the PEs.
+    void setSelection(core::TimeRange range, const std::vector<core::PeId>& pes);
 
     [[nodiscard]] core::TimeRange range() const { return m_range; }
     [[nodiscard]] const std::vector<core::PeId>& pes() const { return m_pes; } // empty = all

@@ -390,20 +390,11 @@ void StackedBarChart::mouseMoveEvent(QMouseEvent* event)
 void StackedBarChart::mouseReleaseEvent(QMouseEvent* event)
 {
     const auto& f = frame();
-    const auto release = event->button() == Qt::LeftButton ? releasePress(f.geometry.plot)
-                                                           : std::optional<Release>();
-    if (!release) {
-        QWidget::mouseReleaseEvent(event);
+    const auto click
+        = releaseClick(event, f.geometry.plot, [&f](int x) { return timeAtX(f.geometry, x); });
+    if (!click)
         return;
-    }
-    if (release->dragged) {
-        const auto t0 = timeAtX(f.geometry, release->dragged->first);
-        const auto t1 = timeAtX(f.geometry, release->dragged->second);
-        if (t1 > t0)
-            emit rangeSelected({ t0, t1 });
-        return;
-    }
-    const QPoint press = release->press;
+    const QPoint press = *click;
     if (const auto row = f.legend.rowAt(press)) {
         const LegendItem item = f.legend.rows[*row].item;
         editColor(item);

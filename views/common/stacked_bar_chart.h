@@ -70,7 +70,6 @@ public:
 
 signals:
     void categoryClicked(int category);
-    void rangeSelected(core::TimeRange range);
     // Right click: the category under the cursor (-1 when none).
     void contextMenuRequested(QPoint globalPos, int category);
 

@@ -102,10 +102,7 @@ void TableAnalysisView::setTrace(core::TracePtr trace)
 
 void TableAnalysisView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
 {
-    if (range.empty() && m_trace)
-        range = core::analysis::tracedRunSpan(*m_trace);
-    m_options->setRange(range);
-    m_options->setPes(pes);
+    m_options->setSelection(range, pes);
     rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
     recompute();
 }

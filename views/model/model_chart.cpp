@@ -436,13 +436,11 @@ void ModelChart::mouseMoveEvent(QMouseEvent* event)
 
 void ModelChart::mouseReleaseEvent(QMouseEvent* event)
 {
-    const auto release = event->button() == Qt::LeftButton ? releasePress(geometry().plot)
-                                                           : std::optional<Release>();
-    if (!release) {
-        QWidget::mouseReleaseEvent(event);
+    // No drag here (mouseMoveEvent follows none): a release is a click or nothing.
+    const auto press = releaseClick(event, geometry().plot, {});
+    if (!press)
         return;
-    }
-    if (const auto hit = modelPointAt(geometry(), release->press))
+    if (const auto hit = modelPointAt(geometry(), *press))
         emit pointClicked(static_cast<int>(*hit));
 }
 
