@@ -1,5 +1,6 @@
 #include "views/common/bar_chart_view.h"
 
+#include "core/analysis/interval_grid.h"
 #include "core/analysis/run_span.h"
 #include "views/common/async_computation.h"
 #include "views/common/options_bar.h"
@@ -97,6 +98,24 @@ std::int64_t BarChartView::intervalBins() const
     if (m_bins == nullptr || intervalSize() > 0)
         return 0;
     return countFieldValue(m_bins->text(), 0); // 0: the analysis's own default
+}
+
+bool BarChartView::intervalsComputable()
+{
+    QString message;
+    if (!m_trace) {
+        message = tr("No run loaded");
+    } else {
+        const auto grid
+            = core::analysis::gridForRange(m_options->range(), intervalSize(), intervalBins());
+        if (grid.count <= kMaxIntervals)
+            return true;
+        message = tooManyIntervalsText(grid.size, grid.count);
+    }
+    m_computation->cancel();
+    clearResult();
+    m_chart->clearData(message);
+    return false;
 }
 
 bool BarChartView::applyIntervalOption(const QString& name, const QString& value)

@@ -1,6 +1,5 @@
 #include "views/common/heat_map_view.h"
 
-#include "core/analysis/run_span.h"
 #include "views/common/async_computation.h"
 #include "views/common/chart_style.h"
 #include "views/common/heat_map_chart.h"
