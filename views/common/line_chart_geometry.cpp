@@ -177,14 +177,12 @@ LineChartGeometry buildLineChart(const LineChartData& data, QSize size, const Ba
     const auto n = data.size();
     if (n == 0 || (data.series.empty() && data.bands.empty()) || !data.valid())
         return g;
-    const std::function<double(const QString&)> textWidth
-        = layout.textWidth ? layout.textWidth : [](const QString& s) {
-              return 7.0 * static_cast<double>(s.size());
-          };
+    const auto textWidth = [&layout](const QString& s) {
+        return layout.widthOf(s);
+    };
     const double line = layout.lineHeight;
-    const double top = std::ceil(layout.margins.top() + line / 2.0);
-    const double bottom = std::floor(static_cast<double>(size.height()) - layout.margins.bottom()
-        - 2.0 * line - layout.tickLength - 4.0);
+    const double top = layout.plotTop();
+    const double bottom = layout.plotBottom(size.height());
     const double plotHeight = bottom - top;
     if (plotHeight < 2.0 * line)
         return g;

@@ -291,21 +291,17 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
     StackedBarGeometry g;
     g.yTitle = data.yTitle;
     g.xTitle = data.xTitle;
-    const std::function<double(const QString&)> textWidth
-        = layout.textWidth ? layout.textWidth : [](const QString& s) {
-              return 7.0 * static_cast<double>(s.size());
-          };
+    const auto textWidth = [&layout](const QString& s) {
+        return layout.widthOf(s);
+    };
     const auto n = data.categories.size();
     const auto seriesCount = data.series.size();
     if (n == 0 || seriesCount == 0 || !data.valid())
         return g;
 
-    // Vertical layout: half a line above the top tick label, then the plot, the ticks, a line
-    // of tick labels and a line for the x title.
     const double line = layout.lineHeight;
-    const double top = std::ceil(layout.margins.top() + line / 2.0);
-    const double bottom = std::floor(static_cast<double>(size.height()) - layout.margins.bottom()
-        - 2.0 * line - layout.tickLength - 4.0);
+    const double top = layout.plotTop();
+    const double bottom = layout.plotBottom(size.height());
     const double plotHeight = bottom - top;
     if (plotHeight < 2.0 * line)
         return g;

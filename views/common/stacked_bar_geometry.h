@@ -8,6 +8,7 @@
 #include <QSize>
 #include <QString>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -124,6 +125,20 @@ struct BarLayout {
     double separatorGap = 0.6; // extra space at a separator, in slots ...
     double maxSeparatorGap = 40.0; // ... but at most this many pixels
     double minBarPixels = 3.0; // slots narrower than this are merged per pixel column
+
+    [[nodiscard]] double widthOf(const QString& text) const
+    {
+        return textWidth ? textWidth(text) : 7.0 * static_cast<double>(text.size());
+    }
+    // The plot's top and bottom in a widget `height` px high: half a line below the top margin
+    // (room for the top y label); above the bottom margin, a line of x tick labels, a line for
+    // the x title, the ticks and a small gap.
+    [[nodiscard]] double plotTop() const { return std::ceil(margins.top() + lineHeight / 2.0); }
+    [[nodiscard]] double plotBottom(int height) const
+    {
+        return std::floor(
+            static_cast<double>(height) - margins.bottom() - 2.0 * lineHeight - tickLength - 4.0);
+    }
 };
 
 // One drawn column: one category, or (when categories are narrower than a pixel column)

@@ -92,17 +92,16 @@ ModelChartGeometry buildModelChart(
     if (m.points.empty())
         return g;
     const auto textWidth = [&layout](const QString& s) {
-        return layout.textWidth ? layout.textWidth(s) : 7.0 * static_cast<double>(s.size());
+        return layout.widthOf(s);
     };
     const double line = layout.lineHeight;
-    double top = std::ceil(layout.margins.top() + line / 2.0);
+    double top = layout.plotTop();
     if (m.multimodal()) {
         g.banner = QRectF(layout.margins.left(), top - line / 2.0,
             size.width() - layout.margins.left() - layout.margins.right(), line * 1.6);
         top = std::ceil(g.banner.bottom() + line);
     }
-    const double bottom = std::floor(
-        size.height() - layout.margins.bottom() - 2.0 * line - layout.tickLength - 4.0);
+    const double bottom = layout.plotBottom(size.height());
     if (bottom - top < 3.0 * line)
         return {};
 
