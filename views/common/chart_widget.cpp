@@ -69,6 +69,7 @@ void ChartWidget::setBusy(bool busy)
 void ChartWidget::invalidate()
 {
     m_dragging = false;
+    clearHover();
     update();
 }
 
@@ -176,6 +177,14 @@ void ChartWidget::mousePressEvent(QMouseEvent* event)
         m_dragging = false;
     }
     QWidget::mousePressEvent(event);
+}
+
+void ChartWidget::leaveEvent(QEvent* event)
+{
+    QWidget::leaveEvent(event);
+    clearHover();
+    QToolTip::hideText();
+    update();
 }
 
 bool ChartWidget::followDrag(QPoint pos, Qt::MouseButtons buttons, QRect plot, bool allowed)

@@ -59,6 +59,9 @@ protected:
 
     // Drops what was laid out for the data and the hover state, then repaints.
     virtual void invalidate();
+    // Forgets what the mouse points at (the chart's hover state): on invalidate() and when the
+    // mouse leaves the widget (which also hides the tooltip).
+    virtual void clearHover() { }
     [[nodiscard]] ChartStyle screenStyle() const;
     [[nodiscard]] static ChartStyle exportStyle();
 
@@ -89,6 +92,7 @@ protected:
 
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
 
@@ -112,7 +116,7 @@ private:
 // size is built on demand and kept until invalidate() (new data, a resize, a font or style
 // change), and paintChart() paints that frame, or one built for another size (an export). A chart
 // states only what differs: how to build and paint a frame, what makes it have data, and the
-// hover state it drops with the frame (by overriding invalidate() and calling this one).
+// hover state it drops (clearHover()).
 template <typename Data, typename Frame> class FramedChart : public ChartWidget {
 public:
     void setData(Data data)

@@ -47,7 +47,6 @@ void HeatMapChart::setFootnote(const QString& footnote)
 void HeatMapChart::invalidate()
 {
     m_image = QImage();
-    m_hover.reset();
     FramedChart::invalidate();
 }
 
@@ -448,14 +447,6 @@ void HeatMapChart::mouseReleaseEvent(QMouseEvent* event)
     if ((g.columnLabels.contains(press) && !m_data.columnAxis.span) || g.columnBars.contains(press))
         if (const auto column = g.columnAt(press.x()))
             emit columnLabelClicked(static_cast<int>(*column));
-}
-
-void HeatMapChart::leaveEvent(QEvent* event)
-{
-    QWidget::leaveEvent(event);
-    m_hover.reset();
-    QToolTip::hideText();
-    update();
 }
 
 void HeatMapChart::contextMenuEvent(QContextMenuEvent* event)

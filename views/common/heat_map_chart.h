@@ -61,9 +61,9 @@ signals:
 
 protected:
     void invalidate() override;
+    void clearHover() override { m_hover.reset(); }
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:

@@ -31,11 +31,10 @@ LineChart::LineChart(QWidget* parent)
     : FramedChart(parent)
 { }
 
-void LineChart::invalidate()
+void LineChart::clearHover()
 {
     m_hover.reset();
     m_hoverLegendRow.reset();
-    FramedChart::invalidate();
 }
 
 QColor LineChart::seriesColor(std::size_t s) const
@@ -301,15 +300,6 @@ void LineChart::mouseReleaseEvent(QMouseEvent* event)
     if (const auto hit = hitTestLines(g, m_data, press->x(), press->y()))
         emit positionClicked(
             static_cast<int>(hit->index), hit->series ? static_cast<int>(*hit->series) : -1);
-}
-
-void LineChart::leaveEvent(QEvent* event)
-{
-    QWidget::leaveEvent(event);
-    m_hover.reset();
-    m_hoverLegendRow.reset();
-    QToolTip::hideText();
-    update();
 }
 
 void LineChart::contextMenuEvent(QContextMenuEvent* event)

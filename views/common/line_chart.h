@@ -45,10 +45,9 @@ signals:
     void contextMenuRequested(QPoint globalPos, int index);
 
 protected:
-    void invalidate() override;
+    void clearHover() override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:

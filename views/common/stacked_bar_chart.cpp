@@ -52,12 +52,11 @@ void StackedBarChart::setData(StackedBarData data, core::analysis::ActivityColum
     FramedChart::setData(std::move(data));
 }
 
-void StackedBarChart::invalidate()
+void StackedBarChart::clearHover()
 {
     m_hoverColumn.reset();
     m_hoverSegment.reset();
     m_hoverLegendRow.reset();
-    FramedChart::invalidate();
 }
 
 StackedBarChart::Frame StackedBarChart::buildFrame(QSize size) const
@@ -402,16 +401,6 @@ void StackedBarChart::mouseReleaseEvent(QMouseEvent* event)
     }
     if (const auto hit = hitTestBars(f.geometry, press.x(), press.y()))
         emit categoryClicked(static_cast<int>(hit->category));
-}
-
-void StackedBarChart::leaveEvent(QEvent* event)
-{
-    QWidget::leaveEvent(event);
-    m_hoverColumn.reset();
-    m_hoverSegment.reset();
-    m_hoverLegendRow.reset();
-    QToolTip::hideText();
-    update();
 }
 
 void StackedBarChart::contextMenuEvent(QContextMenuEvent* event)

@@ -74,10 +74,9 @@ signals:
     void contextMenuRequested(QPoint globalPos, int category);
 
 protected:
-    void invalidate() override;
+    void clearHover() override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:

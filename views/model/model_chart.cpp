@@ -214,12 +214,6 @@ ModelChart::ModelChart(QWidget* parent)
     : FramedChart(parent)
 { }
 
-void ModelChart::invalidate()
-{
-    m_hover.reset();
-    FramedChart::invalidate();
-}
-
 QColor ModelChart::fitColor(ModelFit::Kind kind)
 {
     switch (kind) {

@@ -96,7 +96,7 @@ signals:
     void contextMenuRequested(QPoint globalPos, int point);
 
 protected:
-    void invalidate() override;
+    void clearHover() override { m_hover.reset(); }
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
