@@ -1,5 +1,7 @@
 #pragma once
 
+#include "core/types.h"
+
 #include <QRect>
 #include <QString>
 
@@ -26,6 +28,7 @@ struct ChartAxes {
     double yTitleCenterX = 0.0; // x of the rotated y title's centre line
     double yLabelRight = 0.0; // y tick labels are right-aligned to this x
     double xLabelTop = 0.0; // x tick labels start at this y
+    core::TimeRange timeSpan; // time axes: the time at plot.left() .. plot.right() + 1
 
     // Places the tick labels and the titles around `plot` (laid out first): the y labels end half
     // a line left of the y ticks, the y title is centred on the first line inside the left

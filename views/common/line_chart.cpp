@@ -112,7 +112,7 @@ void LineChart::paintFrame(
         style.muted, onScreen ? m_hoverLegendRow : std::nullopt);
     if (onScreen)
         paintDragAndBusy(
-            painter, g.plot, [&g](int x) { return lineTimeAtX(g, x); }, style, f.size.width(),
+            painter, g.plot, [&g](int x) { return timeAtX(g, x); }, style, f.size.width(),
             hasData());
 }
 
@@ -294,7 +294,7 @@ void LineChart::mouseMoveEvent(QMouseEvent* event)
 void LineChart::mouseReleaseEvent(QMouseEvent* event)
 {
     const auto& g = geometry();
-    const auto press = releaseClick(event, g.plot, [&g](int x) { return lineTimeAtX(g, x); });
+    const auto press = releaseClick(event, g.plot, [&g](int x) { return timeAtX(g, x); });
     if (!press)
         return;
     if (const auto hit = hitTestLines(g, m_data, press->x(), press->y()))

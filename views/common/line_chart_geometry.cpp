@@ -369,13 +369,4 @@ std::optional<LineHit> hitTestLines(const LineChartGeometry& geometry, const Lin
     return hit;
 }
 
-core::TimeUs lineTimeAtX(const LineChartGeometry& g, double x)
-{
-    if (g.plot.width() <= 0)
-        return g.timeSpan.begin;
-    const double f = std::clamp((x - g.plot.left()) / g.plot.width(), 0.0, 1.0);
-    return g.timeSpan.begin
-        + static_cast<core::TimeUs>(std::llround(f * static_cast<double>(g.timeSpan.length())));
-}
-
 } // namespace parallax::views

@@ -80,7 +80,6 @@ struct LineChartGeometry : ChartAxes {
     double yMinimum = 0.0; // the values at the plot's bottom and top
     double yMaximum = 1.0;
     std::optional<int> zeroY; // y of the zero line
-    core::TimeRange timeSpan; // Time axis: the time at plot.left() .. plot.right() + 1
 
     [[nodiscard]] bool empty() const { return xs.empty(); }
     [[nodiscard]] double yOf(double value) const;
@@ -101,8 +100,5 @@ struct LineHit {
 };
 std::optional<LineHit> hitTestLines(const LineChartGeometry& geometry, const LineChartData& data,
     double x, double y, double tolerance = 6.0);
-
-// Time axis: the time at widget x (clamped to the axis).
-core::TimeUs lineTimeAtX(const LineChartGeometry& geometry, double x);
 
 } // namespace parallax::views

@@ -654,7 +654,7 @@ std::optional<std::size_t> columnOfCategory(const StackedBarGeometry& g, std::si
     return static_cast<std::size_t>(it - g.columns.begin());
 }
 
-core::TimeUs timeAtX(const StackedBarGeometry& g, double x)
+core::TimeUs timeAtX(const ChartAxes& g, double x)
 {
     if (g.plot.width() <= 0)
         return g.timeSpan.begin;
@@ -663,7 +663,7 @@ core::TimeUs timeAtX(const StackedBarGeometry& g, double x)
         + static_cast<core::TimeUs>(std::llround(f * static_cast<double>(g.timeSpan.length())));
 }
 
-double xOfTime(const StackedBarGeometry& g, core::TimeUs time)
+double xOfTime(const ChartAxes& g, core::TimeUs time)
 {
     const auto length = std::max<core::TimeUs>(g.timeSpan.length(), 1);
     return g.plot.left()

@@ -185,7 +185,6 @@ struct StackedBarGeometry : ChartAxes {
     bool yLog = false;
     double yMinimum = 0.0; // log: the value at the baseline
     bool merged = false; // some columns average several categories
-    core::TimeRange timeSpan; // time axes: the time at plot.left() .. plot.right() + 1
 
     [[nodiscard]] bool empty() const { return columns.empty(); }
 };
@@ -213,8 +212,8 @@ std::optional<std::size_t> columnOfCategory(
     const StackedBarGeometry& geometry, std::size_t category);
 
 // Time axes: the time at widget x (clamped to the axis) and the x of a time.
-core::TimeUs timeAtX(const StackedBarGeometry& geometry, double x);
-double xOfTime(const StackedBarGeometry& geometry, core::TimeUs time);
+core::TimeUs timeAtX(const ChartAxes& axes, double x);
+double xOfTime(const ChartAxes& axes, core::TimeUs time);
 
 // A "nice" step (1, 2 or 5 × 10^k, any k) not smaller than `minimum` (> 0).
 double niceStep(double minimum);
