@@ -24,15 +24,10 @@ BarChartView::BarChartView(ViewKind kind, EntryPalette* palette, QWidget* parent
     m_chart->setFocusPolicy(Qt::StrongFocus);
     setFocusProxy(m_chart);
     m_computation = new AsyncComputation(this);
-    m_toolbar = new QHBoxLayout();
-    m_toolbar->setContentsMargins(0, 0, 6, 0);
-    m_toolbar->addWidget(m_options, 1);
-    m_toolbar->addWidget(makeBusyIndicator(m_computation, m_chart, this));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(m_toolbar);
-    layout->addWidget(m_chart, 1);
+    const auto top
+        = layOutOptionsRow(this, m_options, makeBusyIndicator(m_computation, m_chart, this));
+    m_toolbar = top.row;
+    top.layout->addWidget(m_chart, 1);
     connect(m_chart, &StackedBarChart::contextMenuRequested, this,
         [this](QPoint globalPos, int category) { showContextMenu(globalPos, category); });
     connect(m_chart, &StackedBarChart::categoryClicked, this, [this](int category) {
