@@ -39,6 +39,41 @@ int runUsage(const std::vector<std::string>& args, std::ostream& out, std::ostre
     return kExitOk;
 }
 
+namespace {
+
+constexpr const char* kIntervalOptionsHelp
+    = "  --interval T       interval size, e.g. 1ms\n"
+      "  --bins N           number of intervals (default 1000)\n";
+
+// time-profile and comm: an analysis over a grid of intervals (--interval T | --bins N), printed
+// as CSV by `csv`.
+template <typename Options, typename Result>
+int runIntervalCsvCommand(const std::string& command, const std::string& help,
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+    std::optional<Result> (*compute)(const core::Trace&, const core::analysis::AnalysisRequest&,
+        const Options&, const core::analysis::Progress&),
+    std::string (*csv)(const Result*))
+{
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc = prepareAnalysisCommand(
+            command, args, { "interval", "bins" }, help, cl, trace, request, out, err);
+        rc >= 0)
+        return rc;
+    Options options;
+    int rc = kExitOk;
+    if (!parseIntervalOptions(command, cl, options.intervalSize, options.bins, err, rc))
+        return rc;
+    const auto result = compute(*trace, request, options, {});
+    if (!result)
+        return kExitFatal;
+    out << csv(&*result);
+    return kExitOk;
+}
+
+} // namespace
+
 int runTimeProfile(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     const std::string help
@@ -47,26 +82,10 @@ int runTimeProfile(const std::vector<std::string>& args, std::ostream& out, std:
                       "selected PEs, per interval, as CSV\n"
                       "interval,begin_us,end_us,activity,time_us,percent\n"
                       "(percent of the interval's processor time); one row per non-zero cell.\n\n"
-                      "options:\n"
-                      "  --interval T       interval size, e.g. 1ms\n"
-                      "  --bins N           number of intervals (default 1000)\n")
-        + kAnalysisOptionsHelp;
-    CommandLine cl;
-    core::TracePtr trace;
-    core::analysis::AnalysisRequest request;
-    if (const int rc = prepareAnalysisCommand(
-            "time-profile", args, { "interval", "bins" }, help, cl, trace, request, out, err);
-        rc >= 0)
-        return rc;
-    core::analysis::TimeProfileOptions options;
-    int rc = kExitOk;
-    if (!parseIntervalOptions("time-profile", cl, options.intervalSize, options.bins, err, rc))
-        return rc;
-    const auto profile = core::analysis::computeTimeProfile(*trace, request, options);
-    if (!profile)
-        return kExitFatal;
-    out << core::analysis::timeProfileCsv(&*profile);
-    return kExitOk;
+                      "options:\n")
+        + kIntervalOptionsHelp + kAnalysisOptionsHelp;
+    return runIntervalCsvCommand<core::analysis::TimeProfileOptions>("time-profile", help, args,
+        out, err, core::analysis::computeTimeProfile, core::analysis::timeProfileCsv);
 }
 
 int runOverview(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -193,26 +212,10 @@ int runComm(const std::vector<std::string>& args, std::ostream& out, std::ostrea
               "bytes_sent, msgs_recv, bytes_recv, ext_msgs_recv, ext_bytes_recv (from another\n"
               "PE), ext_node_msgs_recv, ext_node_bytes_recv (from another SMP node). Values\n"
               "are totals per interval (with --compat java: Java's per-millisecond rates).\n\n"
-              "options:\n"
-              "  --interval T       interval size, e.g. 1ms\n"
-              "  --bins N           number of intervals (default 1000)\n")
-        + kAnalysisOptionsHelp;
-    CommandLine cl;
-    core::TracePtr trace;
-    core::analysis::AnalysisRequest request;
-    if (const int rc = prepareAnalysisCommand(
-            "comm", args, { "interval", "bins" }, help, cl, trace, request, out, err);
-        rc >= 0)
-        return rc;
-    core::analysis::CommOptions options;
-    int rc = kExitOk;
-    if (!parseIntervalOptions("comm", cl, options.intervalSize, options.bins, err, rc))
-        return rc;
-    const auto c = core::analysis::computeCommunication(*trace, request, options);
-    if (!c)
-        return kExitFatal;
-    out << core::analysis::commCsv(&*c);
-    return kExitOk;
+              "options:\n")
+        + kIntervalOptionsHelp + kAnalysisOptionsHelp;
+    return runIntervalCsvCommand<core::analysis::CommOptions>("comm", help, args, out, err,
+        core::analysis::computeCommunication, core::analysis::commCsv);
 }
 
 int runExtrema(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)

@@ -41,6 +41,26 @@ bool hasLine(const std::vector<std::string>& lines, const std::string& line)
     return std::find(lines.begin(), lines.end(), line) != lines.end();
 }
 
+// Starts `parallax-cli stream-serve --port 0 SERVE_ARGS` (the simulator ends by itself), polls it
+// with `parallax-cli stream ENDPOINT --seconds SECONDS --poll-ms 2`, and checks that the server
+// said where it serves and exited cleanly; the client's run is the result.
+test::CliRun streamFromServedSimulator(const std::string& serveArgs, const std::string& seconds)
+{
+    const std::string command
+        = test::shellQuote(PARALLAX_CLI_PATH) + " stream-serve --port 0 " + serveArgs;
+    FILE* serve = ::popen(command.c_str(), "r");
+    REQUIRE(serve != nullptr);
+    char line[128] = {};
+    REQUIRE(std::fgets(line, sizeof line, serve) != nullptr);
+    const std::string serving(line);
+    REQUIRE(serving.rfind("serving on 127.0.0.1:", 0) == 0);
+    const auto endpoint = serving.substr(11, serving.size() - 12);
+    const auto client
+        = test::cliProcess({ "stream", endpoint, "--seconds", seconds, "--poll-ms", "2" });
+    CHECK(::pclose(serve) == 0);
+    return client;
+}
+
 } // namespace
 
 TEST_CASE("cli stream: polls a program, writes 100-ms CSV, records, and replays the same")
@@ -127,19 +147,7 @@ TEST_CASE("cli stream: bad arguments are usage errors")
 TEST_CASE("cli stream-serve: the simulator serves the client over the same protocol")
 {
     // Chunks every 1 ms of program time, 3 of them, then it stops by itself.
-    const std::string command = test::shellQuote(PARALLAX_CLI_PATH)
-        + " stream-serve --port 0 --pes 3 --seconds 3 --interval-ms 1";
-    FILE* serve = ::popen(command.c_str(), "r");
-    REQUIRE(serve != nullptr);
-    char line[128] = {};
-    REQUIRE(std::fgets(line, sizeof line, serve) != nullptr);
-    const std::string serving(line);
-    REQUIRE(serving.rfind("serving on 127.0.0.1:", 0) == 0);
-    const auto endpoint = serving.substr(11, serving.size() - 12);
-
-    const auto client
-        = test::cliProcess({ "stream", endpoint, "--seconds", "3", "--poll-ms", "2" });
-    CHECK(::pclose(serve) == 0);
+    const auto client = streamFromServedSimulator("--pes 3 --seconds 3 --interval-ms 1", "3");
     INFO(client.err);
     REQUIRE(client.exitCode == 0);
     CHECK_THAT(client.err, Catch::Contains("1 nodes, 3 PEs"));
@@ -173,19 +181,9 @@ TEST_CASE("cli render live: a recording drawn offscreen as the app's Live Utiliz
 
 TEST_CASE("cli stream-serve: --from RUN serves the chunks the run would have streamed")
 {
-    const std::string command = test::shellQuote(PARALLAX_CLI_PATH) + " stream-serve --port 0"
-        + " --interval-ms 1 --from " + test::shellQuote(test::sampleRun("imbalance").string());
-    FILE* serve = ::popen(command.c_str(), "r");
-    REQUIRE(serve != nullptr);
-    char line[128] = {};
-    REQUIRE(std::fgets(line, sizeof line, serve) != nullptr);
-    const std::string serving(line);
-    REQUIRE(serving.rfind("serving on 127.0.0.1:", 0) == 0);
-    const auto endpoint = serving.substr(11, serving.size() - 12);
     // The run lasts 134 ms: one chunk of 133 bins (its traced span at 1 ms), two 100-ms points.
-    const auto client
-        = test::cliProcess({ "stream", endpoint, "--seconds", "1", "--poll-ms", "2" });
-    CHECK(::pclose(serve) == 0);
+    const auto client = streamFromServedSimulator(
+        "--interval-ms 1 --from " + test::shellQuote(test::sampleRun("imbalance").string()), "1");
     INFO(client.err);
     REQUIRE(client.exitCode == 0);
     CHECK_THAT(client.err, Catch::Contains("1 nodes, 12 PEs"));

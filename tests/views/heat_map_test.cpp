@@ -117,6 +117,42 @@ TEST_CASE("heat map geometry: labels are thinned to fit, the emphasized one alwa
     CHECK(tg.timeAxis.ticks.front().x == Approx(tg.plot.left()).margin(1));
 }
 
+TEST_CASE("heat map chart: a drag along a time axis selects its range, a click names the cell",
+    "[views][heatmap]")
+{
+    auto t = grid(3, 50);
+    t.columnAxis.labels.clear();
+    t.columnAxis.span = core::TimeRange { 0, 50'000 };
+    HeatMapChart chart;
+    chart.resize(800, 400);
+    chart.setData(t);
+    const QRect plot = chart.geometry().plot;
+    REQUIRE(plot.width() > 100);
+    QSignalSpy ranges(&chart, &HeatMapChart::rangeSelected);
+    QSignalSpy cells(&chart, &HeatMapChart::cellClicked);
+    const int y = plot.top() + plot.height() / 2;
+    const QPoint from(plot.left() + plot.width() / 4, y);
+    const QPoint to(plot.left() + plot.width() / 2, y);
+    QTest::mousePress(&chart, Qt::LeftButton, {}, from);
+    QMouseEvent move(
+        QEvent::MouseMove, to, chart.mapToGlobal(to), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(&chart, &move);
+    QTest::mouseRelease(&chart, Qt::LeftButton, {}, to);
+    REQUIRE(ranges.size() == 1);
+    CHECK(cells.isEmpty()); // a drag is no click
+    const auto range = ranges.front().front().value<core::TimeRange>();
+    const double usPerPixel = 50'000.0 / plot.width();
+    CHECK(static_cast<double>(range.begin) == Approx(12'500).margin(usPerPixel));
+    CHECK(static_cast<double>(range.end) == Approx(25'000).margin(usPerPixel));
+
+    // A click (a press and release at one point): the cell, and no range.
+    QTest::mouseClick(&chart, Qt::LeftButton, {}, QPoint(plot.left() + 2, plot.top() + 2));
+    REQUIRE(cells.size() == 1);
+    CHECK(cells.front().at(0).toInt() == 0);
+    CHECK(cells.front().at(1).toInt() == 0);
+    CHECK(ranges.size() == 1);
+}
+
 TEST_CASE("heat scale: linear for close values, logarithmic across decades, zero is none",
     "[views][heatmap]")
 {

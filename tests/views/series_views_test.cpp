@@ -193,8 +193,8 @@ TEST_CASE("line geometry reduces more values than pixels and hit-tests positions
     // Right of the last position's centre (and left of the first) is still that position.
     CHECK(hitTestLines(h, data, h.xs[3] + 3.0, h.yOf(4.0))->index == 3);
     CHECK(hitTestLines(h, data, h.xs[0] - 3.0, h.yOf(1.0))->index == 0);
-    CHECK(lineTimeAtX(h, h.plot.left()) == 0);
-    CHECK(lineTimeAtX(h, h.plot.left() + h.plot.width()) == 40);
+    CHECK(timeAtX(h, h.plot.left()) == 0);
+    CHECK(timeAtX(h, h.plot.left() + h.plot.width()) == 40);
 }
 
 TEST_CASE(

@@ -1,7 +1,6 @@
 #include "views/comm/comm_view.h"
 
 #include "core/analysis/csv_export.h"
-#include "core/analysis/interval_grid.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
 #include "views/common/options_bar.h"
@@ -126,24 +125,12 @@ void CommView::clearResult()
 void CommView::recompute()
 {
     m_chart->setTitle(metricLabel(metric()));
-    if (!m_trace) {
-        m_computation->cancel();
-        m_result.reset();
-        m_chart->clearData(tr("No run loaded"));
+    if (!intervalsComputable())
         return;
-    }
     auto request = m_options->request();
     core::analysis::CommOptions options;
     options.intervalSize = intervalSize();
     options.bins = intervalBins();
-    const auto grid
-        = core::analysis::gridForRange(request.range, options.intervalSize, options.bins);
-    if (grid.count > kMaxIntervals) {
-        m_computation->cancel();
-        m_result.reset();
-        m_chart->clearData(tooManyIntervalsText(grid.size, grid.count));
-        return;
-    }
     // All eight metrics come out of one computation: switching metrics only redraws.
     const QString key = QStringLiteral("%1:%2:%3:%4:%5")
                             .arg(request.range.begin)

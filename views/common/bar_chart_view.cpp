@@ -1,5 +1,6 @@
 #include "views/common/bar_chart_view.h"
 
+#include "core/analysis/interval_grid.h"
 #include "core/analysis/run_span.h"
 #include "views/common/async_computation.h"
 #include "views/common/options_bar.h"
@@ -23,15 +24,10 @@ BarChartView::BarChartView(ViewKind kind, EntryPalette* palette, QWidget* parent
     m_chart->setFocusPolicy(Qt::StrongFocus);
     setFocusProxy(m_chart);
     m_computation = new AsyncComputation(this);
-    m_toolbar = new QHBoxLayout();
-    m_toolbar->setContentsMargins(0, 0, 6, 0);
-    m_toolbar->addWidget(m_options, 1);
-    m_toolbar->addWidget(makeBusyIndicator(m_computation, m_chart, this));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(m_toolbar);
-    layout->addWidget(m_chart, 1);
+    const auto top
+        = layOutOptionsRow(this, m_options, makeBusyIndicator(m_computation, m_chart, this));
+    m_toolbar = top.row;
+    top.layout->addWidget(m_chart, 1);
     connect(m_chart, &StackedBarChart::contextMenuRequested, this,
         [this](QPoint globalPos, int category) { showContextMenu(globalPos, category); });
     connect(m_chart, &StackedBarChart::categoryClicked, this, [this](int category) {
@@ -99,6 +95,24 @@ std::int64_t BarChartView::intervalBins() const
     return countFieldValue(m_bins->text(), 0); // 0: the analysis's own default
 }
 
+bool BarChartView::intervalsComputable()
+{
+    QString message;
+    if (!m_trace) {
+        message = tr("No run loaded");
+    } else {
+        const auto grid
+            = core::analysis::gridForRange(m_options->range(), intervalSize(), intervalBins());
+        if (grid.count <= kMaxIntervals)
+            return true;
+        message = tooManyIntervalsText(grid.size, grid.count);
+    }
+    m_computation->cancel();
+    clearResult();
+    m_chart->clearData(message);
+    return false;
+}
+
 bool BarChartView::applyIntervalOption(const QString& name, const QString& value)
 {
     if (name == QStringLiteral("interval") && m_interval != nullptr) {
@@ -134,10 +148,7 @@ void BarChartView::setTrace(core::TracePtr trace)
 
 void BarChartView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
 {
-    if (range.empty() && m_trace)
-        range = core::analysis::tracedRunSpan(*m_trace);
-    m_options->setRange(range);
-    m_options->setPes(pes);
+    m_options->setSelection(range, pes);
     rememberShown();
     recompute();
 }
@@ -149,9 +160,7 @@ bool BarChartView::busy() const
 
 QImage BarChartView::renderChart(QSize size)
 {
-    if (size.isEmpty())
-        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
-    return m_chart->renderImage(size);
+    return m_chart->renderImage(m_chart->exportSize(size));
 }
 
 void BarChartView::zoomTo(core::TimeRange range)

@@ -70,6 +70,10 @@ protected:
     [[nodiscard]] core::TimeUs intervalSize() const;
     [[nodiscard]] std::int64_t intervalBins() const;
     bool applyIntervalOption(const QString& name, const QString& value);
+    // The start of a time-axis view's recompute(): false, with the computation cancelled, the
+    // result dropped (clearResult()) and the chart saying why, when no run is loaded or when the
+    // range's grid of intervals would pass kMaxIntervals.
+    bool intervalsComputable();
 
     // Puts a widget in the top row, right of the options bar.
     void addToolbarWidget(QWidget* widget);

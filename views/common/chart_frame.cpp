@@ -109,7 +109,7 @@ void paintYGrid(
 void paintChartAxes(QPainter& painter, const ChartAxes& a, const ChartStyle& style, int width)
 {
     const QFontMetricsF fm(painter.font());
-    const int baseline = a.baselineY >= 0 ? a.baselineY : a.plot.top() + a.plot.height();
+    const int baseline = a.plot.top() + a.plot.height();
     const double tick = 4.0;
     const QColor axis = faded(style.text, style.background, 0.45);
     painter.setPen(QPen(axis, 1.0));

@@ -4,6 +4,7 @@
 // line, the message that stands in for an empty chart, the axes with their ticks and titles, the
 // "Computing…" veil and the band of a drag along a time axis.
 
+#include "views/common/chart_axes.h"
 #include "views/common/chart_legend.h"
 #include "views/common/chart_style.h"
 #include "views/common/stacked_bar_geometry.h"
@@ -19,20 +20,6 @@ class QFontMetricsF;
 class QPainter;
 
 namespace parallax::views {
-
-// The axes of a plot, in widget pixels (as the geometry builders lay them out).
-struct ChartAxes {
-    QRect plot;
-    std::vector<BarTick> xTicks; // position = x
-    std::vector<BarTick> yTicks; // position = y
-    QString xTitle;
-    QString yTitle;
-    double xTitleBaseline = 0.0; // y of the x title's centre line
-    double yTitleCenterX = 0.0; // x of the rotated y title's centre line
-    double yLabelRight = 0.0; // y tick labels end here
-    double xLabelTop = 0.0; // x tick labels start here
-    int baselineY = -1; // y of the x axis line; -1: the plot's bottom edge
-};
 
 // How a chart with axes and a legend at its right (the line and the stacked bar charts) starts
 // its layout: the title line at the top; a BarLayout with the font's line height and text widths,

@@ -69,6 +69,7 @@ void ChartWidget::setBusy(bool busy)
 void ChartWidget::invalidate()
 {
     m_dragging = false;
+    clearHover();
     update();
 }
 
@@ -91,6 +92,13 @@ ChartStyle ChartWidget::exportStyle()
 {
     return { QColor(Qt::white), QColor(0x1f, 0x1f, 0x1f), QColor(0x5f, 0x5f, 0x5f),
         QColor(0xe9, 0xe9, 0xe9), {} };
+}
+
+QSize ChartWidget::exportSize(QSize size) const
+{
+    if (!size.isEmpty())
+        return size;
+    return isVisible() ? this->size() : QSize(1200, 700);
 }
 
 QImage ChartWidget::renderImage(QSize size) const
@@ -171,6 +179,14 @@ void ChartWidget::mousePressEvent(QMouseEvent* event)
     QWidget::mousePressEvent(event);
 }
 
+void ChartWidget::leaveEvent(QEvent* event)
+{
+    QWidget::leaveEvent(event);
+    clearHover();
+    QToolTip::hideText();
+    update();
+}
+
 bool ChartWidget::followDrag(QPoint pos, Qt::MouseButtons buttons, QRect plot, bool allowed)
 {
     if (!allowed || !m_pressPos || !(buttons & Qt::LeftButton)
@@ -185,20 +201,25 @@ bool ChartWidget::followDrag(QPoint pos, Qt::MouseButtons buttons, QRect plot, b
     return true;
 }
 
-std::optional<ChartWidget::Release> ChartWidget::releasePress(QRect plot)
+std::optional<QPoint> ChartWidget::releaseClick(
+    QMouseEvent* event, QRect plot, const std::function<core::TimeUs(int)>& timeAt)
 {
-    if (!m_pressPos)
+    if (event->button() != Qt::LeftButton || !m_pressPos) {
+        QWidget::mouseReleaseEvent(event);
         return std::nullopt;
-    Release release;
-    release.press = *m_pressPos;
-    m_pressPos.reset();
-    if (m_dragging) {
-        m_dragging = false;
-        const int x0 = std::clamp(release.press.x(), plot.left(), plot.left() + plot.width());
-        release.dragged = std::make_pair(std::min(x0, m_dragX), std::max(x0, m_dragX));
-        update();
     }
-    return release;
+    const QPoint press = *m_pressPos;
+    m_pressPos.reset();
+    if (!m_dragging)
+        return press;
+    m_dragging = false;
+    const int x0 = std::clamp(press.x(), plot.left(), plot.left() + plot.width());
+    update();
+    const auto begin = timeAt(std::min(x0, m_dragX));
+    const auto end = timeAt(std::max(x0, m_dragX));
+    if (end > begin)
+        emit rangeSelected({ begin, end });
+    return std::nullopt;
 }
 
 void ChartWidget::resizeEvent(QResizeEvent* event)

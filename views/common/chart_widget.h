@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <optional>
+#include <utility>
 
 class QTimer;
 
@@ -36,10 +37,17 @@ public:
 
     // The chart on a white background at `size`, as an image or into any painter (SVG).
     [[nodiscard]] QImage renderImage(QSize size) const;
+    // The size a view exports the chart at: `size`, or when it is empty the widget's size while
+    // shown, else 1200 x 700.
+    [[nodiscard]] QSize exportSize(QSize size) const;
     void paintExport(QPainter& painter, QSize size) const;
 
     [[nodiscard]] QSize sizeHint() const override;
     [[nodiscard]] QSize minimumSizeHint() const override;
+
+signals:
+    // A drag along a time axis selected this range.
+    void rangeSelected(core::TimeRange range);
 
 protected:
     explicit ChartWidget(QWidget* parent = nullptr);
@@ -51,6 +59,9 @@ protected:
 
     // Drops what was laid out for the data and the hover state, then repaints.
     virtual void invalidate();
+    // Forgets what the mouse points at (the chart's hover state): on invalidate() and when the
+    // mouse leaves the widget (which also hides the tooltip).
+    virtual void clearHover() { }
     [[nodiscard]] ChartStyle screenStyle() const;
     [[nodiscard]] static ChartStyle exportStyle();
 
@@ -70,18 +81,18 @@ protected:
     void showPlotTip(QPoint globalPos, const QString& tip, bool zoomable);
 
     // A drag along x: a left press starts it (mousePressEvent), followDrag() on every move (true
-    // while a drag is under way, which then owns the move), releasePress() on the release: the x
-    // extent dragged (clamped to the plot), or nullopt for a click at the returned press point.
+    // while a drag is under way, which then owns the move), releaseClick() on the release: a drag
+    // emits rangeSelected() with `timeAt` its edges (clamped to the plot; not when the range is
+    // empty) and returns nullopt; a click returns its press point; the release of another button
+    // goes to QWidget. (`timeAt` may be empty for a chart that allows no drag.)
     bool followDrag(QPoint pos, Qt::MouseButtons buttons, QRect plot, bool allowed);
-    struct Release {
-        QPoint press;
-        std::optional<std::pair<int, int>> dragged; // left, right
-    };
-    std::optional<Release> releasePress(QRect plot);
+    std::optional<QPoint> releaseClick(
+        QMouseEvent* event, QRect plot, const std::function<core::TimeUs(int)>& timeAt);
     [[nodiscard]] bool dragging() const { return m_dragging; }
 
     void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void changeEvent(QEvent* event) override;
 
@@ -98,6 +109,63 @@ private:
     std::optional<QPoint> m_pressPos;
     bool m_dragging = false;
     int m_dragX = 0;
+};
+
+// A ChartWidget that shows one `Data` laid out as a `Frame` (everything drawn at one size; it has
+// a `size` member): setData() and clearData() replace what is shown, the frame for the widget's
+// size is built on demand and kept until invalidate() (new data, a resize, a font or style
+// change), and paintChart() paints that frame, or one built for another size (an export). A chart
+// states only what differs: how to build and paint a frame, what makes it have data, and the
+// hover state it drops (clearHover()).
+template <typename Data, typename Frame> class FramedChart : public ChartWidget {
+public:
+    void setData(Data data)
+    {
+        m_data = std::move(data);
+        m_message.clear();
+        invalidate();
+    }
+    // No data: the message ("No run loaded", "No executions in this range") is shown instead.
+    void clearData(const QString& message)
+    {
+        m_data = {};
+        m_message = message;
+        invalidate();
+    }
+    [[nodiscard]] const Data& data() const { return m_data; }
+
+protected:
+    using ChartWidget::ChartWidget;
+
+    [[nodiscard]] virtual Frame buildFrame(QSize size) const = 0;
+    virtual void paintFrame(
+        QPainter& painter, const Frame& frame, const ChartStyle& style, bool onScreen) const = 0;
+
+    // The frame for the widget's size.
+    [[nodiscard]] const Frame& frame() const
+    {
+        if (!m_frame || m_frame->size != size())
+            m_frame = buildFrame(size());
+        return *m_frame;
+    }
+    void paintChart(
+        QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const override
+    {
+        if (size == this->size())
+            paintFrame(painter, frame(), style, onScreen);
+        else
+            paintFrame(painter, buildFrame(size), style, onScreen);
+    }
+    void invalidate() override
+    {
+        m_frame.reset();
+        ChartWidget::invalidate();
+    }
+
+    Data m_data;
+
+private:
+    mutable std::optional<Frame> m_frame;
 };
 
 } // namespace parallax::views

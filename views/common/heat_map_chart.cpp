@@ -7,7 +7,6 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -35,22 +34,8 @@ bool contains(const std::vector<std::size_t>& items, std::size_t k)
 } // namespace
 
 HeatMapChart::HeatMapChart(QWidget* parent)
-    : ChartWidget(parent)
+    : FramedChart(parent)
 { }
-
-void HeatMapChart::setData(HeatMapData data)
-{
-    m_data = std::move(data);
-    m_message.clear();
-    invalidate();
-}
-
-void HeatMapChart::clearData(const QString& message)
-{
-    m_data = {};
-    m_message = message;
-    invalidate();
-}
 
 void HeatMapChart::setFootnote(const QString& footnote)
 {
@@ -60,10 +45,8 @@ void HeatMapChart::setFootnote(const QString& footnote)
 
 void HeatMapChart::invalidate()
 {
-    m_geometry.reset();
     m_image = QImage();
-    m_hover.reset();
-    ChartWidget::invalidate();
+    FramedChart::invalidate();
 }
 
 HeatMapLayout HeatMapChart::layoutFor(const QFont& font) const
@@ -83,16 +66,14 @@ HeatMapLayout HeatMapChart::layoutFor(const QFont& font) const
     return l;
 }
 
-HeatMapGeometry HeatMapChart::geometryFor(QSize size) const
+HeatMapFrame HeatMapChart::buildFrame(QSize size) const
 {
-    return buildHeatMapGeometry(m_data, size, layoutFor(font()));
+    return { size, buildHeatMapGeometry(m_data, size, layoutFor(font())) };
 }
 
 const HeatMapGeometry& HeatMapChart::geometry() const
 {
-    if (!m_geometry)
-        m_geometry = geometryFor(size());
-    return *m_geometry;
+    return frame().geometry;
 }
 
 const QImage& HeatMapChart::imageFor(QSize plotSize) const
@@ -133,12 +114,12 @@ QString HeatMapChart::toolTipAt(QPoint pos) const
     return {};
 }
 
-void HeatMapChart::paintChart(
-    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
+void HeatMapChart::paintFrame(
+    QPainter& painter, const HeatMapFrame& f, const ChartStyle& style, bool onScreen) const
 {
-    const auto g = size == this->size() ? geometry() : geometryFor(size);
+    const auto& g = f.geometry;
     const QFontMetrics fm(painter.font());
-    if (!paintBackdrop(painter, size, QRectF(g.title), style, onScreen, hasData(),
+    if (!paintBackdrop(painter, f.size, QRectF(g.title), style, onScreen, hasData(),
             !hasData() || g.plot.width() <= 0 || g.plot.height() <= 0))
         return;
 
@@ -184,7 +165,7 @@ void HeatMapChart::paintChart(
         painter.drawRect(g.cellRect(*m_hover).adjusted(0, 0, -1, -1));
     }
     paintDragAndBusy(
-        painter, g.plot, [this, &g](int x) { return timeAt(g, x); }, style, size.width(),
+        painter, g.plot, [this, &g](int x) { return timeAt(g, x); }, style, f.size.width(),
         hasData());
 }
 
@@ -449,22 +430,10 @@ void HeatMapChart::mouseMoveEvent(QMouseEvent* event)
 void HeatMapChart::mouseReleaseEvent(QMouseEvent* event)
 {
     const auto& g = geometry();
-    const auto release
-        = event->button() == Qt::LeftButton ? releasePress(g.plot) : std::optional<Release>();
-    if (!release) {
-        QWidget::mouseReleaseEvent(event);
+    const auto click = releaseClick(event, g.plot, [this, &g](int x) { return timeAt(g, x); });
+    if (!click || !hasData())
         return;
-    }
-    const QPoint press = release->press;
-    if (release->dragged) {
-        const auto t0 = timeAt(g, release->dragged->first);
-        const auto t1 = timeAt(g, release->dragged->second);
-        if (t1 > t0)
-            emit rangeSelected({ t0, t1 });
-        return;
-    }
-    if (!hasData())
-        return;
+    const QPoint press = *click;
     if (const auto cell = g.cellAt(press)) {
         emit cellClicked(static_cast<int>(cell->row), static_cast<int>(cell->column));
         return;
@@ -477,14 +446,6 @@ void HeatMapChart::mouseReleaseEvent(QMouseEvent* event)
     if ((g.columnLabels.contains(press) && !m_data.columnAxis.span) || g.columnBars.contains(press))
         if (const auto column = g.columnAt(press.x()))
             emit columnLabelClicked(static_cast<int>(*column));
-}
-
-void HeatMapChart::leaveEvent(QEvent* event)
-{
-    QWidget::leaveEvent(event);
-    m_hover.reset();
-    QToolTip::hideText();
-    update();
 }
 
 void HeatMapChart::contextMenuEvent(QContextMenuEvent* event)

@@ -11,6 +11,12 @@
 
 namespace parallax::views {
 
+// The heat map laid out for one size.
+struct HeatMapFrame {
+    QSize size;
+    HeatMapGeometry geometry;
+};
+
 // A heat map drawn with QPainter, shared by Communication per Processor, Message Size Evolution
 // and the Animation: a title line, the cells (buildHeatMapGeometry, heatMapImage), row and column
 // labels or a time axis with units, optional marginal bars of the row and column totals, and a
@@ -18,16 +24,13 @@ namespace parallax::views {
 // are outlined. Hovering a cell or a bar shows a tooltip with exact values; clicks on cells and
 // labels are signals; on a time axis a drag selects a range. renderImage() and paintExport() draw
 // the very same chart for export (PNG, SVG). Title, message, busy state and drag come from
-// ChartWidget, as for the other charts.
-class HeatMapChart : public ChartWidget {
+// ChartWidget, as for the other charts. clearData()'s message says why there is no map ("This run
+// has no logs", "No messages in this range").
+class HeatMapChart : public FramedChart<HeatMapData, HeatMapFrame> {
     Q_OBJECT
 public:
     explicit HeatMapChart(QWidget* parent = nullptr);
 
-    void setData(HeatMapData data);
-    // No data: the message says why ("This run has no logs", "No messages in this range").
-    void clearData(const QString& message);
-    [[nodiscard]] const HeatMapData& data() const { return m_data; }
     [[nodiscard]] bool hasData() const { return m_data.rows > 0 && m_data.columns > 0; }
 
     // A line of notes under the chart (what was left out, how relays count); empty: none.
@@ -41,7 +44,6 @@ public:
     void setRowBarToolTip(ItemText text) { m_rowBarText = std::move(text); }
     void setColumnBarToolTip(ItemText text) { m_columnBarText = std::move(text); }
 
-    [[nodiscard]] HeatMapGeometry geometryFor(QSize size) const;
     [[nodiscard]] const HeatMapGeometry& geometry() const; // for the widget's size (cached)
     [[nodiscard]] QString toolTipAt(QPoint pos) const;
     // The chart as an SVG file, written atomically; false with the reason otherwise.
@@ -54,20 +56,20 @@ signals:
     void cellClicked(int row, int column);
     void rowLabelClicked(int row);
     void columnLabelClicked(int column);
-    void rangeSelected(core::TimeRange range);
     // Right click: the cell under the cursor (-1, -1 when none).
     void contextMenuRequested(QPoint globalPos, int row, int column);
 
 protected:
-    void paintChart(
-        QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const override;
     void invalidate() override;
+    void clearHover() override { m_hover.reset(); }
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
+    [[nodiscard]] HeatMapFrame buildFrame(QSize size) const override;
+    void paintFrame(QPainter& painter, const HeatMapFrame& f, const ChartStyle& style,
+        bool onScreen) const override;
     [[nodiscard]] HeatMapLayout layoutFor(const QFont& font) const;
     [[nodiscard]] const QImage& imageFor(QSize plotSize) const;
     void paintLabels(QPainter& painter, const HeatMapGeometry& g, const ChartStyle& style) const;
@@ -76,13 +78,11 @@ private:
     void paintCellValues(QPainter& painter, const HeatMapGeometry& g) const;
     [[nodiscard]] core::TimeUs timeAt(const HeatMapGeometry& g, int x) const;
 
-    HeatMapData m_data;
     QString m_footnote;
     CellText m_cellText;
     ItemText m_rowBarText;
     ItemText m_columnBarText;
 
-    mutable std::optional<HeatMapGeometry> m_geometry;
     mutable QImage m_image; // the cells for m_image.size()
 
     std::optional<HeatMapCell> m_hover;

@@ -1,6 +1,5 @@
 #include "views/common/heat_map_view.h"
 
-#include "core/analysis/run_span.h"
 #include "views/common/async_computation.h"
 #include "views/common/chart_style.h"
 #include "views/common/heat_map_chart.h"
@@ -22,15 +21,10 @@ HeatMapView::HeatMapView(ViewKind kind, EntryPalette* palette, QWidget* parent)
     m_chart->setFocusPolicy(Qt::StrongFocus);
     setFocusProxy(m_chart);
     m_computation = new AsyncComputation(this);
-    m_toolbar = new QHBoxLayout();
-    m_toolbar->setContentsMargins(0, 0, 6, 0);
-    m_toolbar->addWidget(m_options, 1);
-    m_toolbar->addWidget(makeBusyIndicator(m_computation, nullptr, this));
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(m_toolbar);
-    layout->addWidget(m_chart, 1);
+    const auto top
+        = layOutOptionsRow(this, m_options, makeBusyIndicator(m_computation, nullptr, this));
+    m_toolbar = top.row;
+    top.layout->addWidget(m_chart, 1);
     connect(m_computation, &AsyncComputation::busyChanged, m_chart, &HeatMapChart::setBusy);
     connect(m_options, &OptionsBar::applied, this, [this]() {
         recompute();
@@ -50,10 +44,7 @@ void HeatMapView::setTrace(core::TracePtr trace)
 
 void HeatMapView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
 {
-    if (range.empty() && m_trace)
-        range = core::analysis::tracedRunSpan(*m_trace);
-    m_options->setRange(range);
-    m_options->setPes(pes);
+    m_options->setSelection(range, pes);
     rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
     recompute();
 }
@@ -65,9 +56,7 @@ bool HeatMapView::busy() const
 
 QImage HeatMapView::renderChart(QSize size)
 {
-    if (size.isEmpty())
-        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
-    return m_chart->renderImage(size);
+    return m_chart->renderImage(m_chart->exportSize(size));
 }
 
 bool HeatMapView::canExportSvg() const
@@ -77,9 +66,7 @@ bool HeatMapView::canExportSvg() const
 
 bool HeatMapView::exportSvg(const QString& path, QSize size, QString* error)
 {
-    if (size.isEmpty())
-        size = m_chart->isVisible() ? m_chart->size() : QSize(1200, 700);
-    return m_chart->exportSvg(path, size, error);
+    return m_chart->exportSvg(path, m_chart->exportSize(size), error);
 }
 
 void HeatMapView::addControlRow(QWidget* row)

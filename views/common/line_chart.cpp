@@ -28,29 +28,13 @@ QString swatch(const QColor& color)
 } // namespace
 
 LineChart::LineChart(QWidget* parent)
-    : ChartWidget(parent)
+    : FramedChart(parent)
 { }
 
-void LineChart::setData(LineChartData data)
+void LineChart::clearHover()
 {
-    m_data = std::move(data);
-    m_message.clear();
-    invalidate();
-}
-
-void LineChart::clearData(const QString& message)
-{
-    m_data = {};
-    m_message = message;
-    invalidate();
-}
-
-void LineChart::invalidate()
-{
-    m_frame.reset();
     m_hover.reset();
     m_hoverLegendRow.reset();
-    ChartWidget::invalidate();
 }
 
 QColor LineChart::seriesColor(std::size_t s) const
@@ -93,13 +77,6 @@ LineChart::Frame LineChart::buildFrame(QSize size) const
     return f;
 }
 
-const LineChart::Frame& LineChart::frame() const
-{
-    if (!m_frame || m_frame->size != size())
-        m_frame = buildFrame(size());
-    return *m_frame;
-}
-
 const LineChartGeometry& LineChart::geometry() const
 {
     return frame().geometry;
@@ -108,15 +85,6 @@ const LineChartGeometry& LineChart::geometry() const
 const LegendLayout& LineChart::legend() const
 {
     return frame().legend;
-}
-
-void LineChart::paintChart(
-    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
-{
-    if (size == this->size())
-        paintFrame(painter, frame(), style, onScreen);
-    else
-        paintFrame(painter, buildFrame(size), style, onScreen);
 }
 
 void LineChart::paintFrame(
@@ -138,16 +106,13 @@ void LineChart::paintFrame(
     if (onScreen)
         paintHover(painter, f, style);
     painter.restore();
-    paintChartAxes(painter,
-        { g.plot, g.xTicks, g.yTicks, g.xTitle, g.yTitle, g.xTitleBaseline, g.yTitleCenterX,
-            g.yLabelRight, g.xLabelTop },
-        style, f.size.width());
+    paintChartAxes(painter, g, style, f.size.width());
     paintLegend(
         painter, f.legend, fm, [this](std::size_t s) { return seriesColor(s); }, {}, style.text,
         style.muted, onScreen ? m_hoverLegendRow : std::nullopt);
     if (onScreen)
         paintDragAndBusy(
-            painter, g.plot, [&g](int x) { return lineTimeAtX(g, x); }, style, f.size.width(),
+            painter, g.plot, [&g](int x) { return timeAtX(g, x); }, style, f.size.width(),
             hasData());
 }
 
@@ -329,31 +294,12 @@ void LineChart::mouseMoveEvent(QMouseEvent* event)
 void LineChart::mouseReleaseEvent(QMouseEvent* event)
 {
     const auto& g = geometry();
-    const auto release
-        = event->button() == Qt::LeftButton ? releasePress(g.plot) : std::optional<Release>();
-    if (!release) {
-        QWidget::mouseReleaseEvent(event);
+    const auto press = releaseClick(event, g.plot, [&g](int x) { return timeAtX(g, x); });
+    if (!press)
         return;
-    }
-    if (release->dragged) {
-        const auto t0 = lineTimeAtX(g, release->dragged->first);
-        const auto t1 = lineTimeAtX(g, release->dragged->second);
-        if (t1 > t0)
-            emit rangeSelected({ t0, t1 });
-        return;
-    }
-    if (const auto hit = hitTestLines(g, m_data, release->press.x(), release->press.y()))
+    if (const auto hit = hitTestLines(g, m_data, press->x(), press->y()))
         emit positionClicked(
             static_cast<int>(hit->index), hit->series ? static_cast<int>(*hit->series) : -1);
-}
-
-void LineChart::leaveEvent(QEvent* event)
-{
-    QWidget::leaveEvent(event);
-    m_hover.reset();
-    m_hoverLegendRow.reset();
-    QToolTip::hideText();
-    update();
 }
 
 void LineChart::contextMenuEvent(QContextMenuEvent* event)

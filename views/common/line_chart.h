@@ -8,22 +8,26 @@
 
 namespace parallax::views {
 
+// Everything laid out for one size: geometry, legend and title box.
+struct LineChartFrame {
+    QSize size;
+    LineChartGeometry geometry;
+    LegendLayout legend;
+    QRectF titleBox;
+};
+
 // A line chart drawn with QPainter: a title line, the plot with y ticks in the data's unit and
 // a time (or category) axis, min–max bands under the lines, and a legend of the series on the
 // right. Hovering shows a cursor at the nearest x position with every series' value there in a
 // tooltip; a click emits positionClicked() (with the series under the cursor, if any); on a time
 // axis a drag selects a range (rangeSelected()). The geometry comes from buildLineChart() and is
-// cached per size and data; renderImage() and paintExport() draw the very same chart. Title,
-// message, busy state and drag come from ChartWidget.
-class LineChart : public ChartWidget {
+// cached per size and data (FramedChart); renderImage() and paintExport() draw the very same
+// chart. Title, message, busy state and drag come from ChartWidget.
+class LineChart : public FramedChart<LineChartData, LineChartFrame> {
     Q_OBJECT
 public:
     explicit LineChart(QWidget* parent = nullptr);
 
-    void setData(LineChartData data);
-    // No data: the message is shown instead ("This run has no memory-usage records").
-    void clearData(const QString& message);
-    [[nodiscard]] const LineChartData& data() const { return m_data; }
     [[nodiscard]] bool hasData() const { return m_data.size() > 0; }
 
     [[nodiscard]] const LineChartGeometry& geometry() const;
@@ -37,37 +41,25 @@ public:
 signals:
     // A click in the plot: the x position, and the series under the cursor (-1: none).
     void positionClicked(int index, int series);
-    void rangeSelected(core::TimeRange range);
     // Right click: the x position under the cursor (-1 when none).
     void contextMenuRequested(QPoint globalPos, int index);
 
 protected:
-    void paintChart(
-        QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const override;
-    void invalidate() override;
+    void clearHover() override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
-    struct Frame {
-        QSize size;
-        LineChartGeometry geometry;
-        LegendLayout legend;
-        QRectF titleBox;
-    };
-    [[nodiscard]] Frame buildFrame(QSize size) const;
-    [[nodiscard]] const Frame& frame() const;
+    using Frame = LineChartFrame;
+    [[nodiscard]] Frame buildFrame(QSize size) const override;
     void paintFrame(
-        QPainter& painter, const Frame& f, const ChartStyle& style, bool onScreen) const;
+        QPainter& painter, const Frame& f, const ChartStyle& style, bool onScreen) const override;
     void paintData(QPainter& painter, const Frame& f, const ChartStyle& style) const;
     void paintHover(QPainter& painter, const Frame& f, const ChartStyle& style) const;
     [[nodiscard]] QString positionHeading(std::size_t index) const;
     void updateHover(QPoint pos, QPoint globalPos);
 
-    LineChartData m_data;
-    mutable std::optional<Frame> m_frame;
     std::optional<LineHit> m_hover;
     std::optional<std::size_t> m_hoverLegendRow;
 };

@@ -177,14 +177,12 @@ LineChartGeometry buildLineChart(const LineChartData& data, QSize size, const Ba
     const auto n = data.size();
     if (n == 0 || (data.series.empty() && data.bands.empty()) || !data.valid())
         return g;
-    const std::function<double(const QString&)> textWidth
-        = layout.textWidth ? layout.textWidth : [](const QString& s) {
-              return 7.0 * static_cast<double>(s.size());
-          };
+    const auto textWidth = [&layout](const QString& s) {
+        return layout.widthOf(s);
+    };
     const double line = layout.lineHeight;
-    const double top = std::ceil(layout.margins.top() + line / 2.0);
-    const double bottom = std::floor(static_cast<double>(size.height()) - layout.margins.bottom()
-        - 2.0 * line - layout.tickLength - 4.0);
+    const double top = layout.plotTop();
+    const double bottom = layout.plotBottom(size.height());
     const double plotHeight = bottom - top;
     if (plotHeight < 2.0 * line)
         return g;
@@ -252,10 +250,7 @@ LineChartGeometry buildLineChart(const LineChartData& data, QSize size, const Ba
         g.yTicks.push_back(tick);
     }
     g.yTitle = data.yTitle;
-    g.yLabelRight = plotLeft - layout.tickLength - gap;
-    g.yTitleCenterX = layout.margins.left() + line / 2.0;
-    g.xLabelTop = static_cast<double>(g.plot.top() + g.plot.height()) + layout.tickLength + 2.0;
-    g.xTitleBaseline = g.xLabelTop + line + line / 2.0 + 2.0;
+    g.placeLabels(line, layout.tickLength, layout.margins.left());
     if (data.zeroLine && range.low < 0.0 && range.high > 0.0)
         g.zeroY = toPixel(g.yOf(0.0));
 
@@ -372,15 +367,6 @@ std::optional<LineHit> hitTestLines(const LineChartGeometry& geometry, const Lin
         }
     }
     return hit;
-}
-
-core::TimeUs lineTimeAtX(const LineChartGeometry& g, double x)
-{
-    if (g.plot.width() <= 0)
-        return g.timeSpan.begin;
-    const double f = std::clamp((x - g.plot.left()) / g.plot.width(), 0.0, 1.0);
-    return g.timeSpan.begin
-        + static_cast<core::TimeUs>(std::llround(f * static_cast<double>(g.timeSpan.length())));
 }
 
 } // namespace parallax::views

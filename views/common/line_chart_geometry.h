@@ -72,24 +72,14 @@ struct LineChartData {
 };
 
 // Everything the chart draws, in widget pixels.
-struct LineChartGeometry {
-    QRect plot;
+struct LineChartGeometry : ChartAxes {
     std::vector<double> xs; // per x position
     std::vector<std::vector<QPolygonF>> lines; // per series: its polylines (split at gaps)
     std::vector<std::vector<QPointF>> markers; // per series: its dots (when asked for)
     std::vector<std::vector<QPolygonF>> bands; // per band: closed polygons
-    std::vector<BarTick> xTicks;
-    std::vector<BarTick> yTicks;
-    QString xTitle;
-    QString yTitle;
-    double xTitleBaseline = 0.0;
-    double yTitleCenterX = 0.0;
-    double yLabelRight = 0.0;
-    double xLabelTop = 0.0;
     double yMinimum = 0.0; // the values at the plot's bottom and top
     double yMaximum = 1.0;
     std::optional<int> zeroY; // y of the zero line
-    core::TimeRange timeSpan; // Time axis: the time at plot.left() .. plot.right() + 1
 
     [[nodiscard]] bool empty() const { return xs.empty(); }
     [[nodiscard]] double yOf(double value) const;
@@ -110,8 +100,5 @@ struct LineHit {
 };
 std::optional<LineHit> hitTestLines(const LineChartGeometry& geometry, const LineChartData& data,
     double x, double y, double tolerance = 6.0);
-
-// Time axis: the time at widget x (clamped to the axis).
-core::TimeUs lineTimeAtX(const LineChartGeometry& geometry, double x);
 
 } // namespace parallax::views

@@ -129,9 +129,7 @@ QImage LineChartView::renderChart(QSize size)
 {
     if (!showingLines())
         return BarChartView::renderChart(size);
-    if (size.isEmpty())
-        size = m_lines->isVisible() ? m_lines->size() : QSize(1200, 700);
-    return m_lines->renderImage(size);
+    return m_lines->renderImage(m_lines->exportSize(size));
 }
 
 bool LineChartView::canExportSvg() const

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
+#include <QVBoxLayout>
 
 #include <cstdio>
 
@@ -110,6 +111,14 @@ void OptionsBar::setRange(core::TimeRange range)
     m_range = range;
     m_begin->setText(timeText(range.begin));
     m_end->setText(timeText(range.end));
+}
+
+void OptionsBar::setSelection(core::TimeRange range, const std::vector<core::PeId>& pes)
+{
+    if (range.empty() && m_trace)
+        range = core::analysis::tracedRunSpan(*m_trace);
+    setRange(range);
+    setPes(pes);
 }
 
 void OptionsBar::setPes(const std::vector<core::PeId>& pes)
@@ -283,6 +292,20 @@ std::optional<std::vector<core::EntryId>> OptionsBar::parseEntryField(
                 return std::nullopt;
             }
     return std::vector<core::EntryId>(list->begin(), list->end());
+}
+
+OptionsRow layOutOptionsRow(QWidget* view, OptionsBar* options, QWidget* busyIndicator)
+{
+    OptionsRow top;
+    top.row = new QHBoxLayout();
+    top.row->setContentsMargins(0, 0, 6, 0);
+    top.row->addWidget(options, 1);
+    top.row->addWidget(busyIndicator);
+    top.layout = new QVBoxLayout(view);
+    top.layout->setContentsMargins(0, 0, 0, 0);
+    top.layout->setSpacing(0);
+    top.layout->addLayout(top.row);
+    return top;
 }
 
 } // namespace parallax::views

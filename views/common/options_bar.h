@@ -14,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QComboBox;
 class QHBoxLayout;
+class QVBoxLayout;
 
 namespace parallax::views {
 
@@ -34,6 +35,8 @@ public:
     void setTrace(const core::TracePtr& trace);
     void setRange(core::TimeRange range);
     void setPes(const std::vector<core::PeId>& pes); // empty = all
+    // A view's setSelection(): the range (an empty one: the run's traced span) and the PEs.
+    void setSelection(core::TimeRange range, const std::vector<core::PeId>& pes);
 
     [[nodiscard]] core::TimeRange range() const { return m_range; }
     [[nodiscard]] const std::vector<core::PeId>& pes() const { return m_pes; } // empty = all
@@ -103,5 +106,14 @@ private:
     QLabel* m_error = nullptr;
     std::vector<std::pair<QLineEdit*, Validator>> m_extraFields;
 };
+
+// The top of a view: a row with the options bar (stretching) and the busy indicator at its right
+// (more widgets go before the indicator), first in the view's margin-less vertical layout, which
+// the view fills next.
+struct OptionsRow {
+    QVBoxLayout* layout = nullptr;
+    QHBoxLayout* row = nullptr;
+};
+OptionsRow layOutOptionsRow(QWidget* view, OptionsBar* options, QWidget* busyIndicator);
 
 } // namespace parallax::views

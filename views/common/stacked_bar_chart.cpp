@@ -39,7 +39,7 @@ QString percentOf(double part, double whole)
 } // namespace
 
 StackedBarChart::StackedBarChart(EntryPalette* palette, QWidget* parent)
-    : ChartWidget(parent)
+    : FramedChart(parent)
     , m_palette(palette)
 {
     if (palette != nullptr)
@@ -48,26 +48,15 @@ StackedBarChart::StackedBarChart(EntryPalette* palette, QWidget* parent)
 
 void StackedBarChart::setData(StackedBarData data, core::analysis::ActivityColumns columns)
 {
-    m_data = std::move(data);
     m_columns = columns;
-    m_message.clear();
-    invalidate();
+    FramedChart::setData(std::move(data));
 }
 
-void StackedBarChart::clearData(const QString& message)
+void StackedBarChart::clearHover()
 {
-    m_data = {};
-    m_message = message;
-    invalidate();
-}
-
-void StackedBarChart::invalidate()
-{
-    m_frame.reset();
     m_hoverColumn.reset();
     m_hoverSegment.reset();
     m_hoverLegendRow.reset();
-    ChartWidget::invalidate();
 }
 
 StackedBarChart::Frame StackedBarChart::buildFrame(QSize size) const
@@ -88,13 +77,6 @@ StackedBarChart::Frame StackedBarChart::buildFrame(QSize size) const
             = layoutLegendBeside(std::move(items), size, axes.legendWidth, f.geometry.plot.top(),
                 fm, m_legendHeading.isEmpty() ? tr("Activity · share") : m_legendHeading);
     return f;
-}
-
-const StackedBarChart::Frame& StackedBarChart::frame() const
-{
-    if (!m_frame || m_frame->size != size())
-        m_frame = buildFrame(size());
-    return *m_frame;
 }
 
 const StackedBarGeometry& StackedBarChart::geometry() const
@@ -139,15 +121,6 @@ QColor StackedBarChart::seriesHatch(std::size_t series) const
     if (s.color || s.activity != m_columns.overhead())
         return {};
     return seriesColor(series).lighter(135); // quiet stripes: overhead must not dominate
-}
-
-void StackedBarChart::paintChart(
-    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
-{
-    if (size == this->size())
-        paintFrame(painter, frame(), style, onScreen);
-    else
-        paintFrame(painter, buildFrame(size), style, onScreen);
 }
 
 void StackedBarChart::paintFrame(
@@ -234,7 +207,7 @@ void StackedBarChart::paintFrame(
         painter.drawLine(x, g.plot.top(), x, baseline + 3);
     paintValueLabels(painter, f, style);
 
-    paintAxes(painter, f, style);
+    paintChartAxes(painter, f.geometry, style, f.size.width());
     paintLegend(
         painter, f.legend, fm, [this](std::size_t s) { return seriesColor(s); },
         [this](std::size_t s) { return seriesHatch(s); }, style.text, style.muted,
@@ -266,15 +239,6 @@ void StackedBarChart::paintValueLabels(QPainter& painter, const Frame& f, const 
         painter.setPen(style.text);
         painter.drawText(box, Qt::AlignCenter, text);
     }
-}
-
-void StackedBarChart::paintAxes(QPainter& painter, const Frame& f, const Style& style) const
-{
-    const auto& g = f.geometry;
-    paintChartAxes(painter,
-        { g.plot, g.xTicks, g.yTicks, g.xTitle, g.yTitle, g.xTitleBaseline, g.yTitleCenterX,
-            g.yLabelRight, g.xLabelTop },
-        style, f.size.width());
 }
 
 void StackedBarChart::paintOverlays(QPainter& painter, const Frame& f, const Style& style) const
@@ -425,20 +389,11 @@ void StackedBarChart::mouseMoveEvent(QMouseEvent* event)
 void StackedBarChart::mouseReleaseEvent(QMouseEvent* event)
 {
     const auto& f = frame();
-    const auto release = event->button() == Qt::LeftButton ? releasePress(f.geometry.plot)
-                                                           : std::optional<Release>();
-    if (!release) {
-        QWidget::mouseReleaseEvent(event);
+    const auto click
+        = releaseClick(event, f.geometry.plot, [&f](int x) { return timeAtX(f.geometry, x); });
+    if (!click)
         return;
-    }
-    if (release->dragged) {
-        const auto t0 = timeAtX(f.geometry, release->dragged->first);
-        const auto t1 = timeAtX(f.geometry, release->dragged->second);
-        if (t1 > t0)
-            emit rangeSelected({ t0, t1 });
-        return;
-    }
-    const QPoint press = release->press;
+    const QPoint press = *click;
     if (const auto row = f.legend.rowAt(press)) {
         const LegendItem item = f.legend.rows[*row].item;
         editColor(item);
@@ -446,16 +401,6 @@ void StackedBarChart::mouseReleaseEvent(QMouseEvent* event)
     }
     if (const auto hit = hitTestBars(f.geometry, press.x(), press.y()))
         emit categoryClicked(static_cast<int>(hit->category));
-}
-
-void StackedBarChart::leaveEvent(QEvent* event)
-{
-    QWidget::leaveEvent(event);
-    m_hoverColumn.reset();
-    m_hoverSegment.reset();
-    m_hoverLegendRow.reset();
-    QToolTip::hideText();
-    update();
 }
 
 void StackedBarChart::contextMenuEvent(QContextMenuEvent* event)

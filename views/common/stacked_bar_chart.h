@@ -27,6 +27,14 @@ class AsyncComputation;
 class EntryPalette;
 class OptionsBar;
 
+// Everything laid out for one size: geometry, legend and title box.
+struct StackedBarFrame {
+    QSize size;
+    StackedBarGeometry geometry;
+    LegendLayout legend;
+    QRectF titleBox;
+};
+
 // A stacked bar chart drawn with QPainter: a title line, the plot with nice y ticks and
 // readable x labels, and a legend of the activities present on the right (top entries by share,
 // "N other entry methods", then overhead/idle/pack/unpack; a click on a row changes the entry's
@@ -37,16 +45,14 @@ class OptionsBar;
 // renderImage() paints the very same chart (title and legend included) into an image. Title,
 // message, busy state and drag come from ChartWidget; the legend's heading defaults to
 // "Activity · share".
-class StackedBarChart : public ChartWidget {
+class StackedBarChart : public FramedChart<StackedBarData, StackedBarFrame> {
     Q_OBJECT
 public:
     explicit StackedBarChart(EntryPalette* palette, QWidget* parent = nullptr);
 
-    // New data; `columns` maps the series' activities to palette colours.
+    // New data; `columns` maps the series' activities to palette colours. (clearData() shows a
+    // message instead.)
     void setData(StackedBarData data, core::analysis::ActivityColumns columns);
-    // No data: the message ("No run loaded", "No executions in this range") is shown instead.
-    void clearData(const QString& message);
-    [[nodiscard]] const StackedBarData& data() const { return m_data; }
     [[nodiscard]] bool hasData() const { return !m_data.categories.empty(); }
 
     // The geometry and legend for the current size (built on demand, cached).
@@ -64,33 +70,22 @@ public:
 
 signals:
     void categoryClicked(int category);
-    void rangeSelected(core::TimeRange range);
     // Right click: the category under the cursor (-1 when none).
     void contextMenuRequested(QPoint globalPos, int category);
 
 protected:
-    void paintChart(
-        QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const override;
-    void invalidate() override;
+    void clearHover() override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
-    // Everything laid out for one size: geometry, legend and title box.
-    struct Frame {
-        QSize size;
-        StackedBarGeometry geometry;
-        LegendLayout legend;
-        QRectF titleBox;
-    };
+    using Frame = StackedBarFrame;
     using Style = ChartStyle;
 
-    [[nodiscard]] Frame buildFrame(QSize size) const;
-    [[nodiscard]] const Frame& frame() const;
-    void paintFrame(QPainter& painter, const Frame& f, const Style& style, bool onScreen) const;
-    void paintAxes(QPainter& painter, const Frame& f, const Style& style) const;
+    [[nodiscard]] Frame buildFrame(QSize size) const override;
+    void paintFrame(
+        QPainter& painter, const Frame& f, const Style& style, bool onScreen) const override;
     void paintValueLabels(QPainter& painter, const Frame& f, const Style& style) const;
     void paintOverlays(QPainter& painter, const Frame& f, const Style& style) const;
     [[nodiscard]] QString categoryHeading(const BarColumn& column, std::size_t category) const;
@@ -98,9 +93,7 @@ private:
     void editColor(const LegendItem& item);
 
     QPointer<EntryPalette> m_palette;
-    StackedBarData m_data;
     core::analysis::ActivityColumns m_columns;
-    mutable std::optional<Frame> m_frame;
 
     std::optional<std::size_t> m_hoverColumn;
     std::optional<std::size_t> m_hoverSegment;

@@ -291,21 +291,17 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
     StackedBarGeometry g;
     g.yTitle = data.yTitle;
     g.xTitle = data.xTitle;
-    const std::function<double(const QString&)> textWidth
-        = layout.textWidth ? layout.textWidth : [](const QString& s) {
-              return 7.0 * static_cast<double>(s.size());
-          };
+    const auto textWidth = [&layout](const QString& s) {
+        return layout.widthOf(s);
+    };
     const auto n = data.categories.size();
     const auto seriesCount = data.series.size();
     if (n == 0 || seriesCount == 0 || !data.valid())
         return g;
 
-    // Vertical layout: half a line above the top tick label, then the plot, the ticks, a line
-    // of tick labels and a line for the x title.
     const double line = layout.lineHeight;
-    const double top = std::ceil(layout.margins.top() + line / 2.0);
-    const double bottom = std::floor(static_cast<double>(size.height()) - layout.margins.bottom()
-        - 2.0 * line - layout.tickLength - 4.0);
+    const double top = layout.plotTop();
+    const double bottom = layout.plotBottom(size.height());
     const double plotHeight = bottom - top;
     if (plotHeight < 2.0 * line)
         return g;
@@ -492,10 +488,7 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
             - scale.heightOf(tick.position, static_cast<double>(plotHeightPx));
         g.yTicks.push_back(tick);
     }
-    g.yLabelRight = static_cast<double>(g.plot.left()) - layout.tickLength - gap;
-    g.yTitleCenterX = layout.margins.left() + line / 2.0;
-    g.xLabelTop = static_cast<double>(baseline) + layout.tickLength + 2.0;
-    g.xTitleBaseline = g.xLabelTop + line + line / 2.0 + 2.0;
+    g.placeLabels(line, layout.tickLength, layout.margins.left());
 
     const double plotLeft = g.plot.left();
     const double plotRight = plotLeft + g.plot.width();
@@ -661,7 +654,7 @@ std::optional<std::size_t> columnOfCategory(const StackedBarGeometry& g, std::si
     return static_cast<std::size_t>(it - g.columns.begin());
 }
 
-core::TimeUs timeAtX(const StackedBarGeometry& g, double x)
+core::TimeUs timeAtX(const ChartAxes& g, double x)
 {
     if (g.plot.width() <= 0)
         return g.timeSpan.begin;
@@ -670,7 +663,7 @@ core::TimeUs timeAtX(const StackedBarGeometry& g, double x)
         + static_cast<core::TimeUs>(std::llround(f * static_cast<double>(g.timeSpan.length())));
 }
 
-double xOfTime(const StackedBarGeometry& g, core::TimeUs time)
+double xOfTime(const ChartAxes& g, core::TimeUs time)
 {
     const auto length = std::max<core::TimeUs>(g.timeSpan.length(), 1);
     return g.plot.left()

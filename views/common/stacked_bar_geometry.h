@@ -1,12 +1,14 @@
 #pragma once
 
 #include "core/types.h"
+#include "views/common/chart_axes.h"
 
 #include <QMarginsF>
 #include <QRect>
 #include <QSize>
 #include <QString>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -123,12 +125,20 @@ struct BarLayout {
     double separatorGap = 0.6; // extra space at a separator, in slots ...
     double maxSeparatorGap = 40.0; // ... but at most this many pixels
     double minBarPixels = 3.0; // slots narrower than this are merged per pixel column
-};
 
-// A labelled tick: `position` is a widget x (x axis) or y (y axis) in pixels.
-struct BarTick {
-    double position = 0.0;
-    QString label;
+    [[nodiscard]] double widthOf(const QString& text) const
+    {
+        return textWidth ? textWidth(text) : 7.0 * static_cast<double>(text.size());
+    }
+    // The plot's top and bottom in a widget `height` px high: half a line below the top margin
+    // (room for the top y label); above the bottom margin, a line of x tick labels, a line for
+    // the x title, the ticks and a small gap.
+    [[nodiscard]] double plotTop() const { return std::ceil(margins.top() + lineHeight / 2.0); }
+    [[nodiscard]] double plotBottom(int height) const
+    {
+        return std::floor(
+            static_cast<double>(height) - margins.bottom() - 2.0 * lineHeight - tickLength - 4.0);
+    }
 };
 
 // One drawn column: one category, or (when categories are narrower than a pixel column)
@@ -162,14 +172,12 @@ struct BarSpreadMark {
     QRect band;
 };
 
-// Everything the chart draws, in widget pixels, for one data set and size.
-struct StackedBarGeometry {
-    QRect plot; // the data area: yMaximum at plot.top(), 0 just below plot.bottom()
+// Everything the chart draws, in widget pixels, for one data set and size. The plot holds
+// yMaximum at plot.top() and 0 just below plot.bottom(); x labels never overlap.
+struct StackedBarGeometry : ChartAxes {
     std::vector<BarColumn> columns; // left to right
     std::vector<BarSegment> segments;
     std::vector<std::vector<QRect>> seriesRects; // per series: its segments, to fill by colour
-    std::vector<BarTick> yTicks; // bottom to top
-    std::vector<BarTick> xTicks; // left to right, labels never overlap
     std::vector<int> separators; // x of the separator lines
     std::vector<BarSpreadMark> spreads; // data.spreads of the unmerged columns
     double yMaximum = 0.0;
@@ -177,13 +185,6 @@ struct StackedBarGeometry {
     bool yLog = false;
     double yMinimum = 0.0; // log: the value at the baseline
     bool merged = false; // some columns average several categories
-    QString xTitle; // data.xTitle, with the time unit on time axes
-    QString yTitle;
-    double xTitleBaseline = 0.0; // y of the x title's centre line
-    double yTitleCenterX = 0.0; // x of the (rotated) y title's centre line
-    double yLabelRight = 0.0; // y tick labels are right-aligned to this x
-    double xLabelTop = 0.0; // x tick labels start at this y
-    core::TimeRange timeSpan; // time axes: the time at plot.left() .. plot.right() + 1
 
     [[nodiscard]] bool empty() const { return columns.empty(); }
 };
@@ -211,8 +212,8 @@ std::optional<std::size_t> columnOfCategory(
     const StackedBarGeometry& geometry, std::size_t category);
 
 // Time axes: the time at widget x (clamped to the axis) and the x of a time.
-core::TimeUs timeAtX(const StackedBarGeometry& geometry, double x);
-double xOfTime(const StackedBarGeometry& geometry, core::TimeUs time);
+core::TimeUs timeAtX(const ChartAxes& axes, double x);
+double xOfTime(const ChartAxes& axes, core::TimeUs time);
 
 // A "nice" step (1, 2 or 5 × 10^k, any k) not smaller than `minimum` (> 0).
 double niceStep(double minimum);

@@ -52,14 +52,10 @@ TableAnalysisView::TableAnalysisView(ViewKind kind, EntryPalette* palette, QWidg
     m_heading->setTextFormat(Qt::RichText);
     m_heading->setContentsMargins(6, 4, 6, 2);
     m_heading->setWordWrap(true);
-    m_toolbar = new QHBoxLayout();
-    m_toolbar->setContentsMargins(0, 0, 6, 0);
-    m_toolbar->addWidget(m_options, 1);
-    m_toolbar->addWidget(makeBusyIndicator(m_computation, nullptr, this));
-    m_layout = new QVBoxLayout(this);
-    m_layout->setContentsMargins(0, 0, 0, 0);
-    m_layout->setSpacing(0);
-    m_layout->addLayout(m_toolbar);
+    const auto top
+        = layOutOptionsRow(this, m_options, makeBusyIndicator(m_computation, nullptr, this));
+    m_toolbar = top.row;
+    m_layout = top.layout;
     m_layout->addWidget(m_heading);
     m_body = m_table;
     m_layout->addWidget(m_table, 1);
@@ -102,10 +98,7 @@ void TableAnalysisView::setTrace(core::TracePtr trace)
 
 void TableAnalysisView::setSelection(core::TimeRange range, std::vector<core::PeId> pes)
 {
-    if (range.empty() && m_trace)
-        range = core::analysis::tracedRunSpan(*m_trace);
-    m_options->setRange(range);
-    m_options->setPes(pes);
+    m_options->setSelection(range, pes);
     rememberSelection(m_shownRange, m_shownPes, m_options->range(), m_options->pes());
     recompute();
 }

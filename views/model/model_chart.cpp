@@ -92,17 +92,16 @@ ModelChartGeometry buildModelChart(
     if (m.points.empty())
         return g;
     const auto textWidth = [&layout](const QString& s) {
-        return layout.textWidth ? layout.textWidth(s) : 7.0 * static_cast<double>(s.size());
+        return layout.widthOf(s);
     };
     const double line = layout.lineHeight;
-    double top = std::ceil(layout.margins.top() + line / 2.0);
+    double top = layout.plotTop();
     if (m.multimodal()) {
         g.banner = QRectF(layout.margins.left(), top - line / 2.0,
             size.width() - layout.margins.left() - layout.margins.right(), line * 1.6);
         top = std::ceil(g.banner.bottom() + line);
     }
-    const double bottom = std::floor(
-        size.height() - layout.margins.bottom() - 2.0 * line - layout.tickLength - 4.0);
+    const double bottom = layout.plotBottom(size.height());
     if (bottom - top < 3.0 * line)
         return {};
 
@@ -153,10 +152,7 @@ ModelChartGeometry buildModelChart(
         g.xTicks.push_back({ g.xOf(v), formatAxisValue(v, data.xUnit, xStep, g.xMax) });
     g.xTitle = data.xTitle;
     g.yTitle = QObject::tr("Execution time");
-    g.yLabelRight = left - layout.tickLength - gap;
-    g.yTitleCenterX = layout.margins.left() + line / 2.0;
-    g.xLabelTop = g.plot.top() + g.plot.height() + layout.tickLength + 2.0;
-    g.xTitleBaseline = g.xLabelTop + line + line / 2.0 + 2.0;
+    g.placeLabels(line, layout.tickLength, layout.margins.left());
 
     // Points, binned into cells and drawn once per cell at a density level.
     g.cellSize = m.points.size() <= 1000 ? 4.0 : 3.0;
@@ -215,29 +211,8 @@ std::optional<std::size_t> modelPointAt(
 }
 
 ModelChart::ModelChart(QWidget* parent)
-    : ChartWidget(parent)
+    : FramedChart(parent)
 { }
-
-void ModelChart::setData(ModelChartData data)
-{
-    m_data = std::move(data);
-    m_message.clear();
-    invalidate();
-}
-
-void ModelChart::clearData(const QString& message)
-{
-    m_data = {};
-    m_message = message;
-    invalidate();
-}
-
-void ModelChart::invalidate()
-{
-    m_frame.reset();
-    m_hover.reset();
-    ChartWidget::invalidate();
-}
 
 QColor ModelChart::fitColor(ModelFit::Kind kind)
 {
@@ -275,11 +250,11 @@ QStringList ModelChart::legendLines() const
     return lines;
 }
 
-ModelChart::Frame ModelChart::buildFrame(QSize size, const QFont& font) const
+ModelChart::Frame ModelChart::buildFrame(QSize size) const
 {
     Frame f;
     f.size = size;
-    const QFontMetricsF fm(font);
+    const QFontMetricsF fm(font());
     const double line = std::ceil(fm.height());
     const double titleHeight = std::round(line * 2.0);
     f.titleBox = QRectF(8.0, 0.0, std::max(0, size.width() - 16), titleHeight);
@@ -300,26 +275,9 @@ ModelChart::Frame ModelChart::buildFrame(QSize size, const QFont& font) const
     return f;
 }
 
-const ModelChart::Frame& ModelChart::frame() const
-{
-    if (!m_frame || m_frame->size != size())
-        m_frame = buildFrame(size(), font());
-    return *m_frame;
-}
-
 const ModelChartGeometry& ModelChart::geometry() const
 {
     return frame().geometry;
-}
-
-void ModelChart::paintChart(
-    QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const
-{
-    // On screen the frame laid out for the widget's size is kept between paints.
-    if (onScreen && size == this->size())
-        paintFrame(painter, frame(), style, true);
-    else
-        paintFrame(painter, buildFrame(size, font()), style, onScreen);
 }
 
 void ModelChart::paintFrame(
@@ -386,10 +344,7 @@ void ModelChart::paintFrame(
     }
     painter.restore();
     painter.setRenderHint(QPainter::Antialiasing, false);
-    paintChartAxes(painter,
-        { g.plot, g.xTicks, g.yTicks, g.xTitle, g.yTitle, g.xTitleBaseline, g.yTitleCenterX,
-            g.yLabelRight, g.xLabelTop },
-        style, f.size.width());
+    paintChartAxes(painter, g, style, f.size.width());
     paintLegend(painter, f, style);
     if (onScreen)
         paintDragAndBusy(
@@ -474,13 +429,11 @@ void ModelChart::mouseMoveEvent(QMouseEvent* event)
 
 void ModelChart::mouseReleaseEvent(QMouseEvent* event)
 {
-    const auto release = event->button() == Qt::LeftButton ? releasePress(geometry().plot)
-                                                           : std::optional<Release>();
-    if (!release) {
-        QWidget::mouseReleaseEvent(event);
+    // No drag here (mouseMoveEvent follows none): a release is a click or nothing.
+    const auto press = releaseClick(event, geometry().plot, {});
+    if (!press)
         return;
-    }
-    if (const auto hit = modelPointAt(geometry(), release->press))
+    if (const auto hit = modelPointAt(geometry(), *press))
         emit pointClicked(static_cast<int>(*hit));
 }
 

@@ -24,22 +24,13 @@ struct ModelChartData {
 // Everything the chart draws, in widget pixels. Points that fall into the same cell of
 // `cellSize` px are drawn once, darker the more points it holds, so a million executions cost
 // as many rectangles as the plot has cells (and stay readable as a density).
-struct ModelChartGeometry {
-    QRect plot;
+struct ModelChartGeometry : ChartAxes {
     QRectF legend; // right of the plot (empty when too narrow)
     QRectF banner; // the multimodality warning, above the plot (empty when not flagged)
     double xMin = 0.0; // values at the plot's edges
     double xMax = 1.0;
     double yMin = 0.0;
     double yMax = 1.0;
-    std::vector<BarTick> xTicks;
-    std::vector<BarTick> yTicks;
-    QString xTitle;
-    QString yTitle;
-    double xTitleBaseline = 0.0;
-    double yTitleCenterX = 0.0;
-    double yLabelRight = 0.0;
-    double xLabelTop = 0.0;
     double cellSize = 3.0;
     // Per density level (1 point, 2–3, 4–7, …): the cells to fill.
     std::vector<std::vector<QRectF>> cells;
@@ -73,18 +64,22 @@ QString modelCountText(std::size_t n, const char* one, const char* many);
 std::optional<std::size_t> modelPointAt(
     const ModelChartGeometry& geometry, QPointF pos, double tolerance = 6.0);
 
+// The chart laid out for one size.
+struct ModelChartFrame {
+    QSize size;
+    QRectF titleBox;
+    ModelChartGeometry geometry;
+};
+
 // The Entry Model chart: a scatter of execution durations against x, with mean ± σ whiskers per
 // group, the three fit curves (the best one thicker) and a legend with their formulas and R²,
 // and a banner when the durations look multimodal. Hovering a point tells which execution it is;
 // a click emits pointClicked().
-class ModelChart : public ChartWidget {
+class ModelChart : public FramedChart<ModelChartData, ModelChartFrame> {
     Q_OBJECT
 public:
     explicit ModelChart(QWidget* parent = nullptr);
 
-    void setData(ModelChartData data);
-    void clearData(const QString& message);
-    [[nodiscard]] const ModelChartData& data() const { return m_data; }
     [[nodiscard]] bool hasData() const { return !m_data.model.points.empty(); }
     [[nodiscard]] const ModelChartGeometry& geometry() const;
     [[nodiscard]] QString toolTipAt(QPoint pos) const;
@@ -101,27 +96,18 @@ signals:
     void contextMenuRequested(QPoint globalPos, int point);
 
 protected:
-    void invalidate() override;
-    void paintChart(
-        QPainter& painter, QSize size, const ChartStyle& style, bool onScreen) const override;
+    void clearHover() override { m_hover.reset(); }
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
-    struct Frame {
-        QSize size;
-        QRectF titleBox;
-        ModelChartGeometry geometry;
-    };
-    [[nodiscard]] Frame buildFrame(QSize size, const QFont& font) const;
-    [[nodiscard]] const Frame& frame() const;
+    using Frame = ModelChartFrame;
+    [[nodiscard]] Frame buildFrame(QSize size) const override;
     void paintFrame(
-        QPainter& painter, const Frame& f, const ChartStyle& style, bool onScreen) const;
+        QPainter& painter, const Frame& f, const ChartStyle& style, bool onScreen) const override;
     void paintLegend(QPainter& painter, const Frame& f, const ChartStyle& style) const;
 
-    ModelChartData m_data;
-    mutable std::optional<Frame> m_frame;
     std::optional<std::size_t> m_hover;
 };
 

@@ -318,9 +318,7 @@ void EntryModelView::showPointMenu(QPoint globalPos, int point)
 
 QImage EntryModelView::renderChart(QSize size)
 {
-    if (size.isEmpty())
-        size = m_model->isVisible() ? m_model->size() : QSize(1200, 700);
-    return m_model->renderImage(size);
+    return m_model->renderImage(m_model->exportSize(size));
 }
 
 bool EntryModelView::canExportSvg() const

@@ -1,7 +1,6 @@
 #include "views/time_profile/time_profile_view.h"
 
 #include "core/analysis/csv_export.h"
-#include "core/analysis/interval_grid.h"
 #include "views/common/async_computation.h"
 #include "views/common/not_traced_series.h"
 #include "views/common/options_bar.h"
@@ -42,24 +41,12 @@ void TimeProfileView::clearResult()
 void TimeProfileView::recompute()
 {
     m_chart->setTitle(tr("Time profile"));
-    if (!m_trace) {
-        m_computation->cancel();
-        m_profile.reset();
-        m_chart->clearData(tr("No run loaded"));
+    if (!intervalsComputable())
         return;
-    }
     auto request = m_options->request();
     core::analysis::TimeProfileOptions options;
     options.intervalSize = intervalSize();
     options.bins = intervalBins();
-    const auto grid
-        = core::analysis::gridForRange(request.range, options.intervalSize, options.bins);
-    if (grid.count > kMaxIntervals) {
-        m_computation->cancel();
-        m_profile.reset();
-        m_chart->clearData(tooManyIntervalsText(grid.size, grid.count));
-        return;
-    }
     const auto trace = m_trace;
     m_computation->run<std::optional<core::analysis::TimeProfile>>(
         [trace, request, options](const core::analysis::Progress& progress) {
