@@ -238,6 +238,24 @@ bool LogLineParser::parseCommon(std::string_view line, LogRecord& r)
         r.time = f[1];
         r.pe = static_cast<core::PeId>(f[2]);
         return true;
+    // USER_EVENT: id t ev pe; the user event pairs: id t ev pe [nestedId]
+    case static_cast<int>(RecordType::UserEvent):
+    case static_cast<int>(RecordType::BeginUserEventPair):
+    case static_cast<int>(RecordType::EndUserEventPair):
+    case static_cast<int>(RecordType::UserEventPair): {
+        const bool nested = f[0] != static_cast<int>(RecordType::UserEvent) && n == 6;
+        if ((n != 5 && !nested) || !isInt32(f[1]) || f[2] < 0 || !isInt32(f[3]) || !isInt32(f[4])
+            || (nested && !isInt32(f[5])))
+            return false;
+        resetRecord(r, static_cast<RecordType>(f[0]));
+        r.userEventId = static_cast<std::int32_t>(f[1]);
+        r.time = f[2];
+        r.eventId = static_cast<std::int32_t>(f[3]);
+        r.pe = static_cast<core::PeId>(f[4]);
+        if (nested)
+            r.nestedId = static_cast<std::int32_t>(f[5]);
+        return true;
+    }
     default:
         return false;
     }

@@ -32,9 +32,9 @@ public:
 
 private:
     // The fast path for the records that make up almost every log (BEGIN/END_PROCESSING,
-    // CREATION, CREATION_BCAST, idle/pack/unpack): the line's integers in one scan, then the
-    // type's field count and ranges. Takes a line only when parseChecked would accept it with
-    // the same values; returns false otherwise, and parseChecked decides.
+    // CREATION, CREATION_BCAST, idle/pack/unpack, user events): the line's integers in one scan,
+    // then the type's field count and ranges. Takes a line only when parseChecked would accept it
+    // with the same values; returns false otherwise, and parseChecked decides.
     bool parseCommon(std::string_view line, core::LogRecord& record);
     // Every record type, field by field, with the reason of a rejection.
     ParseStatus parseChecked(std::string_view line, core::LogRecord& record, std::string& why);
