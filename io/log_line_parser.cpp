@@ -124,17 +124,24 @@ constexpr bool isInt32(std::int64_t v)
         && v <= std::numeric_limits<std::int32_t>::max();
 }
 
-// mtype ep time event pe, the prefix of CREATION and BEGIN/END_PROCESSING (f[0] is the type).
-[[gnu::always_inline]] inline bool fastPrefix(const std::int64_t* f, LogRecord& r)
+// mtype ep time event pe [len >= 2.0], the prefix of CREATION and BEGIN/END_PROCESSING (f[0] is
+// the type), into a fresh `r`; `at` is left on the next field.
+[[gnu::always_inline]] inline bool fastPrefix(
+    const std::int64_t* f, double version, LogRecord& r, int& at)
 {
+    const bool length = version >= 2.0;
     if (f[1] < -1 || f[1] > 65535 || f[2] < 0 || f[2] > 65535 || f[3] < 0 || !isInt32(f[4])
-        || !isInt32(f[5]))
+        || !isInt32(f[5]) || (length && !isInt32(f[6])))
         return false;
+    resetRecord(r, static_cast<RecordType>(f[0]));
     r.messageType = static_cast<std::int32_t>(f[1]);
     r.entry = static_cast<core::EntryId>(f[2]);
     r.time = f[3];
     r.eventId = static_cast<std::int32_t>(f[4]);
     r.pe = static_cast<core::PeId>(f[5]);
+    at = 6;
+    if (length)
+        r.msgBytes = static_cast<std::int32_t>(f[at++]);
     return true;
 }
 
@@ -153,15 +160,9 @@ bool LogLineParser::parseCommon(std::string_view line, LogRecord& r)
         const bool bcast = f[0] == static_cast<int>(RecordType::CreationBcast);
         if (n != m_creationFields + (bcast ? 1 : 0))
             return false;
-        resetRecord(r, static_cast<RecordType>(f[0]));
-        if (!fastPrefix(f, r))
+        int at = 0;
+        if (!fastPrefix(f, v, r, at))
             return false;
-        int at = 6;
-        if (v >= 2.0) {
-            if (!isInt32(f[at]))
-                return false;
-            r.msgBytes = static_cast<std::int32_t>(f[at++]);
-        }
         if (v >= 5.0)
             r.sendDuration = f[at++];
         if (bcast) {
@@ -174,15 +175,9 @@ bool LogLineParser::parseCommon(std::string_view line, LogRecord& r)
     case static_cast<int>(RecordType::BeginProcessing): {
         if (n < m_beginFieldsBeforeIds || m_papiCount != 0)
             return false;
-        resetRecord(r, static_cast<RecordType>(f[0]));
-        if (!fastPrefix(f, r))
+        int at = 0;
+        if (!fastPrefix(f, v, r, at))
             return false;
-        int at = 6;
-        if (v >= 2.0) {
-            if (!isInt32(f[at]))
-                return false;
-            r.msgBytes = static_cast<std::int32_t>(f[at++]);
-        }
         std::size_t nIds = 0;
         if (v >= 4.0) {
             if (f[at++] < 0) // the receive time is read unsigned
@@ -211,15 +206,9 @@ bool LogLineParser::parseCommon(std::string_view line, LogRecord& r)
     case static_cast<int>(RecordType::EndProcessing): {
         if (n != m_endFields || m_papiCount != 0)
             return false;
-        resetRecord(r, static_cast<RecordType>(f[0]));
-        if (!fastPrefix(f, r))
+        int at = 0;
+        if (!fastPrefix(f, v, r, at))
             return false;
-        int at = 6;
-        if (v >= 2.0) {
-            if (!isInt32(f[at]))
-                return false;
-            r.msgBytes = static_cast<std::int32_t>(f[at++]);
-        }
         if (v >= 6.5) {
             r.cpuTime = f[at];
             r.hasCpuTime = true;
