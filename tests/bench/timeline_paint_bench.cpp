@@ -1,7 +1,7 @@
 // parallax-bench-timeline: how long the Timeline takes to paint a frame. Not a test: it prints
 // figures (the target is 16 ms per frame, docs/performance.md). Usage:
 //   parallax-bench-timeline RUN [--frames 50] [--width 1920 --height 1080] [--pes N]
-//                           [--collapse K [--mode sum|set|key]] [--save PREFIX]
+//                           [--collapse K [--mode sum|set|key]] [--save PREFIX] [--level L]
 // It loads the run, shows the first N PEs (default 512, or all), and paints the TimelineWidget
 // offscreen into a QImage at five zoom levels from the whole run down to 100 µs, centred on
 // the middle of the run. Per zoom level it prints the median and the maximum of
@@ -11,6 +11,7 @@
 // With --collapse K every K consecutive PEs are collapsed into one group, drawn in --mode (SUM:
 // one aggregated row, SET: one row with the members' spread, KEY: four rows). --save writes
 // each zoom level's last frame to PREFIX-LEVEL.png, to compare pictures before and after.
+// --level L (0 = whole run ... 4 = 100 µs) paints only that zoom level (to profile one).
 // Example:
 //   build/bin/parallax-bench-timeline /tmp/bench512 --frames 50
 
@@ -44,6 +45,7 @@ struct Options {
     int height = 1080;
     int pes = 512;
     int collapse = 0;
+    int level = -1; // only this zoom level; -1: all
     core::analysis::AggregationMode mode = core::analysis::AggregationMode::Sum;
     std::string save; // PNG prefix: the last frame of each zoom level, to compare pictures
 };
@@ -62,7 +64,7 @@ int usage()
 {
     std::fprintf(stderr,
         "usage: parallax-bench-timeline RUN [--frames N] [--width W --height H] [--pes N] "
-        "[--collapse K [--mode sum|set|key]] [--save PREFIX]\n");
+        "[--collapse K [--mode sum|set|key]] [--save PREFIX] [--level 0-4]\n");
     return 2;
 }
 
@@ -129,6 +131,8 @@ int main(int argc, char** argv)
             ok = readNumber(argv[i + 1], 1, options.pes);
         else if (flag == "--collapse")
             ok = readNumber(argv[i + 1], 1, options.collapse);
+        else if (flag == "--level")
+            ok = readNumber(argv[i + 1], 0, options.level) && options.level < 5;
         else if (flag == "--mode") {
             const auto mode = core::analysis::parseAggregationMode(argv[i + 1]);
             ok = mode && *mode != core::analysis::AggregationMode::Signature;
@@ -194,6 +198,8 @@ int main(int argc, char** argv)
     QImage image(options.width, options.height, QImage::Format_ARGB32_Premultiplied);
     const core::TimeUs middle = span.begin + span.length() / 2;
     for (int level = 0; level < kLevels; ++level) {
+        if (options.level >= 0 && level != options.level)
+            continue;
         const double t = static_cast<double>(level) / (kLevels - 1);
         const auto length = std::max<core::TimeUs>(
             static_cast<core::TimeUs>(std::llround(whole * std::pow(finest / whole, t))), 1);

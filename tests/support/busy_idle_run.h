@@ -1,21 +1,26 @@
 #pragma once
 
-// A hand-made run for tests of many PEs: PE p runs entry 0 ("Main::work()") over
+// Hand-made runs for tests of many PEs. busyIdleRun: PE p runs entry 0 ("Main::work()") over
 // [0, busy[p]) and idles from there to `end`; traced over [0, end), no SMP.
 
 #include "core/pe_trace_builder.h"
 #include "core/trace.h"
 
+#include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace parallax::test {
 
-inline core::TracePtr busyIdleRun(const std::vector<core::TimeUs>& busy, core::TimeUs end)
+// PEs 0 .. count-1 traced over [0, end) with no SMP, their one entry 0 ("Main::work()"):
+// records(pe, add) writes each PE's records between its BeginComputation and EndComputation
+// through add(type, time, entry).
+template <typename Records>
+core::TracePtr handMadeRun(core::PeId count, core::TimeUs end, Records&& records)
 {
     auto trace = std::make_shared<core::Trace>();
     auto& m = trace->metadata;
-    const auto count = static_cast<core::PeId>(busy.size());
     m.version = 11.0;
     m.processors = count;
     m.numNodes = count;
@@ -33,19 +38,39 @@ inline core::TracePtr busyIdleRun(const std::vector<core::TimeUs>& busy, core::T
             r.pe = pe;
             b.add(r, ++line);
         };
-        const core::TimeUs until = busy[static_cast<std::size_t>(pe)];
         add(core::RecordType::BeginComputation, 0, core::kNoEntry);
+        records(pe, add);
+        add(core::RecordType::EndComputation, end, core::kNoEntry);
+        trace->pes.push_back(b.finish());
+    }
+    const auto pes = static_cast<std::size_t>(count);
+    trace->files.logPaths.assign(pes, "run.log");
+    trace->summaries.resize(pes);
+    trace->details.resize(pes);
+    return trace;
+}
+
+inline core::TracePtr busyIdleRun(const std::vector<core::TimeUs>& busy, core::TimeUs end)
+{
+    return handMadeRun(static_cast<core::PeId>(busy.size()), end, [&](core::PeId pe, auto& add) {
+        const core::TimeUs until = busy[static_cast<std::size_t>(pe)];
         add(core::RecordType::BeginProcessing, 0, 0);
         add(core::RecordType::EndProcessing, until, 0);
         add(core::RecordType::BeginIdle, until, core::kNoEntry);
         add(core::RecordType::EndIdle, end, core::kNoEntry);
-        add(core::RecordType::EndComputation, end, core::kNoEntry);
-        trace->pes.push_back(b.finish());
-    }
-    trace->files.logPaths.assign(busy.size(), "run.log");
-    trace->summaries.resize(busy.size());
-    trace->details.resize(busy.size());
-    return trace;
+    });
+}
+
+// PE p runs entry 0 over spans[p] (in order) and nothing else, traced over [0, end).
+inline core::TracePtr spansRun(
+    const std::vector<std::vector<std::pair<core::TimeUs, core::TimeUs>>>& spans, core::TimeUs end)
+{
+    return handMadeRun(static_cast<core::PeId>(spans.size()), end, [&](core::PeId pe, auto& add) {
+        for (const auto& [from, to] : spans[static_cast<std::size_t>(pe)]) {
+            add(core::RecordType::BeginProcessing, from, 0);
+            add(core::RecordType::EndProcessing, to, 0);
+        }
+    });
 }
 
 } // namespace parallax::test

@@ -119,6 +119,26 @@ double entryTime(const core::PeTrace& pe, core::EntryId entry, core::TimeUs begi
     return time;
 }
 
+using RefusalCases = std::vector<std::pair<std::vector<std::string>, std::string>>;
+
+// Each case (options after `base`, expected message) exits with status 2 and one line naming
+// the problem, and writes nothing to `out`.
+void checkRefused(
+    const std::vector<std::string>& base, const std::string& out, const RefusalCases& cases)
+{
+    for (const auto& [extra, expected] : cases) {
+        std::vector<std::string> args = base;
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto run = generate(args);
+        INFO(run.out);
+        CHECK(run.exitCode == 2);
+        CHECK(run.out.rfind("parallax-gen: ", 0) == 0);
+        CHECK(run.out.find(expected) != std::string::npos);
+        CHECK(std::count(run.out.begin(), run.out.end(), '\n') == 1);
+        CHECK(!std::filesystem::exists(out));
+    }
+}
+
 double mean(const std::vector<double>& values)
 {
     REQUIRE(!values.empty());
@@ -522,7 +542,7 @@ TEST_CASE("bad planted-class options are refused with one line and exit status 2
 {
     TempDir dir;
     const auto out = (dir.path() / "run").string();
-    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+    const RefusalCases cases = {
         { { "--heavy-fraction", "0" }, "bad value '0' for --heavy-fraction" },
         { { "--heavy-fraction", "0.75" }, "bad value '0.75' for --heavy-fraction" },
         { { "--heavy-fraction", "x" }, "bad value 'x' for --heavy-fraction" },
@@ -545,17 +565,7 @@ TEST_CASE("bad planted-class options are refused with one line and exit status 2
         { { "--special-pe0", "--anomalous", "1", "--entries", "26" },
             "--entries 26 leaves no room for the planted classes' entry methods (at least 27)" },
     };
-    for (const auto& [extra, expected] : cases) {
-        std::vector<std::string> args = { "--out", out, "--pes", "8" };
-        args.insert(args.end(), extra.begin(), extra.end());
-        const auto run = generate(args);
-        INFO(run.out);
-        CHECK(run.exitCode == 2);
-        CHECK(run.out.rfind("parallax-gen: ", 0) == 0);
-        CHECK(run.out.find(expected) != std::string::npos);
-        CHECK(std::count(run.out.begin(), run.out.end(), '\n') == 1);
-        CHECK(!std::filesystem::exists(out));
-    }
+    checkRefused({ "--out", out, "--pes", "8" }, out, cases);
 }
 
 TEST_CASE("a truth file that cannot be written fails the run with exit status 1", "[generator]")
@@ -589,4 +599,154 @@ TEST_CASE("without planted classes the generator still writes the bundled sample
         ++compared;
     }
     CHECK(compared == 8 * 3 + 3);
+}
+
+// --like leanmd-smp (tools/generator/leanmd_template.h): per worker PE and step, 7 Cells send
+// 27 calculateForces each to 91 pair and 7 self Computes, which send as many receiveForces back.
+TEST_CASE(
+    "a leanmd-smp run has the template's SMP layout, record mix and message links", "[generator]")
+{
+    TempDir dir;
+    constexpr int kSteps = 3;
+    const auto trace
+        = generateAndLoad(dir, { "--like", "leanmd-smp", "--pes", "4", "--iterations", "3" });
+    const auto& metadata = trace->metadata;
+    REQUIRE(trace->pes.size() == 6);
+    CHECK(metadata.smp);
+    CHECK(metadata.nodeSize == 2);
+    CHECK(metadata.numNodes == 2);
+    CHECK(metadata.workerPes() == 4);
+    CHECK(metadata.isCommThread(4));
+    CHECK(metadata.isCommThread(5));
+    CHECK(metadata.nodeOf(5) == 1);
+
+    const auto calculate = entryNamed(*trace, "Compute", "calculateForces");
+    const auto receive = entryNamed(*trace, "Cell", "receiveForces");
+    const auto pairKernel = entryNamed(*trace, "Compute", "Compute_serial_1");
+    const auto selfKernel = entryNamed(*trace, "Compute", "Compute_serial_2");
+    const auto firstMessage = entryNamed(*trace, "Compute", "Compute_serial_0");
+    const auto cellSend = entryNamed(*trace, "Cell", "Cell_serial_0");
+    const auto sdag = entryNamed(*trace, "SDAG", "SDAG_RTS");
+
+    std::size_t relayed = 0;
+    std::size_t exchanged = 0;
+    for (const auto& pe : trace->pes) {
+        INFO("PE " << pe.pe);
+        std::map<core::EntryId, std::size_t> runs;
+        std::set<std::uint32_t> computes;
+        std::set<std::uint32_t> cells;
+        double busy = 0;
+        for (std::size_t k = 0; k < pe.executions.size(); ++k) {
+            const auto entry = static_cast<core::EntryId>(pe.executions.entry[k]);
+            ++runs[entry];
+            busy += static_cast<double>(pe.executions.end[k] - pe.executions.begin[k]);
+            if (entry == calculate || entry == pairKernel)
+                computes.insert(pe.executions.object[k]);
+            if (entry == receive || entry == cellSend)
+                cells.insert(pe.executions.object[k]);
+        }
+        if (metadata.isCommThread(pe.pe)) {
+            // A comm thread only relays the force exchange: one send per execution.
+            CHECK(runs.size() == 2);
+            CHECK(runs[calculate] + runs[receive] == pe.executions.size());
+            CHECK(pe.sends.size() == pe.executions.size());
+            relayed += pe.executions.size();
+            continue;
+        }
+        CHECK(runs[calculate] == 189 * kSteps);
+        CHECK(runs[receive] == 189 * kSteps);
+        CHECK(runs[firstMessage] == 91 * kSteps);
+        CHECK(runs[pairKernel] == 91 * kSteps);
+        CHECK(runs[selfKernel] == 7 * kSteps);
+        CHECK(runs[cellSend] == 7 * kSteps);
+        CHECK(runs[sdag] == (189 * 2 + 7) * kSteps);
+        CHECK(computes.size() == 98);
+        CHECK(cells.size() == 7);
+        exchanged += runs[calculate] + runs[receive];
+        // The force kernels take almost all of the busy time, as in the real run (94-95 %).
+        const double kernels = entryTime(pe, pairKernel) + entryTime(pe, selfKernel);
+        CHECK(kernels / busy > 0.85);
+        CHECK(kernels / busy < 0.98);
+        // Sends: the start-up constructors, then 2 x 189 per step, each of the template's size;
+        // about half of them are packed (the real run: 52 %).
+        CHECK(pe.sends.size() == 217 + 2 * 189 * kSteps);
+        for (std::size_t k = 0; k < pe.sends.size(); ++k) {
+            if (pe.sends.entry[k] == calculate)
+                CHECK(pe.sends.msgBytes[k] == 7360);
+            else if (pe.sends.entry[k] == receive)
+                CHECK(pe.sends.msgBytes[k] == 7328);
+        }
+        const double packed
+            = static_cast<double>(pe.packs.size()) / static_cast<double>(pe.sends.size());
+        CHECK(packed > 0.4);
+        CHECK(packed < 0.65);
+        CHECK(pe.idles.size() > 0);
+    }
+    // About half of the exchanged messages cross nodes through a comm thread (the real run: 52 %).
+    const double crossing = static_cast<double>(relayed) / static_cast<double>(exchanged);
+    CHECK(crossing > 0.4);
+    CHECK(crossing < 0.6);
+
+    // Every message executed names a send of its source PE: same entry, not later.
+    std::size_t linked = 0;
+    for (const auto& pe : trace->pes) {
+        for (std::size_t k = 0; k < pe.executions.size(); ++k) {
+            if (pe.executions.eventId[k] < 0)
+                continue;
+            const auto& source = trace->pes[static_cast<std::size_t>(pe.executions.sourcePe[k])];
+            bool found = false;
+            for (std::size_t s = 0; s < source.sends.size() && !found; ++s)
+                found = source.sends.eventId[s] == pe.executions.eventId[k]
+                    && source.sends.entry[s] == pe.executions.entry[k]
+                    && source.sends.time[s] <= pe.executions.begin[k];
+            if (!found)
+                FAIL_CHECK("PE " << pe.pe << " execution " << k << " has no send");
+            ++linked;
+        }
+    }
+    CHECK(linked > 6 * 189 * kSteps);
+}
+
+TEST_CASE("a leanmd-smp run migrates particles every 20th step and is the same on any thread count",
+    "[generator]")
+{
+    TempDir one;
+    TempDir two;
+    const std::vector<std::string> args
+        = { "--like", "leanmd-smp", "--pes", "2", "--iterations", "20", "--no-sum" };
+    auto withThreads = args;
+    withThreads.insert(
+        withThreads.end(), { "--threads", "1", "--name", "gen", "--out", one.path().string() });
+    REQUIRE(generate(withThreads).exitCode == 0);
+    const auto trace = generateAndLoad(two, args);
+    const auto particles = entryNamed(*trace, "Cell", "receiveParticles");
+    const auto migrate = entryNamed(*trace, "Cell", "Cell_serial_3");
+    for (core::PeId pe = 0; pe < 2; ++pe) {
+        const auto& worker = trace->pes[static_cast<std::size_t>(pe)];
+        const auto& executions = worker.executions;
+        CHECK(std::count(executions.entry.begin(), executions.entry.end(), particles) == 189);
+        CHECK(std::count(executions.entry.begin(), executions.entry.end(), migrate) == 7);
+        const std::string log = "gen." + std::to_string(pe) + ".log";
+        CHECK(parallax::test::readFile(one.path() / log)
+            == parallax::test::readFile(two.path() / log));
+    }
+}
+
+TEST_CASE("bad --like options are refused with one line and exit status 2", "[generator]")
+{
+    TempDir dir;
+    const auto out = (dir.path() / "run").string();
+    const RefusalCases cases = {
+        { { "--like", "namd" }, "unknown --like template 'namd' (known: leanmd-smp)" },
+        { { "--like" }, "--like needs a value" },
+        { { "--like", "leanmd-smp", "--smp", "4" },
+            "--like leanmd-smp cannot be combined with --smp" },
+        { { "--bimodal-entry", "--like", "leanmd-smp" },
+            "--like leanmd-smp cannot be combined with --bimodal-entry" },
+        { { "--like", "leanmd-smp", "--shape", "realistic" },
+            "--like leanmd-smp cannot be combined with --shape" },
+        { { "--like", "leanmd-smp", "--pes", "5" },
+            "--like leanmd-smp needs an even --pes (2 worker PEs per SMP node), not 5" },
+    };
+    checkRefused({ "--out", out }, out, cases);
 }

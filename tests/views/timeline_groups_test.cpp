@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
+#include <vector>
 
 using namespace parallax;
 
@@ -140,6 +142,46 @@ TEST_CASE("a SET row gives per pixel the lowest, mean and highest member with th
     CHECK(twoSpread.highPe == 1);
     // [80, 100): nobody: nothing drawn.
     CHECK(blockAtUs(row, 90) == nullptr);
+}
+
+TEST_CASE("a SET row keeps the first member at a column's extremes when later ones tie them, and "
+          "the shares of columns cut by executions",
+    "[views][timeline][groups]")
+{
+    using views::TimelineRowRole;
+    // Over [0, 200) on 100 pixels: 2 µs per pixel. PE 0 runs [0, 41), PE 1 [10, 200), PE 2
+    // [41, 43). Worked by hand, per column: [4, 6) PE 0 whole, the others idle; [20, 22) PEs 0
+    // and 1 whole; [40, 42) PE 0 1 µs, PE 1 whole, PE 2 1 µs; [42, 44) PE 1 whole, PE 2 1 µs.
+    const auto trace
+        = parallax::test::spansRun({ { { 0, 41 } }, { { 10, 200 } }, { { 41, 43 } } }, 200);
+    views::TimelineRowSource source;
+    source.members = { 0, 1, 2 };
+    source.group = 0;
+    source.label = QStringLiteral("all");
+    source.role = TimelineRowRole::GroupSet;
+    views::TimelineLayout layout;
+    const QSize size(layout.margin + layout.labelWidth + 100 + layout.margin, 300);
+    const auto g
+        = views::buildTimelineGeometryForRows(*trace, { source }, { 0, 200 }, size, layout);
+    REQUIRE(g.rows.size() == 1);
+    const auto& row = g.rows[0];
+    REQUIRE(row.spread.size() == row.blocks.size());
+    // The column at `us`: its lowest and highest share and member.
+    const auto check
+        = [&](core::TimeUs us, float low, core::PeId lowPe, float high, core::PeId highPe) {
+              INFO("at " << us << " us");
+              const auto* b = blockAtUs(row, us);
+              REQUIRE(b != nullptr);
+              const auto& s = row.spread[static_cast<std::size_t>(b - row.blocks.data())];
+              CHECK(s.low == low);
+              CHECK(s.lowPe == lowPe);
+              CHECK(s.high == high);
+              CHECK(s.highPe == highPe);
+          };
+    check(5, 0.0F, 1, 1.0F, 0); // the first idle member is the lowest (PE 1, not PE 2)
+    check(21, 0.0F, 2, 1.0F, 0); // PE 1 runs it whole after PE 0: PE 0 stays the highest
+    check(41, 0.5F, 0, 1.0F, 1); // shares 0.5, 1, 0.5: the first at 0.5 is the lowest
+    check(43, 0.0F, 0, 1.0F, 1);
 }
 
 TEST_CASE("KEY rows: the first, busiest and least busy PE as their own rows, the rest averaged, "

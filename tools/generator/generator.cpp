@@ -1,5 +1,6 @@
 #include "generator.h"
 
+#include "output_file.h"
 #include "parallel_for.h"
 #include "pe_file_writer.h"
 #include "planted_classes.h"
@@ -91,7 +92,17 @@ std::vector<std::string> plantedLines(const GeneratorOptions& options, const Run
     return lines;
 }
 
-int threadCount(const GeneratorOptions& options)
+} // namespace
+
+GeneratorOutcome failedRun(std::string error)
+{
+    GeneratorOutcome outcome;
+    outcome.exitCode = 1;
+    outcome.error = std::move(error);
+    return outcome;
+}
+
+int writerThreads(const GeneratorOptions& options)
 {
     if (options.threads > 0) {
         return options.threads;
@@ -99,27 +110,22 @@ int threadCount(const GeneratorOptions& options)
     return static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
 }
 
-} // namespace
-
 GeneratorOutcome generateRun(const GeneratorOptions& options)
 {
+    if (!options.like.empty()) {
+        return generateLeanMdRun(options);
+    }
     GeneratorOutcome outcome;
-    const auto failWith = [&outcome](std::string message) {
-        outcome.exitCode = 1;
-        outcome.error = std::move(message);
-        return outcome;
+    const auto failWith = [](std::string message) {
+        return failedRun(std::move(message));
     };
-
-    std::error_code code;
-    std::filesystem::create_directories(options.outDir, code);
-    if (code || !std::filesystem::is_directory(options.outDir)) {
-        return failWith("cannot create directory " + options.outDir + ": "
-            + (code ? code.message() : std::string("not a directory")));
+    if (auto error = createOutputDirectory(options.outDir)) {
+        return failWith(*error);
     }
 
     const SymbolTable symbols(options.entries, plantedEntriesOf(options));
     const RunModel model(options, symbols, chooseRunSize(options));
-    const int threads = threadCount(options);
+    const int threads = writerThreads(options);
 
     RunSchedule schedule;
     if (auto error = computeSchedule(model, threads, schedule)) {

@@ -17,4 +17,13 @@ struct GeneratorOutcome {
 // Generates the whole run described by `options` into options.outDir.
 GeneratorOutcome generateRun(const GeneratorOptions& options);
 
+// An outcome with exit status 1 and `error`.
+GeneratorOutcome failedRun(std::string error);
+
+// Threads that write PEs: --threads, or the hardware's.
+int writerThreads(const GeneratorOptions& options);
+
+// Generates a run from the template options.like names (leanmd_template.h).
+GeneratorOutcome generateLeanMdRun(const GeneratorOptions& options);
+
 } // namespace parallax::gen

@@ -5,8 +5,10 @@
 #include "symbol_table.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <limits>
+#include <optional>
 #include <system_error>
 
 namespace parallax::gen {
@@ -114,6 +116,29 @@ std::optional<std::string> checkPlantedClasses(const GeneratorOptions& options, 
     return std::nullopt;
 }
 
+constexpr std::string_view kLeanMdSmp = "leanmd-smp";
+
+// A template fixes the program, the machine layout and the record mix, so only the size,
+// seed and output options go with it.
+std::optional<std::string> checkTemplateOptions(
+    const GeneratorOptions& options, const std::vector<std::string_view>& given)
+{
+    constexpr std::array<std::string_view, 12> kAllowed
+        = { "--out", "--name", "--pes", "--events-per-pe", "--iterations", "--seed", "--gz",
+              "--threads", "--bin-size", "--no-sum", "--like", "--help" };
+    for (const std::string_view option : given) {
+        if (std::find(kAllowed.begin(), kAllowed.end(), option) == kAllowed.end()) {
+            return "--like " + options.like + " cannot be combined with " + std::string(option)
+                + " (the template fixes the program and the machine layout)";
+        }
+    }
+    if (options.pes % 2 != 0) {
+        return "--like " + options.like + " needs an even --pes (2 worker PEs per SMP node), not "
+            + std::to_string(options.pes);
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 std::string formatFactor(double factor)
@@ -133,6 +158,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
     GeneratorOptions& options = parsed.options;
     bool sawOut = false;
     bool sawHeavyFactor = false;
+    std::vector<std::string_view> given; // options that were given, in order
 
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         std::string_view option = arguments[i];
@@ -171,6 +197,9 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
             parsed.showVersion = true;
             return parsed;
         }
+        if (option.starts_with("--")) {
+            given.push_back(option);
+        }
         if (isFlag("--gz")) {
             options.gzip = true;
         } else if (isFlag("--no-sum")) {
@@ -188,7 +217,7 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
             || option == "--overload-factor" || option == "--heavy-sender"
             || option == "--slow-iterations" || option == "--slow-iteration-factor"
             || option == "--heavy-fraction" || option == "--heavy-factor" || option == "--anomalous"
-            || option == "--truth" || option == "--shape") {
+            || option == "--truth" || option == "--shape" || option == "--like") {
             if (!needValue()) {
                 return fail(std::string(option) + " needs a value");
             }
@@ -292,6 +321,12 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
                     return fail(bad + " (default or realistic)");
                 }
                 options.distinctIndices = value == "realistic";
+            } else if (option == "--like") {
+                if (value != kLeanMdSmp) {
+                    return fail("unknown --like template " + quoted(value)
+                        + " (known: " + std::string(kLeanMdSmp) + ")");
+                }
+                options.like = std::string(value);
             } else if (option == "--truth") {
                 if (value.empty()) {
                     return fail(bad + " (a file name)");
@@ -309,6 +344,12 @@ ParsedCommandLine parseCommandLine(const std::vector<std::string_view>& argument
 
     if (!sawOut) {
         parsed.error = "--out DIR is required (see --help)";
+        return parsed;
+    }
+    if (!options.like.empty()) {
+        if (auto error = checkTemplateOptions(options, given)) {
+            parsed.error = std::move(*error);
+        }
         return parsed;
     }
     for (const PeId pe : options.overloadedPes) {
@@ -380,6 +421,14 @@ Options:
   --shape SHAPE          default, or realistic: every Worker and Patch execution
                          carries an array index of its own (1-D and 3-D), as on a run
                          with many objects per PE, instead of a few elements repeated
+  --like TEMPLATE        write a run shaped like a measured real run instead of the
+                         program above; TEMPLATE: leanmd-smp = LeanMD (3-D Cell and 6-D
+                         Compute arrays, SDAG) on SMP nodes of 2 worker PEs and a comm
+                         thread: --pes worker PEs (even) plus --pes/2 comm threads,
+                         --events-per-pe or --iterations set the time steps (about 3600
+                         records per worker PE and step); only --out, --name, --seed,
+                         --gz, --threads, --bin-size and --no-sum go with it
+                         (docs/generator.md)
   --help                 print this text
   --version              print the version
 

@@ -40,6 +40,9 @@ struct GeneratorOptions {
     // --shape realistic: every execution of a Worker or Patch element carries an array index
     // of its own (as on a run with many objects per PE), not one of a few repeated elements.
     bool distinctIndices = false;
+    // --like NAME: a template measured on a real run (leanmd_template.h) instead of the
+    // simulated stencil program; empty = the stencil program.
+    std::string like;
 };
 
 struct ParsedCommandLine {

@@ -101,6 +101,17 @@ bool OutputFile::close()
     return !failed();
 }
 
+std::optional<std::string> createOutputDirectory(const std::string& directory)
+{
+    std::error_code code;
+    std::filesystem::create_directories(directory, code);
+    if (code || !std::filesystem::is_directory(directory)) {
+        return "cannot create directory " + directory + ": "
+            + (code ? code.message() : std::string("not a directory"));
+    }
+    return std::nullopt;
+}
+
 std::optional<std::string> writeWholeFile(const std::string& path, std::string_view contents)
 {
     OutputFile file;

@@ -35,6 +35,9 @@ private:
     gzFile_s* m_compressed = nullptr;
 };
 
+// Creates `directory` and its parents if missing. Returns an error message naming it.
+std::optional<std::string> createOutputDirectory(const std::string& directory);
+
 // Writes a small file in one go (plain text). Returns an error message naming the file.
 std::optional<std::string> writeWholeFile(const std::string& path, std::string_view contents);
 

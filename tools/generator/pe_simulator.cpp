@@ -71,11 +71,7 @@ void PeSimulator::beginExecution(std::uint16_t messageType, EntryId entry, Event
     PeId source, std::int32_t length, const ObjectId& object)
 {
     TraceRecord& record = push(RecordType::BeginProcessing);
-    record.messageType = messageType;
-    record.entry = entry;
-    record.event = event;
-    record.pe = source;
-    record.length = length;
+    setMessageFields(record, messageType, entry, event, source, length);
     record.count = object.count;
     std::copy(object.values.begin(), object.values.end(), record.values.begin());
     record.value = cpuTime();

@@ -27,7 +27,20 @@ void appendQuoted(TextBuffer& text, std::string_view value)
 std::optional<std::string> writeStsFile(
     const std::string& path, const RunModel& model, StsKind kind)
 {
-    const SymbolTable& symbols = model.symbols();
+    StsHeader header;
+    header.processors = model.numPes();
+    if (model.isSmp()) {
+        header.smpNodeSize = model.nodeSize();
+        header.smpNodes = model.numPes() / model.nodeSize();
+    }
+    header.commandLine = "./synth_stencil " + std::to_string(model.iterations()) + " "
+        + std::to_string(model.elementsPerPe()) + " +sumDetail";
+    return writeStsFile(path, header, model.symbols(), kind);
+}
+
+std::optional<std::string> writeStsFile(
+    const std::string& path, const StsHeader& header, const SymbolTable& symbols, StsKind kind)
+{
     const bool projections = kind == StsKind::Projections;
     TextBuffer text(std::size_t { 1 } << 16);
     if (projections) {
@@ -38,19 +51,18 @@ std::optional<std::string> writeStsFile(
     text.append("MACHINE ");
     appendQuoted(text, "netlrts-linux-x86_64");
     text.append('\n');
-    appendLine(text, "PROCESSORS", model.numPes());
-    if (model.isSmp()) {
+    appendLine(text, "PROCESSORS", header.processors);
+    if (header.smpNodeSize > 0) {
         text.append("SMPMODE");
-        text.appendField(model.nodeSize());
-        text.appendField(model.numPes() / model.nodeSize());
+        text.appendField(header.smpNodeSize);
+        text.appendField(header.smpNodes);
         text.append('\n');
     }
     text.append("USERNAME \"parallax\"\n");
     text.append("HOSTNAME \"parallax-gen\"\n");
-    text.append("COMMANDLINE \"./synth_stencil");
-    text.appendField(model.iterations());
-    text.appendField(model.elementsPerPe());
-    text.append(" +sumDetail\"\n");
+    text.append("COMMANDLINE ");
+    appendQuoted(text, header.commandLine);
+    text.append('\n');
     text.append("TIMESTAMP 2024-01-01T00:00:00Z\n");
     text.append("CHARMVERSION v8.0.0\n");
     appendLine(text, "TOTAL_CHARES", static_cast<std::int64_t>(symbols.chares().size()));

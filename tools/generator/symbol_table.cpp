@@ -138,6 +138,16 @@ SymbolTable::SymbolTable(int totalEntries, PlantedEntrySet planted)
     m_userStats = { { user_event::kIterationStat, "Iteration number" } };
 }
 
+SymbolTable::SymbolTable(
+    std::vector<ChareType> chares, std::vector<EntryMethod> entries, std::vector<int> messageSizes)
+    : m_chares(std::move(chares))
+    , m_entries(std::move(entries))
+    , m_messageSizes(std::move(messageSizes))
+{
+    m_planted.fill(-1);
+    m_firstMixEntry = static_cast<EntryId>(m_entries.size());
+}
+
 int SymbolTable::chareOf(EntryId entry) const
 {
     return m_entries[static_cast<std::size_t>(entry)].chare;

@@ -110,6 +110,9 @@ class SymbolTable {
 public:
     // `totalEntries` counts everything: fixed, planted and mix entries.
     SymbolTable(int totalEntries, PlantedEntrySet planted);
+    // Any other program (a --like template): exactly these chares, entries and messages.
+    SymbolTable(std::vector<ChareType> chares, std::vector<EntryMethod> entries,
+        std::vector<int> messageSizes);
 
     const std::vector<ChareType>& chares() const { return m_chares; }
     const std::vector<EntryMethod>& entries() const { return m_entries; }

@@ -73,4 +73,15 @@ struct TraceRecord {
     std::array<std::int32_t, kMaxRecordValues> values {};
 };
 
+// The fields a BEGIN_PROCESSING shares with the CREATION it names.
+inline void setMessageFields(TraceRecord& record, std::uint16_t messageType, EntryId entry,
+    EventId event, PeId source, std::int32_t length)
+{
+    record.messageType = messageType;
+    record.entry = entry;
+    record.event = event;
+    record.pe = source;
+    record.length = length;
+}
+
 } // namespace parallax::gen

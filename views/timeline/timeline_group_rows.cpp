@@ -40,21 +40,30 @@ void addSummary(const PeSummary& sum, const TimeMapping& map, int width, std::si
 }
 
 // The lowest and highest member per pixel column, folded in member order (ties: the first).
-// Members may skip the columns where they were not busy at all (addSparse): the first member
-// skipping a column is its lowest, at 0.
+// Members walked from their executions say which columns they ran in whole (addFull) and which
+// they did not run in at all (addIdle): the first member idle in a column is its lowest, at 0.
+// A column some member ran in whole has its highest (share 1, the first such member), and one
+// some member was idle in has its lowest, so those skip such columns (the next column still
+// open is found through a forwarding array with path compression): most members of a large
+// group then cost a few steps per execution instead of a step per pixel column.
 class SpreadFold {
 public:
     explicit SpreadFold(int width)
         : m_spread(static_cast<std::size_t>(width))
-        , m_last(static_cast<std::size_t>(width), -1)
         , m_firstZero(static_cast<std::size_t>(width), -1)
+        , m_openHigh(static_cast<std::size_t>(width) + 1)
+        , m_openZero(static_cast<std::size_t>(width) + 1)
     {
         for (auto& s : m_spread) {
             s.low = std::numeric_limits<float>::infinity();
             s.high = -std::numeric_limits<float>::infinity();
         }
+        for (int c = 0; c <= width; ++c) {
+            m_openHigh[static_cast<std::size_t>(c)] = c;
+            m_openZero[static_cast<std::size_t>(c)] = c;
+        }
     }
-    // Every column of every member, in member order.
+    // A member's share of a column, in member order.
     void add(std::size_t column, core::PeId pe, float utilization)
     {
         auto& s = m_spread[column];
@@ -67,34 +76,92 @@ public:
             s.highPe = pe;
         }
     }
-    // Member `index` (in order) was busy in `column`; columns it skips count as 0.
-    void addSparse(std::size_t column, int index, core::PeId pe, float utilization)
+    // Member `pe` ran through columns [c0, c1) whole (share 1). A column an earlier member
+    // ran through whole has high 1 and low at most 1 already: nothing to change there.
+    void addFull(int c0, int c1, core::PeId pe)
     {
-        if (m_firstZero[column] < 0 && m_last[column] + 1 != index)
-            m_firstZero[column] = m_last[column] + 1;
-        m_last[column] = index;
-        add(column, pe, utilization);
+        for (int c = nextOpen(m_openHigh, c0); c < c1; c = nextOpen(m_openHigh, c + 1)) {
+            add(static_cast<std::size_t>(c), pe, 1.0F);
+            m_openHigh[static_cast<std::size_t>(c)] = c + 1;
+        }
     }
-    // After addSparse: the columns some member skipped get their lowest at 0.
-    void finishSparse(const std::vector<core::PeId>& members)
+    // Member `index` (in order) did not run in columns [c0, c1): the first such member is the
+    // column's lowest (see finish).
+    void addIdle(int c0, int c1, int index)
     {
-        const auto count = static_cast<int>(members.size());
-        for (std::size_t c = 0; c < m_spread.size(); ++c) {
-            int zero = m_firstZero[c];
-            if (zero < 0 && m_last[c] + 1 != count)
-                zero = m_last[c] + 1;
-            if (zero >= 0) {
+        for (int c = nextOpen(m_openZero, c0); c < c1; c = nextOpen(m_openZero, c + 1)) {
+            m_firstZero[static_cast<std::size_t>(c)] = index;
+            m_openZero[static_cast<std::size_t>(c)] = c + 1;
+        }
+    }
+    // After the members' walks: a column some member was idle in has its lowest at 0, that
+    // member's.
+    void finish(const std::vector<core::PeId>& members)
+    {
+        for (std::size_t c = 0; c < m_spread.size(); ++c)
+            if (const int zero = m_firstZero[c]; zero >= 0) {
                 m_spread[c].low = 0.0F;
                 m_spread[c].lowPe = members[static_cast<std::size_t>(zero)];
             }
-        }
     }
     [[nodiscard]] const TimelineSpread& at(std::size_t column) const { return m_spread[column]; }
 
 private:
+    // The first column from `c` on still open in `next` (`c` itself when open).
+    static int nextOpen(std::vector<int>& next, int c)
+    {
+        int root = c;
+        while (next[static_cast<std::size_t>(root)] != root)
+            root = next[static_cast<std::size_t>(root)];
+        while (c != root) {
+            const int following = next[static_cast<std::size_t>(c)];
+            next[static_cast<std::size_t>(c)] = root;
+            c = following;
+        }
+        return root;
+    }
+
     std::vector<TimelineSpread> m_spread;
-    std::vector<int> m_last; // the last member busy in the column
-    std::vector<int> m_firstZero; // the first member not busy in the column
+    std::vector<int> m_firstZero; // the first member not running in the column
+    std::vector<int> m_openHigh; // forwarding: columns no member ran through whole yet
+    std::vector<int> m_openZero; // forwarding: columns no member was idle in yet
+};
+
+// One member's walk over the columns for SpreadFold: the columns it touches come in increasing
+// order; the ones it skips between them are its idle columns.
+class MemberColumns {
+public:
+    MemberColumns(SpreadFold& fold, int width, int index)
+        : m_fold(fold)
+        , m_width(width)
+        , m_index(index)
+    { }
+    // The member ran in column `c` (after every column touched so far).
+    void touch(int c)
+    {
+        if (c > m_last + 1)
+            m_fold.addIdle(m_last + 1, c, m_index);
+        m_last = c;
+    }
+    // The member ran through columns [c0, c1) whole (after every column touched so far).
+    void touchFull(int c0, int c1, core::PeId pe)
+    {
+        touch(c0);
+        m_last = c1 - 1;
+        m_fold.addFull(c0, c1, pe);
+    }
+    // The member's walk is over: the columns after its last are idle.
+    void finish()
+    {
+        if (m_last + 1 < m_width)
+            m_fold.addIdle(m_last + 1, m_width, m_index);
+    }
+
+private:
+    SpreadFold& m_fold;
+    int m_width;
+    int m_index;
+    int m_last = -1;
 };
 
 // The first lowest and the first highest of `shares` (not empty, none negative). Non-negative
@@ -209,43 +276,66 @@ void addMemberSpread(const core::ExecutionColumns& ex, core::IndexRange range, c
 // Folds one member's columns (added in increasing order: executions do not overlap in a valid
 // log, but the order is checked) into the spread, and clears them.
 void foldMember(SpreadFold& fold, std::vector<float>& one, std::vector<std::size_t>& touched,
-    int index, core::PeId pe)
+    int width, int index, core::PeId pe)
 {
     if (!std::is_sorted(touched.begin(), touched.end()))
         std::sort(touched.begin(), touched.end());
+    MemberColumns walk(fold, width, index);
     for (const auto c : touched) {
-        fold.addSparse(c, index, pe, std::min(one[c], 1.0F));
+        walk.touch(static_cast<int>(c));
+        fold.add(c, pe, std::min(one[c], 1.0F));
         one[c] = 0.0F;
     }
+    walk.finish();
     touched.clear();
 }
+
+// A row's busy time and time per entry, added execution by execution (clipped to the window).
+struct BusyTally {
+    core::TimeUs& busyUs;
+    std::vector<core::TimeUs>& activityTime;
+    int entryCount;
+    void add(int entry, core::TimeUs us)
+    {
+        busyUs += us;
+        if (entry < entryCount)
+            activityTime[static_cast<std::size_t>(entry)] += us;
+    }
+};
 
 // Folds one member's busy share per pixel column into the spread (SET), reading its
 // executions in the window once: a column is folded as soon as the walk has passed it, and the
 // columns an execution covers whole (share 1) as a run. The shares are the ones addMemberSpread
 // sums, in the same order. Executions overlapping one another (not in a valid log) go through
-// addMemberSpread and foldMember instead.
+// addMemberSpread and foldMember instead. With `tally`, each execution's time is added to it in
+// the same walk.
 void foldMemberSpread(const core::ExecutionColumns& ex, core::IndexRange range, core::TimeRange w,
     double scale, int width, SpreadFold& fold, int index, core::PeId pe, std::vector<float>& one,
-    std::vector<std::size_t>& touched)
+    std::vector<std::size_t>& touched, BusyTally* tally = nullptr)
 {
     for (auto k = range.first + 1; k < range.last; ++k)
         if (ex.begin[k] < ex.end[k - 1]) {
+            if (tally != nullptr)
+                for (auto i = range.first; i < range.last; ++i)
+                    tally->add(ex.entry[i], clippedLength(ex.begin[i], ex.end[i], w));
             addMemberSpread(ex, range, w, scale, width, one, touched);
-            foldMember(fold, one, touched, index, pe);
+            foldMember(fold, one, touched, width, index, pe);
             return;
         }
+    MemberColumns walk(fold, width, index);
     int pending = -1; // the column still open to the next execution
     float share = 0.0F;
     const auto flush = [&]() {
         if (pending >= 0)
-            fold.addSparse(static_cast<std::size_t>(pending), index, pe, std::min(share, 1.0F));
+            fold.add(static_cast<std::size_t>(pending), pe, std::min(share, 1.0F));
         pending = -1;
         share = 0.0F;
     };
     for (auto k = range.first; k < range.last; ++k) {
         const auto b = std::max(ex.begin[k], w.begin);
         const auto e = std::min(ex.end[k], w.end);
+        if (tally != nullptr)
+            tally->add(ex.entry[k], std::max<core::TimeUs>(e - b, 0));
         const double u0 = static_cast<double>(b - w.begin) * scale;
         const double u1 = static_cast<double>(e - w.begin) * scale;
         const int c0 = std::clamp(static_cast<int>(std::floor(u0)), 0, width - 1);
@@ -258,6 +348,7 @@ void foldMemberSpread(const core::ExecutionColumns& ex, core::IndexRange range, 
             if (c != pending) {
                 flush();
                 pending = c;
+                walk.touch(c);
             }
             share += static_cast<float>(cover);
         };
@@ -267,12 +358,12 @@ void foldMemberSpread(const core::ExecutionColumns& ex, core::IndexRange range, 
         if (c1 - c0 > 2) {
             // Columns strictly inside the execution: covered whole, by it alone.
             flush();
-            for (int c = c0 + 1; c < c1 - 1; ++c)
-                fold.addSparse(static_cast<std::size_t>(c), index, pe, 1.0F);
+            walk.touchFull(c0 + 1, c1 - 1, pe);
         }
         add(c1 - 1);
     }
     flush();
+    walk.finish();
 }
 
 } // namespace
@@ -342,16 +433,15 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
         const auto& ex = p.executions;
         const auto range = p.executionsOverlapping(w.begin, w.end);
         if (fine) {
-            for (auto k = range.first; k < range.last; ++k) {
-                const auto d = clippedLength(ex.begin[k], ex.end[k], w);
-                row.busyUs += d;
-                if (ex.entry[k] < columns.entryCount)
-                    activityTime[static_cast<std::size_t>(ex.entry[k])] += d;
-            }
+            // The busy time and time per entry; in SET, in the same walk as the spread.
+            BusyTally tally { row.busyUs, activityTime, columns.entryCount };
             if (set) {
                 foldMemberSpread(ex, range, w, scale, width, *fold,
-                    static_cast<int>(counted.size()), pe, one, touched);
+                    static_cast<int>(counted.size()), pe, one, touched, &tally);
                 counted.push_back(pe);
+            } else {
+                for (auto k = range.first; k < range.last; ++k)
+                    tally.add(ex.entry[k], clippedLength(ex.begin[k], ex.end[k], w));
             }
             continue;
         }
@@ -391,7 +481,7 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
         }
     }
     if (set && (!group || fine))
-        fold->finishSparse(counted);
+        fold->finish(counted);
     if (group) {
         row.idleUs = std::max<core::TimeUs>(row.tracedUs - row.busyUs, 0);
         activityTime[static_cast<std::size_t>(columns.idle())] += row.idleUs;
