@@ -21,6 +21,9 @@ struct BuilderScratch {
     IntervalColumns packs;
     IntervalColumns unpacks;
     ObjectTable objects;
+    std::vector<std::uint32_t> objectHashes;
+    std::vector<std::uint8_t> objectLengths;
+    std::vector<std::int32_t> objectValues;
     std::vector<std::uint64_t> objectSlots;
 };
 thread_local BuilderScratch t_scratch;
@@ -61,8 +64,10 @@ PeTraceBuilder::PeTraceBuilder(
     m_trace.packs = std::move(scratch.packs);
     m_trace.unpacks = std::move(scratch.unpacks);
     m_trace.objects = std::move(scratch.objects);
+    m_objectHashes.swap(scratch.objectHashes);
+    m_objectLengths.swap(scratch.objectLengths);
+    m_objectValues.swap(scratch.objectValues);
     m_objectSlots.swap(scratch.objectSlots);
-    std::fill(m_objectSlots.begin(), m_objectSlots.end(), 0);
     m_trace.pe = pe;
     m_trace.hasLog = true;
 }
@@ -97,14 +102,12 @@ TimeUs PeTraceBuilder::intervalTime(TimeUs t)
     return t;
 }
 
-std::uint32_t PeTraceBuilder::internObject(std::span<const std::int32_t> ids)
+void PeTraceBuilder::noteObject(std::span<const std::int32_t> ids)
 {
-    ObjectId object;
-    object.length = static_cast<std::uint8_t>(std::min<std::size_t>(ids.size(), 6));
-    std::copy_n(ids.begin(), object.length, object.values.begin());
-    std::uint64_t hash = 1469598103934665603ULL ^ object.length;
-    for (std::size_t i = 0; i < object.length; ++i) {
-        hash ^= static_cast<std::uint32_t>(object.values[i]);
+    const auto length = std::min<std::size_t>(ids.size(), 6);
+    std::uint64_t hash = 1469598103934665603ULL ^ length;
+    for (std::size_t i = 0; i < length; ++i) {
+        hash ^= static_cast<std::uint32_t>(ids[i]);
         hash *= 1099511628211ULL;
     }
     // Finalise (murmur3's fmix64) so the low bits used by the table depend on every value:
@@ -114,36 +117,57 @@ std::uint32_t PeTraceBuilder::internObject(std::span<const std::int32_t> ids)
     hash ^= hash >> 33;
     hash *= 0xc4ceb93e53ca8d63ULL;
     hash ^= hash >> 33;
-    const auto key = static_cast<std::uint32_t>(hash);
-    // Keep the table at most half full.
-    const std::size_t count = m_trace.objects.size();
-    if (2 * (count + 1) > m_objectSlots.size()) {
-        std::vector<std::uint64_t> slots(std::max<std::size_t>(64, 2 * m_objectSlots.size()), 0);
-        const std::size_t mask = slots.size() - 1;
-        for (const auto slot : m_objectSlots) {
-            if (slot == 0)
-                continue;
-            std::size_t at = (slot >> 32) & mask;
-            while (slots[at] != 0)
-                at = (at + 1) & mask;
-            slots[at] = slot;
+    m_objectHashes.push_back(static_cast<std::uint32_t>(hash));
+    m_objectLengths.push_back(static_cast<std::uint8_t>(length));
+    m_objectValues.insert(m_objectValues.end(), ids.data(), ids.data() + length);
+}
+
+// Executions are recorded in begin order, one per BEGIN_PROCESSING, so the k-th noted object id
+// is execution k's; objects are numbered in order of first appearance, as they were when each
+// was interned at its BEGIN.
+void PeTraceBuilder::internObjects()
+{
+    const std::size_t n = m_objectHashes.size();
+    // At most one new object per execution, so a table of twice that never fills past half and
+    // never regrows: the slot of an id further on can be prefetched.
+    std::size_t size = 64;
+    while (size < 2 * (n + 1))
+        size *= 2;
+    m_objectSlots.assign(size, 0);
+    const std::size_t mask = size - 1;
+    auto& column = m_trace.executions.object;
+    column.clear(); // keeps the scratch capacity
+    column.resize(m_trace.executions.size());
+    std::uint32_t* out = column.data();
+    const std::size_t count = std::min(n, column.size());
+    constexpr std::size_t kAhead = 16;
+    std::size_t valueAt = 0;
+    ObjectId object;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i + kAhead < n)
+            __builtin_prefetch(&m_objectSlots[m_objectHashes[i + kAhead] & mask]);
+        const auto key = m_objectHashes[i];
+        object.length = m_objectLengths[i];
+        std::copy_n(m_objectValues.data() + valueAt, object.length, object.values.begin());
+        valueAt += object.length;
+        std::size_t at = key & mask;
+        constexpr auto kNotFound = std::numeric_limits<std::uint32_t>::max();
+        std::uint32_t index = kNotFound;
+        while (const auto slot = m_objectSlots[at]) {
+            if ((slot >> 32) == key
+                && m_trace.objects.matches(static_cast<std::uint32_t>(slot) - 1, object)) {
+                index = static_cast<std::uint32_t>(slot) - 1;
+                break;
+            }
+            at = (at + 1) & mask;
         }
-        m_objectSlots.swap(slots);
-    }
-    const std::size_t mask = m_objectSlots.size() - 1;
-    std::size_t at = key & mask;
-    while (const auto slot = m_objectSlots[at]) {
-        if ((slot >> 32) == key) {
-            const auto index = static_cast<std::uint32_t>(slot) - 1;
-            if (m_trace.objects.matches(index, object))
-                return index;
+        if (index == kNotFound) {
+            index = static_cast<std::uint32_t>(m_trace.objects.size());
+            m_trace.objects.push_back(object);
+            m_objectSlots[at] = (std::uint64_t { key } << 32) | (index + 1);
         }
-        at = (at + 1) & mask;
+        out[i] = index;
     }
-    const auto index = static_cast<std::uint32_t>(count);
-    m_trace.objects.push_back(object);
-    m_objectSlots[at] = (std::uint64_t { key } << 32) | (index + 1);
-    return index;
 }
 
 void PeTraceBuilder::resumeGapAt(TimeUs t)
@@ -179,7 +203,7 @@ void PeTraceBuilder::beginExecution(const LogRecord& r)
     m_exec.sourcePe = r.pe;
     m_exec.msgBytes = r.msgBytes;
     m_exec.eventId = r.eventId;
-    m_exec.object = internObject(r.objectId);
+    noteObject(r.objectId);
     m_exec.cpuBegin = r.hasCpuTime ? r.cpuTime : 0;
     m_exec.flags = clamped ? std::uint8_t { kTimeClamped } : std::uint8_t { 0 };
     if (m_papiCount > 0) {
@@ -197,7 +221,6 @@ void PeTraceBuilder::endExecution(TimeUs t, std::uint8_t flags, const LogRecord*
     e.sourcePe.push_back(m_exec.sourcePe);
     e.msgBytes.push_back(m_exec.msgBytes);
     e.eventId.push_back(m_exec.eventId);
-    e.object.push_back(m_exec.object);
     e.cpuBegin.push_back(m_exec.cpuBegin);
     std::uint32_t cpuDuration = 0;
     if (end != nullptr && end->hasCpuTime && end->cpuTime > m_exec.cpuBegin) {
@@ -633,6 +656,7 @@ PeTrace PeTraceBuilder::finish()
     sortStable(m_trace.memory, [](const auto& x) { return x.time; });
     sortStable(m_trace.userSupplied, [](const auto& x) { return x.time; });
 
+    internObjects();
     auto& e = m_trace.executions;
     auto& scratch = t_scratch;
     t_scratchBytes = 0;
@@ -668,10 +692,23 @@ PeTrace PeTraceBuilder::finish()
     shrinkAll(s.multicastSend, s.multicastOffset, s.multicastPes);
     shrinkAll(m_trace.userEvents, m_trace.userBrackets, m_trace.notes, m_trace.stats,
         m_trace.memory, m_trace.userSupplied, m_trace.traceGaps, m_trace.phaseEnds);
-    if (t_scratchBytes + m_objectSlots.size() * sizeof(std::uint64_t) <= kMaxScratchBytes)
+    m_objectHashes.clear();
+    m_objectLengths.clear();
+    m_objectValues.clear();
+    t_scratchBytes += m_objectSlots.capacity() * sizeof(std::uint64_t)
+        + m_objectHashes.capacity() * sizeof(std::uint32_t) + m_objectLengths.capacity()
+        + m_objectValues.capacity() * sizeof(std::int32_t);
+    if (t_scratchBytes <= kMaxScratchBytes) {
+        scratch.objectHashes.swap(m_objectHashes);
+        scratch.objectLengths.swap(m_objectLengths);
+        scratch.objectValues.swap(m_objectValues);
         scratch.objectSlots.swap(m_objectSlots);
-    else
+    } else {
         scratch = BuilderScratch {};
+    }
+    m_objectHashes = {};
+    m_objectLengths = {};
+    m_objectValues = {};
     m_objectSlots = {};
     return std::move(m_trace);
 }

@@ -38,7 +38,6 @@ private:
         PeId sourcePe = kNoPe;
         std::int32_t msgBytes = 0;
         std::int32_t eventId = 0;
-        std::uint32_t object = 0;
         TimeUs cpuBegin = 0;
         std::uint8_t flags = 0;
         std::vector<std::int64_t> papiBegin;
@@ -54,7 +53,8 @@ private:
     void endExecution(TimeUs t, std::uint8_t flags, const LogRecord* end);
     void closeInterval(OpenInterval& open, IntervalColumns& into, TimeUs t);
     void addSend(const LogRecord& r, SendKind kind);
-    std::uint32_t internObject(std::span<const std::int32_t> ids);
+    void noteObject(std::span<const std::int32_t> ids);
+    void internObjects();
     void noteTime(TimeUs t);
     void resumeGapAt(TimeUs t);
 
@@ -85,9 +85,16 @@ private:
     std::map<std::pair<UserEventId, std::int32_t>, std::multimap<TimeUs, UserEventBracket>>
         m_openBrackets;
     std::size_t m_openBracketCount = 0;
+    // The object id of every execution in begin order (its hash, its length, its values one
+    // after another), interned by finish(): all at once, the table's slot of an id a few
+    // executions ahead prefetched while the current one is probed (a new object's slot is
+    // otherwise a cache miss, and most objects of a large run are new).
+    std::vector<std::uint32_t> m_objectHashes;
+    std::vector<std::uint8_t> m_objectLengths;
+    std::vector<std::int32_t> m_objectValues;
     // Object-id interning: open addressing with linear probing; a slot holds the object's
     // 32-bit hash in its high half and its index + 1 in its low half (0 = empty), so probing
-    // and regrowing touch only the table.
+    // touches only the table.
     std::vector<std::uint64_t> m_objectSlots;
 };
 

@@ -42,9 +42,215 @@ LogLineParser::LogLineParser(const core::RunMetadata& metadata)
     for (std::size_t id = 0; id < metadata.entries.size(); ++id)
         m_idLength.push_back(
             static_cast<std::uint8_t>(metadata.objectIdLength(static_cast<core::EntryId>(id))));
+    const double v = m_version;
+    const int length = v >= 2.0 ? 1 : 0;
+    m_creationFields = 6 + length + (v >= 5.0 ? 1 : 0);
+    m_beginFieldsBeforeIds = 6 + length + (v >= 4.0 ? 1 : 0);
+    m_endFields = 6 + length + (v >= 6.5 ? 1 : 0);
 }
 
-ParseStatus LogLineParser::parse(std::string_view line, LogRecord& r, std::string& why)
+namespace {
+
+constexpr int kFastFields = 16;
+
+// The whitespace-separated integers of a line into `out` (at most kFastFields), as
+// FieldCursor::nextInt64 reads them. False for anything else: a token that is not an integer,
+// more than 18 digits (a value that might not fit, left to the checked path), too many tokens.
+[[gnu::always_inline]] inline bool scanIntegers(
+    const char* p, const char* end, std::int64_t* out, int& count)
+{
+    int n = 0;
+    for (;;) {
+        while (p != end && (*p == ' ' || *p == '\t'))
+            ++p;
+        if (p == end)
+            break;
+        if (n == kFastFields)
+            return false;
+        const bool negative = *p == '-';
+        p += negative ? 1 : 0;
+        const char* first = p;
+        const char* limit = end - p > 18 ? p + 18 : end;
+        std::uint64_t v = 0;
+        while (p != limit) {
+            const auto d = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
+            if (d > 9)
+                break;
+            v = v * 10 + d;
+            ++p;
+        }
+        if (p == first || (p != end && *p != ' ' && *p != '\t'))
+            return false;
+        const auto value = static_cast<std::int64_t>(v);
+        out[n++] = negative ? -value : value;
+    }
+    count = n;
+    return true;
+}
+
+// Resets `r` to a fresh LogRecord, field by field: `r = LogRecord {}` compiles to a `rep stos`
+// over the whole record, which cost a fifth of the fast path.
+// A field added to LogRecord must be reset here too (then update the size).
+static_assert(sizeof(LogRecord) == 184, "resetRecord() must reset every field of LogRecord");
+[[gnu::always_inline]] inline void resetRecord(LogRecord& r, RecordType type)
+{
+    r.type = type;
+    r.messageType = 0;
+    r.entry = core::kNoEntry;
+    r.time = 0;
+    r.endTime = 0;
+    r.eventId = 0;
+    r.pe = core::kNoPe;
+    r.msgBytes = -1;
+    r.sendDuration = 0;
+    r.cpuTime = 0;
+    r.hasCpuTime = false;
+    r.objectId = {};
+    r.papi = {};
+    r.destinationCount = 0;
+    r.destinations = {};
+    r.userEventId = 0;
+    r.nestedId = 0;
+    r.value = 0;
+    r.userTime = 0.0;
+    r.statValue = 0.0;
+    r.statId = 0;
+    r.text = {};
+}
+
+constexpr bool isInt32(std::int64_t v)
+{
+    return v >= std::numeric_limits<std::int32_t>::min()
+        && v <= std::numeric_limits<std::int32_t>::max();
+}
+
+// mtype ep time event pe [len >= 2.0], the prefix of CREATION and BEGIN/END_PROCESSING (f[0] is
+// the type), into a fresh `r`; `at` is left on the next field.
+[[gnu::always_inline]] inline bool fastPrefix(
+    const std::int64_t* f, double version, LogRecord& r, int& at)
+{
+    const bool length = version >= 2.0;
+    if (f[1] < -1 || f[1] > 65535 || f[2] < 0 || f[2] > 65535 || f[3] < 0 || !isInt32(f[4])
+        || !isInt32(f[5]) || (length && !isInt32(f[6])))
+        return false;
+    resetRecord(r, static_cast<RecordType>(f[0]));
+    r.messageType = static_cast<std::int32_t>(f[1]);
+    r.entry = static_cast<core::EntryId>(f[2]);
+    r.time = f[3];
+    r.eventId = static_cast<std::int32_t>(f[4]);
+    r.pe = static_cast<core::PeId>(f[5]);
+    at = 6;
+    if (length)
+        r.msgBytes = static_cast<std::int32_t>(f[at++]);
+    return true;
+}
+
+} // namespace
+
+bool LogLineParser::parseCommon(std::string_view line, LogRecord& r)
+{
+    std::int64_t f[kFastFields];
+    int n = 0;
+    if (!scanIntegers(line.data(), line.data() + line.size(), f, n) || n == 0)
+        return false;
+    const double v = m_version;
+    switch (f[0]) {
+    case static_cast<int>(RecordType::Creation):
+    case static_cast<int>(RecordType::CreationBcast): {
+        const bool bcast = f[0] == static_cast<int>(RecordType::CreationBcast);
+        if (n != m_creationFields + (bcast ? 1 : 0))
+            return false;
+        int at = 0;
+        if (!fastPrefix(f, v, r, at))
+            return false;
+        if (v >= 5.0)
+            r.sendDuration = f[at++];
+        if (bcast) {
+            if (f[at] < 0 || !isInt32(f[at]))
+                return false;
+            r.destinationCount = static_cast<std::int32_t>(f[at]);
+        }
+        return true;
+    }
+    case static_cast<int>(RecordType::BeginProcessing): {
+        if (n < m_beginFieldsBeforeIds || m_papiCount != 0)
+            return false;
+        int at = 0;
+        if (!fastPrefix(f, v, r, at))
+            return false;
+        std::size_t nIds = 0;
+        if (v >= 4.0) {
+            if (f[at++] < 0) // the receive time is read unsigned
+                return false;
+            const auto entry = static_cast<std::size_t>(r.entry);
+            nIds
+                = v < 7.0 ? 3 : (v < 9.0 ? 4 : (entry < m_idLength.size() ? m_idLength[entry] : 7));
+            if (nIds > m_idBuffer.size())
+                return false;
+        }
+        const bool cpu = v >= 6.5;
+        if (static_cast<std::size_t>(n - at) != nIds + (cpu ? 1 : 0))
+            return false;
+        for (std::size_t i = 0; i < nIds; ++i) {
+            if (!isInt32(f[at]))
+                return false;
+            m_idBuffer[i] = static_cast<std::int32_t>(f[at++]);
+        }
+        if (cpu) {
+            r.cpuTime = f[at];
+            r.hasCpuTime = true;
+        }
+        r.objectId = std::span<const std::int32_t>(m_idBuffer.data(), nIds);
+        return true;
+    }
+    case static_cast<int>(RecordType::EndProcessing): {
+        if (n != m_endFields || m_papiCount != 0)
+            return false;
+        int at = 0;
+        if (!fastPrefix(f, v, r, at))
+            return false;
+        if (v >= 6.5) {
+            r.cpuTime = f[at];
+            r.hasCpuTime = true;
+        }
+        return true;
+    }
+    case static_cast<int>(RecordType::BeginIdle):
+    case static_cast<int>(RecordType::EndIdle):
+    case static_cast<int>(RecordType::BeginPack):
+    case static_cast<int>(RecordType::EndPack):
+    case static_cast<int>(RecordType::BeginUnpack):
+    case static_cast<int>(RecordType::EndUnpack):
+        if (n != 3 || f[1] < 0 || !isInt32(f[2]))
+            return false;
+        resetRecord(r, static_cast<RecordType>(f[0]));
+        r.time = f[1];
+        r.pe = static_cast<core::PeId>(f[2]);
+        return true;
+    // USER_EVENT: id t ev pe; the user event pairs: id t ev pe [nestedId]
+    case static_cast<int>(RecordType::UserEvent):
+    case static_cast<int>(RecordType::BeginUserEventPair):
+    case static_cast<int>(RecordType::EndUserEventPair):
+    case static_cast<int>(RecordType::UserEventPair): {
+        const bool nested = f[0] != static_cast<int>(RecordType::UserEvent) && n == 6;
+        if ((n != 5 && !nested) || !isInt32(f[1]) || f[2] < 0 || !isInt32(f[3]) || !isInt32(f[4])
+            || (nested && !isInt32(f[5])))
+            return false;
+        resetRecord(r, static_cast<RecordType>(f[0]));
+        r.userEventId = static_cast<std::int32_t>(f[1]);
+        r.time = f[2];
+        r.eventId = static_cast<std::int32_t>(f[3]);
+        r.pe = static_cast<core::PeId>(f[4]);
+        if (nested)
+            r.nestedId = static_cast<std::int32_t>(f[5]);
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+ParseStatus LogLineParser::parseChecked(std::string_view line, LogRecord& r, std::string& why)
 {
     FieldCursor c(line);
     std::int64_t type = 0;

@@ -20,18 +20,35 @@ public:
     explicit LogLineParser(const core::RunMetadata& metadata);
 
     // On Malformed/UnknownType `why` says what was wrong.
-    ParseStatus parse(std::string_view line, core::LogRecord& record, std::string& why);
+    ParseStatus parse(std::string_view line, core::LogRecord& record, std::string& why)
+    {
+        if (parseCommon(line, record))
+            return ParseStatus::Ok;
+        return parseChecked(line, record, why);
+    }
 
     // Counts multicasts seen in the Charm++ >= 7.0 form (PE count written twice).
     [[nodiscard]] std::uint64_t doubledMulticasts() const { return m_doubledMulticasts; }
 
 private:
+    // The fast path for the records that make up almost every log (BEGIN/END_PROCESSING,
+    // CREATION, CREATION_BCAST, idle/pack/unpack, user events): the line's integers in one scan,
+    // then the type's field count and ranges. Takes a line only when parseChecked would accept it
+    // with the same values; returns false otherwise, and parseChecked decides.
+    bool parseCommon(std::string_view line, core::LogRecord& record);
+    // Every record type, field by field, with the reason of a rejection.
+    ParseStatus parseChecked(std::string_view line, core::LogRecord& record, std::string& why);
+
     const core::RunMetadata& m_meta;
     double m_version;
     std::size_t m_papiCount;
     std::vector<std::int32_t> m_ids;
     std::array<std::int32_t, 6> m_idBuffer {};
     std::vector<std::uint8_t> m_idLength; // RunMetadata::objectIdLength of every known entry
+    // Field counts of the fast path's records for this VERSION (type included).
+    int m_creationFields = 0;
+    int m_beginFieldsBeforeIds = 0; // up to the receive time (or the length before 4.0)
+    int m_endFields = 0;
     std::vector<std::int64_t> m_papi;
     std::vector<core::PeId> m_destinations;
     std::uint64_t m_doubledMulticasts = 0;

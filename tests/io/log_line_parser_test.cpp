@@ -547,3 +547,44 @@ TEST_CASE("fields separated by several spaces or tabs are accepted")
     CHECK(p.record.entry == 151);
     CHECK(p.record.cpuTime == 1108);
 }
+
+TEST_CASE("common records read the same whether the quick scan or the field checks take them")
+{
+    // The parser takes BEGIN/END_PROCESSING, CREATION(_BCAST) and idle lines in one scan and
+    // leaves anything unusual (19-digit numbers, the receive time printed as an unsigned -1,
+    // an unknown entry) to the field-by-field checks: both must give the same record.
+    const auto metadata = exampleMetadata(11.0);
+    LogLineParser parser(metadata);
+    // A multicast first, so a field it sets would show if the next record kept it.
+    REQUIRE(parseWith(parser, "21 3 5 1496 0 0 96 7 2 2 1 4").status == ParseStatus::Ok);
+    const auto send = parseWith(parser, "1 18 124 1595 6 0 80 2");
+    REQUIRE(send.status == ParseStatus::Ok);
+    CHECK(send.destinations.empty());
+    CHECK(send.record.destinationCount == 0);
+    CHECK(send.record.sendDuration == 2);
+
+    const auto quick = parseWith(parser, "2 4 151 1695 7 0 80 0 12 1108");
+    const auto unsignedReceive
+        = parseWith(parser, "2 4 151 1695 7 0 80 18446744073709551615 12 1108");
+    for (const auto* p : { &quick, &unsignedReceive }) {
+        REQUIRE(p->status == ParseStatus::Ok);
+        CHECK(p->objectId == std::vector<std::int32_t> { 12 });
+        CHECK(p->record.cpuTime == 1108);
+        CHECK(p->record.msgBytes == 80);
+        CHECK(p->destinations.empty());
+    }
+    CHECK(parseWith(parser, "2 4 151 1695 7 0 80 -1 12 1108").status == ParseStatus::Malformed);
+
+    // 18 digits are scanned, 19 are checked; both are times.
+    CHECK(parseWith(parser, "14 123456789012345678 0").record.time == 123456789012345678LL);
+    CHECK(parseWith(parser, "15 1234567890123456789 0").record.time == 1234567890123456789LL);
+    const auto end = parseWith(parser, "3 0 151 -0 7 0 80 1234567890123456789");
+    REQUIRE(end.status == ParseStatus::Ok);
+    CHECK(end.record.time == 0);
+    CHECK(end.record.cpuTime == 1234567890123456789LL);
+    CHECK(parseWith(parser, "3 0 151 - 7 0 80 1").status == ParseStatus::Malformed);
+    // An entry beyond the .sts: its object id length comes from the line.
+    const auto unknown = parseWith(parser, "2 4 219 1695 7 0 80 0 1 2 3 1108");
+    REQUIRE(unknown.status == ParseStatus::Ok);
+    CHECK(unknown.objectId == std::vector<std::int32_t> { 1, 2, 3 });
+}
