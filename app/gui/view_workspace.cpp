@@ -1,5 +1,8 @@
 #include "view_workspace.h"
 
+#include "core/analysis/iterations.h"
+#include "views/common/async_computation.h"
+#include "views/common/options_bar.h"
 #include "views/common/view_factory.h"
 #include "views/entry_profile/entry_profile_view.h"
 #include "views/model/model_view.h"
@@ -12,6 +15,7 @@ namespace parallax::app {
 ViewWorkspace::ViewWorkspace(QWidget* summaryPage, views::EntryPalette* palette, QWidget* parent)
     : QTabWidget(parent)
     , m_palette(palette)
+    , m_iterationsJob(new views::AsyncComputation(this))
 {
     setObjectName(QStringLiteral("viewWorkspace"));
     setDocumentMode(true);
@@ -44,6 +48,7 @@ void ViewWorkspace::setTrace(core::TracePtr trace)
     m_openingRange = {};
     for (auto& [kind, view] : m_views)
         view->setTrace(m_trace);
+    findRunIterations();
     if (!m_trace)
         setCurrentIndex(0);
 }
@@ -87,6 +92,7 @@ views::AnalysisView* ViewWorkspace::openView(views::ViewKind kind, bool select)
         wire(existing);
         addTab(existing, views::viewTitle(kind));
         existing->setTrace(m_trace);
+        offerIterations(existing);
         if (!m_openingRange.empty() && m_trace) {
             // Views with a time axis keep their own PEs (the Timeline its first rows).
             if (existing->timeAxisRange())
@@ -119,6 +125,34 @@ void ViewWorkspace::setOpeningRange(core::TimeRange range)
         if (const auto shown = view->timeAxisRange();
             shown && (shown->begin != range.begin || shown->end != range.end))
             view->zoomTimeAxis(range);
+}
+
+void ViewWorkspace::findRunIterations()
+{
+    m_iterations.reset();
+    m_iterationsJob->cancel();
+    if (!m_trace)
+        return;
+    const auto trace = m_trace;
+    m_iterationsJob->run<std::vector<core::TimeRange>>(
+        [trace](const core::analysis::Progress&) {
+            std::vector<core::TimeRange> ranges;
+            for (const auto& it : core::analysis::findIterations(*trace, {}).iterations)
+                ranges.push_back(it.range);
+            return ranges;
+        },
+        [this](std::vector<core::TimeRange> ranges) {
+            m_iterations = std::move(ranges);
+            for (auto& [kind, view] : m_views)
+                offerIterations(view);
+            emit runIterationsFound();
+        });
+}
+
+void ViewWorkspace::offerIterations(views::AnalysisView* view) const
+{
+    for (auto* bar : view->findChildren<views::OptionsBar*>())
+        bar->setRunIterations(m_trace.get(), m_iterations);
 }
 
 void ViewWorkspace::wire(views::AnalysisView* view)

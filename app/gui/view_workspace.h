@@ -7,10 +7,13 @@
 
 #include <functional>
 #include <map>
+#include <optional>
+#include <vector>
 
 namespace parallax::views {
+class AsyncComputation;
 class EntryPalette;
-}
+} // namespace parallax::views
 
 namespace parallax::app {
 
@@ -45,6 +48,13 @@ public:
     void setOpeningRange(core::TimeRange range);
     [[nodiscard]] core::TimeRange openingRange() const { return m_openingRange; }
 
+    // The run's iterations (core::analysis::findIterations over the whole run, found once per
+    // run on a worker): every view's "Iterations…" chooser offers them. Nullopt until found.
+    [[nodiscard]] const std::optional<std::vector<core::TimeRange>>& runIterations() const
+    {
+        return m_iterations;
+    }
+
 signals:
     void viewsChanged();
     // A view was asked for that this build does not have yet.
@@ -52,15 +62,22 @@ signals:
     // The tab's or the view's context menu asked to export the (now current) view.
     void exportChartRequested();
     void exportDataRequested();
+    // runIterations() became known for the open run.
+    void runIterationsFound();
 
 private:
     void closeTab(int index);
     void wire(views::AnalysisView* view);
+    void findRunIterations();
+    // Hands runIterations() to the view's options bar.
+    void offerIterations(views::AnalysisView* view) const;
 
     views::EntryPalette* m_palette;
     core::TracePtr m_trace;
     std::map<views::ViewKind, views::AnalysisView*> m_views;
     core::TimeRange m_openingRange;
+    views::AsyncComputation* m_iterationsJob = nullptr;
+    std::optional<std::vector<core::TimeRange>> m_iterations;
 };
 
 } // namespace parallax::app

@@ -9,8 +9,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QRegularExpression>
 #include <QSignalBlocker>
+#include <QToolButton>
 #include <QVBoxLayout>
+#include <QWidgetAction>
 
 #include <cstdio>
 
@@ -61,6 +65,35 @@ OptionsBar::OptionsBar(QWidget* parent)
     m_peList->setPlaceholderText(tr("all"));
     addLabelled(tr("&From"), m_begin, 8);
     addLabelled(tr("&to"), m_end, 8);
+    // "Iterations…": a small field in a popup that turns iterations into the range.
+    m_iterationsButton = new QToolButton(this);
+    m_iterationsButton->setObjectName(QStringLiteral("iterationsButton"));
+    m_iterationsButton->setText(tr("Iterations…"));
+    m_iterationsButton->setAutoRaise(true);
+    layout->addWidget(m_iterationsButton);
+    m_iterationsMenu = new QMenu(m_iterationsButton);
+    m_iterationsMenu->setObjectName(QStringLiteral("iterationsMenu"));
+    auto* chooser = new QWidget(m_iterationsMenu);
+    auto* chooserRow = new QHBoxLayout(chooser);
+    chooserRow->setContentsMargins(8, 4, 8, 4);
+    auto* chooserLabel = new QLabel(tr("&Iterations"), chooser);
+    m_iterationsField = new QLineEdit(chooser);
+    m_iterationsField->setObjectName(QStringLiteral("iterationsField"));
+    m_iterationsField->setPlaceholderText(tr("e.g. 5-9"));
+    m_iterationsField->setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('0')) * 8);
+    chooserLabel->setBuddy(m_iterationsField);
+    m_iterationsHint = new QLabel(chooser);
+    m_iterationsHint->setObjectName(QStringLiteral("iterationsHint"));
+    chooserRow->addWidget(chooserLabel);
+    chooserRow->addWidget(m_iterationsField);
+    chooserRow->addWidget(m_iterationsHint);
+    auto* chooserAction = new QWidgetAction(m_iterationsMenu);
+    chooserAction->setDefaultWidget(chooser);
+    m_iterationsMenu->addAction(chooserAction);
+    connect(m_iterationsButton, &QToolButton::clicked, this, &OptionsBar::showIterationsChooser);
+    connect(m_iterationsField, &QLineEdit::returnPressed, this,
+        [this]() { applyIterations(m_iterationsField->text()); });
+    updateIterationsButton();
     addLabelled(tr("&PEs"), m_peList, 10);
     m_fields = new QHBoxLayout();
     m_fields->setSpacing(6);
@@ -89,6 +122,11 @@ OptionsBar::OptionsBar(QWidget* parent)
 void OptionsBar::setTrace(const core::TracePtr& trace)
 {
     m_trace = trace;
+    if (trace.get() != m_iterationsRun) {
+        m_iterationsRun = nullptr;
+        m_iterations.reset();
+    }
+    updateIterationsButton();
     m_pes.clear();
     m_peList->clear();
     setRange(trace ? core::analysis::tracedRunSpan(*trace) : core::TimeRange {});
@@ -234,6 +272,102 @@ bool OptionsBar::apply()
     showError({});
     emit applied();
     return true;
+}
+
+void OptionsBar::setRunIterations(
+    const core::Trace* run, std::optional<std::vector<core::TimeRange>> iterations)
+{
+    m_iterationsRun = run;
+    m_iterations = std::move(iterations);
+    updateIterationsButton();
+}
+
+void OptionsBar::updateIterationsButton()
+{
+    const bool mine = m_trace && m_trace.get() == m_iterationsRun && m_iterations;
+    const auto count = mine ? m_iterations->size() : 0;
+    m_iterationsButton->setEnabled(count > 0);
+    if (!m_trace)
+        m_iterationsButton->setToolTip(tr("Iterations: no run is open"));
+    else if (!mine)
+        m_iterationsButton->setToolTip(tr("Iterations: the run's iterations are being found…"));
+    else if (count == 0)
+        m_iterationsButton->setToolTip(
+            tr("Iterations: none were found in this run (no user event named for steps and no "
+               "entry method run equally often on every PE)"));
+    else
+        m_iterationsButton->setToolTip(tr("Set the time range to one iteration or a range of "
+                                          "them, e.g. 5-9 (this run has iterations 0–%1)")
+                                           .arg(count - 1));
+    m_iterationsHint->setText(count > 0 ? tr("of 0–%1").arg(count - 1) : QString());
+    if (count == 0)
+        m_iterationsMenu->hide();
+}
+
+void OptionsBar::showIterationsChooser()
+{
+    if (!m_iterationsButton->isEnabled())
+        return;
+    updateIterationsButton(); // the hint, without an old message
+    m_iterationsMenu->popup(
+        m_iterationsButton->mapToGlobal(QPoint(0, m_iterationsButton->height())));
+    m_iterationsField->setFocus(Qt::PopupFocusReason);
+    m_iterationsField->selectAll();
+}
+
+bool OptionsBar::applyIterations(const QString& text)
+{
+    const bool known = m_trace && m_trace.get() == m_iterationsRun && m_iterations;
+    QString error;
+    std::optional<std::pair<std::size_t, std::size_t>> chosen;
+    if (!known)
+        error = tr("the run's iterations are still being found");
+    else
+        chosen = parseIterationField(text, m_iterations->size(), &error);
+    if (!chosen) {
+        showError(tr("Iterations: %1 — nothing applied").arg(error));
+        m_iterationsHint->setText(error);
+        return false;
+    }
+    // Through the range fields, so that a bad field elsewhere keeps everything as it was.
+    const auto oldBegin = m_begin->text();
+    const auto oldEnd = m_end->text();
+    m_begin->setText(timeText((*m_iterations)[chosen->first].begin));
+    m_end->setText(timeText((*m_iterations)[chosen->second].end));
+    if (!apply()) {
+        m_begin->setText(oldBegin);
+        m_end->setText(oldEnd);
+        return false;
+    }
+    m_iterationsMenu->hide();
+    return true;
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> OptionsBar::parseIterationField(
+    const QString& text, std::size_t count, QString* error)
+{
+    auto fail = [error](const QString& why) {
+        if (error != nullptr)
+            *error = why;
+        return std::optional<std::pair<std::size_t, std::size_t>>();
+    };
+    static const QRegularExpression pattern(
+        QStringLiteral("^\\s*(\\d+)\\s*(?:(?:-|–|\\.\\.)\\s*(\\d+))?\\s*$"));
+    const auto match = pattern.match(text);
+    bool ok = false;
+    const auto first = match.hasMatch() ? match.captured(1).toULongLong(&ok) : 0;
+    auto last = first;
+    if (ok && !match.captured(2).isEmpty())
+        last = match.captured(2).toULongLong(&ok);
+    if (!ok)
+        return fail(tr("'%1' is not an iteration or a range of them, e.g. 5 or 5-9").arg(text));
+    if (last < first)
+        return fail(tr("%1-%2 ends before it begins").arg(first).arg(last));
+    if (count == 0)
+        return fail(tr("the run has no iterations"));
+    if (last >= count)
+        return fail(tr("the run has iterations 0–%1, not %2").arg(count - 1).arg(last));
+    return std::make_pair(static_cast<std::size_t>(first), static_cast<std::size_t>(last));
 }
 
 OptionsBar::IntervalFields OptionsBar::addIntervalFields(const QString& countLabel,

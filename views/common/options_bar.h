@@ -14,6 +14,8 @@ class QLabel;
 class QLineEdit;
 class QComboBox;
 class QHBoxLayout;
+class QMenu;
+class QToolButton;
 class QVBoxLayout;
 
 namespace parallax::views {
@@ -26,6 +28,9 @@ namespace parallax::views {
 // parsed values. The range starts as the run's traced span (core::analysis::tracedRunSpan).
 // On SMP runs with comm threads, views that offer it get an "Include comm threads" box (off by
 // default) that says whether they count in averages, sums and rankings; toggling it applies.
+// Next to the range, "Iterations…" takes "5" or "5-9" of the run's iterations (found once per
+// run by the app, setRunIterations) and makes their time the range; without iterations it is
+// disabled and its tooltip says why.
 class OptionsBar : public QWidget {
     Q_OBJECT
 public:
@@ -55,6 +60,19 @@ public:
     // Views whose numbers depend on it show the "Include comm threads" box (on SMP runs with
     // comm threads only); call before setTrace().
     void offerCommThreads() { m_offerCommThreads = true; }
+
+    // The run's iterations (core::analysis::findIterations over the whole run), for the
+    // "Iterations…" chooser: nullopt while they are being found. They stay with `run` (a later
+    // setTrace() of another run forgets them).
+    void setRunIterations(
+        const core::Trace* run, std::optional<std::vector<core::TimeRange>> iterations);
+    // What the chooser's field does on Enter: the range becomes [begin of the first, end of the
+    // last] of "5" or "5-9" and is applied; false (range unchanged, the message shown) otherwise.
+    bool applyIterations(const QString& text);
+    // "5", "5-9" (also "5–9", "5..9") of `count` iterations numbered from 0; nullopt with the
+    // reason in *error otherwise. Shared with the Iterations view.
+    static std::optional<std::pair<std::size_t, std::size_t>> parseIterationField(
+        const QString& text, std::size_t count, QString* error);
 
     // A free-text field with a validator: returns the error message or std::nullopt.
     using Validator = std::function<std::optional<QString>(const QString&)>;
@@ -92,6 +110,8 @@ signals:
 
 private:
     void showError(const QString& message);
+    void showIterationsChooser();
+    void updateIterationsButton();
 
     core::TracePtr m_trace;
     core::TimeRange m_range;
@@ -102,6 +122,12 @@ private:
     QLineEdit* m_begin = nullptr;
     QLineEdit* m_end = nullptr;
     QLineEdit* m_peList = nullptr;
+    QToolButton* m_iterationsButton = nullptr;
+    QMenu* m_iterationsMenu = nullptr;
+    QLineEdit* m_iterationsField = nullptr;
+    QLabel* m_iterationsHint = nullptr;
+    const core::Trace* m_iterationsRun = nullptr;
+    std::optional<std::vector<core::TimeRange>> m_iterations;
     QHBoxLayout* m_fields = nullptr;
     QLabel* m_error = nullptr;
     std::vector<std::pair<QLineEdit*, Validator>> m_extraFields;

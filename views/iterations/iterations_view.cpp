@@ -14,7 +14,6 @@
 #include <QLocale>
 #include <QMenu>
 #include <QPushButton>
-#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -168,24 +167,7 @@ core::TimeRange IterationsView::iterationRange(std::size_t iteration) const
 std::optional<std::pair<std::size_t, std::size_t>> IterationsView::parseIterationRange(
     const QString& text, std::size_t count)
 {
-    static const QRegularExpression pattern(
-        QStringLiteral("^\\s*(\\d+)\\s*(?:(?:-|–|\\.\\.)\\s*(\\d+))?\\s*$"));
-    const auto match = pattern.match(text);
-    if (!match.hasMatch())
-        return std::nullopt;
-    bool ok = false;
-    const auto first = match.captured(1).toULongLong(&ok);
-    if (!ok)
-        return std::nullopt;
-    auto last = first;
-    if (!match.captured(2).isEmpty()) {
-        last = match.captured(2).toULongLong(&ok);
-        if (!ok)
-            return std::nullopt;
-    }
-    if (last < first || last >= count)
-        return std::nullopt;
-    return std::make_pair(static_cast<std::size_t>(first), static_cast<std::size_t>(last));
+    return OptionsBar::parseIterationField(text, count, nullptr);
 }
 
 void IterationsView::selectIterations(std::size_t first, std::size_t last)
