@@ -325,8 +325,8 @@ bool OptionsBar::applyIterations(const QString& text)
     else
         chosen = parseIterationField(text, m_iterations->size(), &error);
     if (!chosen) {
+        // Next to the fields, where there is room for it (the chooser keeps its hint).
         showError(tr("Iterations: %1 — nothing applied").arg(error));
-        m_iterationsHint->setText(error);
         return false;
     }
     // Through the range fields, so that a bad field elsewhere keeps everything as it was.
