@@ -214,8 +214,18 @@ TEST_CASE(
     CHECK(chart->toolTipAt(g.pointPositions[last].toPoint()).contains(QStringLiteral("PE 1")));
     CHECK(view.renderChart(QSize(1000, 600)) != linear);
 
-    // Kept in the state, taken back as an option; a bad value is refused.
-    CHECK(view.saveState().at(QStringLiteral("log-y")) == QStringLiteral("on"));
+    // Kept in the state (a session restores it), taken back as an option; a bad value is
+    // refused.
+    const auto state = view.saveState();
+    CHECK(state.at(QStringLiteral("log-y")) == QStringLiteral("on"));
+    EntryModelView restored(&p.palette);
+    test::showAndWait(restored, trace);
+    QString problems;
+    CHECK(restored.restoreState(state, &problems));
+    CHECK(problems.isEmpty());
+    test::waitForResult(restored);
+    CHECK(restored.findChild<QCheckBox*>(QStringLiteral("logY"))->isChecked());
+    CHECK(restored.modelChart()->data().logY);
     QString error;
     CHECK_FALSE(view.applyOptions({ { QStringLiteral("log-y"), QStringLiteral("yes") } }, &error));
     CHECK(error.contains(QStringLiteral("--log-y takes on or off")));
