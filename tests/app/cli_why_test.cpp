@@ -243,7 +243,7 @@ TEST_CASE("cli compare --by iteration pairs the runs' iterations by index", "[cl
 
 #ifdef PARALLAX_WITH_RENDER
 TEST_CASE(
-    "cli render model --log-y draws durations on a log axis; a bad value is refused", "[cli][why]")
+    "cli render model --log-y draws durations on a log axis and refuses a bad value", "[cli][why]")
 {
     TempDir dir;
     const auto run = whyRunPath("model-planted");
