@@ -159,14 +159,19 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     rest.erase(rest.begin());
     // The common options and this view's own (render_options.cpp); any other is an error.
     std::set<std::string> options;
+    std::set<std::string> flags; // also values: --NAME=off
     for (const auto& name : commonRenderOptions())
         options.insert(name);
-    for (const auto& option : renderView->options)
+    for (const auto& option : renderView->options) {
         options.insert(option.name);
+        if (option.flag)
+            flags.insert(option.name);
+    }
     const std::string help = renderViewHelp(*renderView);
     cli::CommandLine cl;
     std::ostringstream parseErr;
-    if (const int rc = cli::parseCommand("render", rest, options, cl, out, parseErr, help.c_str());
+    if (const int rc
+        = cli::parseCommand("render", rest, options, cl, out, parseErr, help.c_str(), flags);
         rc != cli::kExitOk) {
         // An option of another view: say which views take it.
         const std::string unknown = "unknown option --";
@@ -281,6 +286,8 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
     for (const auto& option : renderView->options)
         if (const auto v = cl.parser.value(option.name); v && option.use == OptionUse::View)
             given[QString::fromStdString(option.name)] = QString::fromStdString(*v);
+        else if (option.flag && cl.parser.flag(option.name))
+            given[QString::fromStdString(option.name)] = QStringLiteral("on");
     QString error;
     if (!view->applyOptions(given, &error))
         return cli::usageError(err, "render", error.toStdString());

@@ -96,7 +96,11 @@ const std::vector<RenderView> kRenderViews = {
         { { "color", "busy|lateness", "what a cell's colour shows" } } },
     { "model", "one entry method's execution durations against a measure, with fits",
         { { "entry", "ID", "the entry method (default: the heaviest with something to plot)" },
-            { "x", "msg-bytes|iteration|user-value", "what the durations are plotted against" } } },
+            { "x", "msg-bytes|iteration|user-value", "what the durations are plotted against" },
+            { "log-y", "[=on|off]",
+                "durations on a log axis (1-2-5 ticks; 0 drawn at the lowest\n"
+                "decade), for a few long outliers over many short executions",
+                OptionUse::View, true } } },
     // Drawn from a recorded utilization stream, not a run (render_live.cpp reads these).
     { "live", "a recorded utilization stream: 10 s of 100-ms bars and one second at 1 ms",
         { { "replay", "FILE", "the recording (instead of RUN)", OptionUse::Render },
@@ -201,7 +205,9 @@ std::string renderViewHelp(const RenderView& view)
     if (!view.options.empty()) {
         out << "\n" << view.key << " options:\n";
         for (const auto& option : view.options)
-            writeOption(out, "--" + std::string(option.name) + " " + option.value, option.help);
+            writeOption(out,
+                "--" + std::string(option.name) + (option.flag ? "" : " ") + option.value,
+                option.help);
     }
     return out.str();
 }

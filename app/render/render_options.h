@@ -28,6 +28,8 @@ struct RenderOption {
     const char* value; // how the value is written in the help, e.g. "N" or "sum|set|key"
     const char* help; // one line or a few ('\n' between them)
     OptionUse use = OptionUse::View;
+    // Given alone (--NAME) it means --NAME=on; --NAME=off and --NAME=on are taken too.
+    bool flag = false;
 };
 
 struct RenderView {

@@ -240,3 +240,28 @@ TEST_CASE("cli compare --by iteration pairs the runs' iterations by index", "[cl
     CHECK(three.exitCode == 2);
     CHECK(three.err.find("two runs") != std::string::npos);
 }
+
+#ifdef PARALLAX_WITH_RENDER
+TEST_CASE(
+    "cli render model --log-y draws durations on a log axis and refuses a bad value", "[cli][why]")
+{
+    TempDir dir;
+    const auto run = whyRunPath("model-planted");
+    const auto out = (dir.path() / "model.png").string();
+    const auto r = cliProcess(
+        { "render", "model", run, "--log-y", "-o", out, "--width", "800", "--height", "500" });
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    const auto bytes = readFile(out);
+    REQUIRE(bytes.size() > 8);
+    CHECK(bytes.substr(1, 3) == "PNG");
+    const auto bad = cliProcess(
+        { "render", "model", run, "--log-y=maybe", "-o", (dir.path() / "bad.png").string() });
+    CHECK(bad.exitCode == 2);
+    CHECK(bad.errLines().size() == 1);
+    CHECK(bad.err.find("--log-y takes on or off") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir.path() / "bad.png"));
+    const auto help = cliProcess({ "render", "model", "--help" });
+    CHECK(help.out.find("--log-y[=on|off]") != std::string::npos);
+}
+#endif

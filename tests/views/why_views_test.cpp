@@ -11,6 +11,7 @@
 #include "views/model/model_chart.h"
 #include "views/model/model_view.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
@@ -21,6 +22,8 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <set>
 
 using namespace parallax;
@@ -112,6 +115,124 @@ TEST_CASE("entry model view: the planted formula is fitted, drawn and clickable"
     const auto state = view.saveState();
     CHECK(state.at(QStringLiteral("entry")) == QStringLiteral("2"));
     CHECK(state.at(QStringLiteral("x")) == QStringLiteral("msg-bytes"));
+    CHECK(state.at(QStringLiteral("log-y")) == QStringLiteral("off"));
+}
+
+TEST_CASE("entry model chart: a log duration axis spaces decades equally and puts 0 at the "
+          "bottom",
+    "[views][model]")
+{
+    // Durations 0, 1, 10, 100 and 1000 µs: the axis runs from the decade of the shortest
+    // duration above 0 (1 µs) to the 1-2-5 value above 1000 × 1.02 (2 ms).
+    ModelChartData data;
+    data.logY = true;
+    data.xTitle = QStringLiteral("Iteration");
+    for (const core::TimeUs d : { 0, 1, 10, 100, 1000 })
+        data.model.points.push_back({ 0, 0, static_cast<double>(data.model.points.size()), d });
+    const auto g = buildModelChart(data, QSize(800, 600), BarLayout {}, 0.0);
+    REQUIRE_FALSE(g.empty());
+    CHECK(g.logY);
+    CHECK(g.yMin == 1.0);
+    CHECK(g.yMax == 2000.0);
+    const double bottom = g.plot.top() + g.plot.height();
+    CHECK(g.yOf(1) == Approx(bottom));
+    CHECK(g.yOf(2000) == Approx(g.plot.top()));
+    const double decade = g.yOf(1) - g.yOf(10);
+    CHECK(decade == Approx(g.plot.height() / std::log10(2000.0)));
+    CHECK(g.yOf(10) - g.yOf(100) == Approx(decade));
+    CHECK(g.yOf(100) - g.yOf(1000) == Approx(decade));
+    // 2 and 5 sit log10(2) and log10(5) of a decade up.
+    CHECK(g.yOf(1) - g.yOf(2) == Approx(decade * 0.30103).epsilon(1e-4));
+    CHECK(g.yOf(1) - g.yOf(5) == Approx(decade * 0.69897).epsilon(1e-4));
+    // The 0-µs execution is drawn at the bottom, where a click finds it.
+    REQUIRE(g.pointPositions.size() == 5);
+    CHECK(g.pointPositions[0].y() == Approx(bottom));
+    CHECK(g.pointPositions[3].y() == Approx(g.yOf(100)));
+    CHECK(modelPointAt(g, g.pointPositions[0]) == std::optional<std::size_t>(0));
+    CHECK(modelPointAt(g, g.pointPositions[3] + QPointF(2, -2)) == std::optional<std::size_t>(3));
+    // Ticks at 1-2-5 per decade, bottom to top, labelled as durations.
+    QStringList labels;
+    for (const auto& tick : g.yTicks)
+        labels << tick.label;
+    CHECK(labels.join(QLatin1Char(','))
+        == QStringLiteral("1 µs,2 µs,5 µs,10 µs,20 µs,50 µs,100 µs,200 µs,500 µs,1 ms,2 ms"));
+    REQUIRE(g.yTicks.size() == 11);
+    CHECK(g.yTicks[3].position == Approx(g.yOf(10)));
+
+    // The same points on the linear axis: 0 at the bottom too, 1000 µs far above 100 µs.
+    data.logY = false;
+    const auto linear = buildModelChart(data, QSize(800, 600), BarLayout {}, 0.0);
+    CHECK_FALSE(linear.logY);
+    CHECK(linear.yMin == 0.0);
+    CHECK(linear.pointPositions[0].y() == Approx(bottom));
+    CHECK(linear.pointPositions[1].y() - linear.pointPositions[3].y()
+        < (linear.pointPositions[3].y() - linear.pointPositions[4].y()) / 5);
+}
+
+TEST_CASE(
+    "entry model view: the Log scale box redraws the same model on a log axis", "[views][model]")
+{
+    const auto trace = test::loadRunOnce(test::dataDir() / "runs" / "model-planted");
+    test::RunPalette p(trace);
+    EntryModelView view(&p.palette);
+    test::showAndWait(view, trace);
+    view.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&view));
+    REQUIRE(view.result());
+    QSignalSpy computed(&view, &AnalysisView::computed);
+    auto* chart = view.modelChart();
+    auto* box = view.findChild<QCheckBox*>(QStringLiteral("logY"));
+    REQUIRE(box != nullptr);
+    CHECK_FALSE(box->isChecked());
+    CHECK_FALSE(chart->geometry().logY);
+    const QImage linear = view.renderChart(QSize(1000, 600));
+    const double linearY = chart->geometry().pointPositions.front().y();
+
+    // 40 executions of 20 + bytes/4 µs, from 45 µs (100 bytes) to 220 µs (800 bytes): the axis
+    // runs from 10 µs to 500 µs, the 45-µs point log10(4.5)/log10(50) of the way up.
+    QTest::mouseClick(box, Qt::LeftButton);
+    REQUIRE(box->isChecked());
+    CHECK(computed.count() == 0); // redrawn, not recomputed
+    const auto& g = chart->geometry();
+    REQUIRE(g.logY);
+    CHECK(g.yMin == 10.0);
+    CHECK(g.yMax == 500.0);
+    const double bottom = g.plot.top() + g.plot.height();
+    CHECK(g.pointPositions.front().y()
+        == Approx(bottom - g.plot.height() * std::log10(4.5) / std::log10(50.0)));
+    CHECK(g.pointPositions.front().y() != Approx(linearY));
+    // The straight fit bends: its middle sample lies off the chord between its ends.
+    const auto best = bestModelFit(*view.result());
+    REQUIRE(best);
+    const auto& curve = g.fits[*best];
+    REQUIRE(curve.size() > 3);
+    const QPointF mid = curve[curve.size() / 2];
+    const double chord = (curve.front().y() + curve.back().y()) / 2;
+    CHECK(std::abs(mid.y() - chord) > 5.0);
+    // Hit tests follow the new positions.
+    const auto last = g.pointPositions.size() - 1;
+    CHECK(chart->toolTipAt(g.pointPositions[last].toPoint()).contains(QStringLiteral("PE 1")));
+    CHECK(view.renderChart(QSize(1000, 600)) != linear);
+
+    // Kept in the state (a session restores it), taken back as an option; a bad value is
+    // refused.
+    const auto state = view.saveState();
+    CHECK(state.at(QStringLiteral("log-y")) == QStringLiteral("on"));
+    EntryModelView restored(&p.palette);
+    test::showAndWait(restored, trace);
+    QString problems;
+    CHECK(restored.restoreState(state, &problems));
+    CHECK(problems.isEmpty());
+    test::waitForResult(restored);
+    CHECK(restored.findChild<QCheckBox*>(QStringLiteral("logY"))->isChecked());
+    CHECK(restored.modelChart()->data().logY);
+    QString error;
+    CHECK_FALSE(view.applyOptions({ { QStringLiteral("log-y"), QStringLiteral("yes") } }, &error));
+    CHECK(error.contains(QStringLiteral("--log-y takes on or off")));
+    REQUIRE(view.applyOptions({ { QStringLiteral("log-y"), QStringLiteral("off") } }, &error));
+    test::waitForResult(view);
+    CHECK_FALSE(box->isChecked());
+    CHECK_FALSE(chart->geometry().logY);
 }
 
 TEST_CASE("entry model view: durations in two modes are flagged in a banner", "[views][model]")

@@ -46,6 +46,26 @@ double modelAxisStep(double low, double high, double pixels, double spacing)
     return niceStep((high - low) / count);
 }
 
+// Log axis ticks from the decade `low` up to `high`: 1, 2 and 5 per decade when those are at
+// least `spacing` px apart (`decadePixels` per decade), else every decade, or every n-th.
+std::vector<double> modelLogTicks(double low, double high, double decadePixels, double spacing)
+{
+    std::vector<double> ticks;
+    const bool fine = decadePixels * std::log10(2.0) >= spacing; // 1 → 2 is the closest pair
+    const int every = fine ? 1 : std::max(1, static_cast<int>(std::ceil(spacing / decadePixels)));
+    const double end = high * (1 + 1e-9);
+    int k = 0;
+    for (double decade = low; decade <= end; decade *= 10.0, ++k) {
+        if (k % every == 0)
+            ticks.push_back(decade);
+        if (fine)
+            for (const double m : { 2.0, 5.0 })
+                if (decade * m <= end)
+                    ticks.push_back(decade * m);
+    }
+    return ticks;
+}
+
 QString modelFitLabel(const ModelFit& fit)
 {
     return QStringLiteral("%1 (R² %2): %3")
@@ -70,6 +90,11 @@ double ModelChartGeometry::xOf(double x) const
 
 double ModelChartGeometry::yOf(double y) const
 {
+    if (logY) {
+        const double decades = std::log10(yMax / yMin);
+        const double f = y > 0 && decades > 0 ? std::log10(y / yMin) / decades : 0.0;
+        return plot.top() + plot.height() - f * plot.height();
+    }
     const double span = yMax - yMin;
     return plot.top() + plot.height() - (span > 0 ? (y - yMin) / span : 0.0) * plot.height();
 }
@@ -109,10 +134,14 @@ ModelChartGeometry buildModelChart(
     double xLow = m.points.front().x;
     double xHigh = xLow;
     double yHigh = 0.0;
+    double yLowPositive = 0.0; // the shortest duration above 0 (0: none)
     for (const auto& p : m.points) {
         xLow = std::min(xLow, p.x);
         xHigh = std::max(xHigh, p.x);
-        yHigh = std::max(yHigh, static_cast<double>(p.duration));
+        const auto d = static_cast<double>(p.duration);
+        yHigh = std::max(yHigh, d);
+        if (d > 0 && (yLowPositive == 0.0 || d < yLowPositive))
+            yLowPositive = d;
     }
     if (xHigh <= xLow) {
         xLow -= std::max(1.0, std::abs(xLow) * 0.1);
@@ -121,17 +150,27 @@ ModelChartGeometry buildModelChart(
     const double xPad = (xHigh - xLow) * 0.03;
     g.xMin = xLow > 0 && xLow - xPad < 0 ? 0.0 : xLow - xPad;
     g.xMax = xHigh + xPad;
-    const double yStep
-        = modelAxisStep(0.0, std::max(1.0, yHigh), bottom - top, layout.minYTickSpacing);
-    g.yMin = 0.0;
-    g.yMax = std::ceil(std::max(1.0, yHigh) * 1.02 / yStep) * yStep;
-
     std::vector<std::pair<double, QString>> yLabels;
-    double widest = 0.0;
-    for (double v = 0.0; v <= g.yMax * (1 + 1e-9); v += yStep) {
-        yLabels.emplace_back(v, formatAxisValue(v, BarUnit::Time, yStep, g.yMax));
-        widest = std::max(widest, textWidth(yLabels.back().second));
+    if (data.logY) {
+        // From the decade of the shortest duration above 0 (0 sits on it) to the 1-2-5 value
+        // above the longest.
+        g.logY = true;
+        g.yMin = std::pow(10.0, std::floor(std::log10(std::max(1.0, yLowPositive)) + 1e-9));
+        g.yMax = niceStep(std::max(yHigh * 1.02, g.yMin * 1.5));
+        for (const double v :
+            modelLogTicks(g.yMin, g.yMax, (bottom - top) / std::log10(g.yMax / g.yMin), line * 1.6))
+            yLabels.emplace_back(v, formatTime(v));
+    } else {
+        const double yStep
+            = modelAxisStep(0.0, std::max(1.0, yHigh), bottom - top, layout.minYTickSpacing);
+        g.yMin = 0.0;
+        g.yMax = std::ceil(std::max(1.0, yHigh) * 1.02 / yStep) * yStep;
+        for (double v = 0.0; v <= g.yMax * (1 + 1e-9); v += yStep)
+            yLabels.emplace_back(v, formatAxisValue(v, BarUnit::Time, yStep, g.yMax));
     }
+    double widest = 0.0;
+    for (const auto& label : yLabels)
+        widest = std::max(widest, textWidth(label.second));
     const double gap = std::round(line * 0.5);
     const double left
         = std::ceil(layout.margins.left() + line + gap + widest + gap + layout.tickLength);
@@ -177,14 +216,17 @@ ModelChartGeometry buildModelChart(
             QRectF(g.plot.left() + cx * cell - 1, g.plot.top() + cy * cell - 1, cell, cell));
     }
 
-    // Fit curves over the x axis; groups as mean ± σ.
+    // Fit curves over the x axis, through the same y mapping (on a log axis a line bends, and
+    // what falls to 0 or below leaves the plot at the bottom); groups as mean ± σ.
+    const double curveLow = g.logY ? g.yMin / 10.0 : g.yMin - g.yMax;
+    const double curveHigh = g.logY ? g.yMax * 10.0 : 2 * g.yMax;
     for (const auto& fit : m.fits) {
         QPolygonF curve;
         for (int i = 0; i <= kModelFitSamples; ++i) {
             const double x = g.xMin + (g.xMax - g.xMin) * i / kModelFitSamples;
             const double y = modelFitValue(fit, x);
             if (std::isfinite(y))
-                curve << QPointF(g.xOf(x), g.yOf(std::clamp(y, g.yMin - g.yMax, 2 * g.yMax)));
+                curve << QPointF(g.xOf(x), g.yOf(std::clamp(y, curveLow, curveHigh)));
         }
         g.fits.push_back(curve);
     }
@@ -410,10 +452,14 @@ QString ModelChart::toolTipAt(QPoint pos) const
     if (!hit)
         return {};
     const auto& p = m_data.model.points[*hit];
-    return tr("PE %1, began at %2\nx = %3, took %4\nClick: this execution in the Timeline")
+    const auto& g = geometry();
+    const QString clamped = g.logY && p.duration <= 0
+        ? tr(" (drawn at %1, the bottom: a log axis has no 0)").arg(formatTime(g.yMin))
+        : QString();
+    return tr("PE %1, began at %2\nx = %3, took %4%5\nClick: this execution in the Timeline")
         .arg(p.pe)
         .arg(formatTime(static_cast<double>(p.begin)), formatBarValue(p.x, m_data.xUnit),
-            formatTime(static_cast<double>(p.duration)));
+            formatTime(static_cast<double>(p.duration)), clamped);
 }
 
 void ModelChart::mouseMoveEvent(QMouseEvent* event)

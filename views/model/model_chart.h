@@ -19,6 +19,7 @@ struct ModelChartData {
     QString xTitle; // "Message size", "Iteration", "User-supplied value"
     BarUnit xUnit = BarUnit::Count;
     QColor pointColor; // the entry method's colour
+    bool logY = false; // durations on a logarithmic axis (1-2-5 ticks per decade)
 };
 
 // Everything the chart draws, in widget pixels. Points that fall into the same cell of
@@ -31,6 +32,8 @@ struct ModelChartGeometry : ChartAxes {
     double xMax = 1.0;
     double yMin = 0.0;
     double yMax = 1.0;
+    // Log axis: yMin is the lowest decade shown (> 0); durations of 0 sit on it, at the bottom.
+    bool logY = false;
     double cellSize = 3.0;
     // Per density level (1 point, 2–3, 4–7, …): the cells to fill.
     std::vector<std::vector<QRectF>> cells;
@@ -46,6 +49,8 @@ struct ModelChartGeometry : ChartAxes {
 
     [[nodiscard]] bool empty() const { return plot.isEmpty(); }
     [[nodiscard]] double xOf(double x) const;
+    // The pixel y of a duration (µs), through the linear or the log mapping. On a log axis a
+    // duration of 0 (or less) is drawn at the bottom; 0 < y < yMin falls below the plot.
     [[nodiscard]] double yOf(double y) const;
 };
 

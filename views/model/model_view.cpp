@@ -9,6 +9,7 @@
 #include "views/common/stacked_bar_chart.h"
 #include "views/model/model_chart.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLayout>
 #include <QLocale>
@@ -93,11 +94,18 @@ EntryModelView::EntryModelView(EntryPalette* palette, QWidget* parent)
     for (const auto x : kModelXs)
         m_x->addItem(modelXTitle(x), static_cast<int>(x));
     m_x->setToolTip(tr("What the durations are set against"));
+    m_logY = new QCheckBox(tr("&Log scale"), this);
+    m_logY->setObjectName(QStringLiteral("logY"));
+    m_logY->setToolTip(tr("Durations on a logarithmic axis, so that a few long executions do "
+                          "not squash the others against the x axis"));
+    addToolbarWidget(m_logY);
     connect(m_entry, &QComboBox::currentIndexChanged, this, [this]() {
         m_entryChosen = true;
         recompute();
     });
     connect(m_x, &QComboBox::currentIndexChanged, this, [this]() { recompute(); });
+    // The same model on another axis: no recomputation.
+    connect(m_logY, &QCheckBox::toggled, this, [this]() { showModel(); });
 
     m_model = new ModelChart(this);
     m_model->setObjectName(QStringLiteral("modelChart"));
@@ -280,15 +288,24 @@ void EntryModelView::recompute()
                 emit computed();
                 return;
             }
-            ModelChartData chartData;
-            chartData.xTitle = modelXTitle(m.x);
-            chartData.xUnit = m.x == ModelX::MessageBytes ? BarUnit::Bytes : BarUnit::Count;
-            chartData.pointColor = palette()->entryColor(m.entry);
-            chartData.model = m;
             m_result = std::move(c.model);
-            m_model->setData(std::move(chartData));
+            showModel();
             emit computed();
         });
+}
+
+void EntryModelView::showModel()
+{
+    if (!m_result || m_result->points.empty())
+        return;
+    const auto& m = *m_result;
+    ModelChartData chartData;
+    chartData.xTitle = modelXTitle(m.x);
+    chartData.xUnit = m.x == ModelX::MessageBytes ? BarUnit::Bytes : BarUnit::Count;
+    chartData.pointColor = palette()->entryColor(m.entry);
+    chartData.logY = m_logY->isChecked();
+    chartData.model = m;
+    m_model->setData(std::move(chartData));
 }
 
 void EntryModelView::openPoint(int point)
@@ -384,6 +401,13 @@ bool EntryModelView::applyOptions(const std::map<QString, QString>& options, QSt
             }
             const QSignalBlocker block(m_x);
             m_x->setCurrentIndex(index);
+        } else if (name == QStringLiteral("log-y")) {
+            if (value != QStringLiteral("on") && value != QStringLiteral("off")) {
+                if (error != nullptr)
+                    *error = tr("--log-y takes on or off, got '%1'").arg(value);
+                return false;
+            }
+            m_logY->setChecked(value == QStringLiteral("on"));
         } else {
             return rejectOption(name, error);
         }
@@ -397,6 +421,8 @@ AnalysisView::State EntryModelView::saveState() const
     if (entry() != core::kNoEntry)
         state[QStringLiteral("entry")] = QString::number(entry());
     state[QStringLiteral("x")] = QLatin1String(modelXKey(x()));
+    state[QStringLiteral("log-y")]
+        = m_logY->isChecked() ? QStringLiteral("on") : QStringLiteral("off");
     return state;
 }
 

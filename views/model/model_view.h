@@ -5,6 +5,7 @@
 
 #include <optional>
 
+class QCheckBox;
 class QComboBox;
 
 namespace parallax::views {
@@ -29,7 +30,7 @@ public:
     bool exportSvg(const QString& path, QSize size, QString* error) override;
     // The fits, as `parallax-cli model --table fits`, then the points.
     [[nodiscard]] QString csv() const override;
-    // "entry" (an entry id) and "x" (msg-bytes, iteration, user-value).
+    // "entry" (an entry id), "x" (msg-bytes, iteration, user-value) and "log-y" (on, off).
     bool applyOptions(const std::map<QString, QString>& options, QString* error) override;
     [[nodiscard]] State saveState() const override;
 
@@ -51,10 +52,12 @@ private:
     void showChoices(const core::analysis::ModelXChoices& choices);
     void openPoint(int point);
     void showPointMenu(QPoint globalPos, int point);
+    void showModel(); // m_result into the chart, on the axis the check box asks for
 
     ModelChart* m_model = nullptr;
     QComboBox* m_entry = nullptr;
     QComboBox* m_x = nullptr;
+    QCheckBox* m_logY = nullptr;
     std::optional<core::analysis::EntryModel> m_result;
     bool m_entryChosen = false; // by the analyst (else the default may move to another entry)
 };
