@@ -64,7 +64,7 @@ UsageProfile handProfile(const std::vector<double>& busy)
 
 } // namespace
 
-TEST_CASE("SUM gives the members' total and mean; comm threads get a row of their own", "[groups]")
+TEST_CASE("SUM gives the members' total and mean, comm threads get a row of their own", "[groups]")
 {
     const Fixture f;
     const auto groups = groupByNode(f.trace->metadata, f.usage.pes);
@@ -140,7 +140,7 @@ TEST_CASE("SET gives min, max, mean and population sigma per activity", "[groups
 }
 
 TEST_CASE(
-    "KEY keeps the first PE and names the slowest and fastest; the rest is averaged", "[groups]")
+    "KEY keeps the first PE and names the slowest and fastest, the rest is averaged", "[groups]")
 {
     const Fixture f(true);
     const auto a

@@ -329,7 +329,7 @@ TEST_CASE("message size evolution: sends and receives by interval and power-of-t
     CHECK(one->entryCounts == sends->entryCounts); // still every entry's count, to choose from
 }
 
-TEST_CASE("message size evolution: linear bins end in an open bin; summed over time they are "
+TEST_CASE("message size evolution: linear bins end in an open bin, summed over time they are "
           "the histogram of message sizes",
     "[analysis][msg-size-evolution]")
 {

@@ -445,7 +445,7 @@ TEST_CASE("entry-method models over a run: points, groups by x, executions witho
     CHECK(byIteration.multimodal()); // the heavy PEs' elements take twice as long
 }
 
-TEST_CASE("iterations per group of PEs: the busiest member and the mean; runs paired by index",
+TEST_CASE("iterations per group of PEs: the busiest member and the mean, runs paired by index",
     "[analysis][why][iterations]")
 {
     // 4 PEs in 2 iterations; busy (us) per iteration: PE 0-3 = 10 40 20 20, then 30 30 5 60.

@@ -149,7 +149,7 @@ TEST_CASE("cli iterations: by hand, found from a user event, and clear errors", 
     }
 }
 
-TEST_CASE("cli model: fits, groups, points and summary; bad options refused", "[cli][why]")
+TEST_CASE("cli model: fits, groups, points and summary, bad options refused", "[cli][why]")
 {
     const auto chain = whyRunPath("why-chain");
     const auto groups = runCliInProcess({ "model", chain, "--entry", "2", "--table", "groups" });

@@ -49,7 +49,7 @@ TEST_CASE("live view: File menu offers Connect to Running Program and Open Recor
     CHECK(test::fileMenuAction(window, QStringLiteral("Open Recordin&g…")) != nullptr);
 }
 
-TEST_CASE("live view: chunks from a running program scroll in; a corrupt one keeps the view")
+TEST_CASE("live view: chunks from a running program scroll in, a corrupt one keeps the view")
 {
     test::CcsTestServer server;
     server.queueChunk(test::handMadeChunk());
@@ -109,7 +109,7 @@ TEST_CASE("live view: a refused port is reported in the status line")
     CHECK(window.view()->statusText().contains(QStringLiteral("not connected")));
 }
 
-TEST_CASE("live view: a recording replays; the slider moves the 10-s window")
+TEST_CASE("live view: a recording replays, the slider moves the 10-s window")
 {
     test::TempDir dir;
     const auto path = (dir / "sim.plxstream").string();

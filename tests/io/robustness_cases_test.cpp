@@ -71,7 +71,7 @@ TEST_CASE("a VERSION that is NaN or infinite is refused as not a number")
     }
 }
 
-TEST_CASE("a .projrc end time of 2^63-1 is reported and ignored; the run opens")
+TEST_CASE("a .projrc end time of 2^63-1 is reported and ignored, the run opens")
 {
     const auto trace = loadOk(robustnessCase("projrc-endtime"));
     CHECK(trace->metadata.projrcEndTime == 0);

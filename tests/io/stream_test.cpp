@@ -200,7 +200,7 @@ TEST_CASE("stream: a .util.sts names the entries")
     CHECK(names[1] == "Worker::compute()");
 }
 
-TEST_CASE("stream: polling a CCS server: chunks in order, then empty replies; ccs_getinfo")
+TEST_CASE("stream: polling a CCS server: chunks in order, then empty replies, ccs_getinfo")
 {
     test::CcsTestServer server({ { 2, 2 } });
     server.queueChunk(test::handMadeChunk(4));

@@ -46,7 +46,7 @@ TEST_CASE("labels wanted at the same place are stacked apart, nearest slot first
     }
 }
 
-TEST_CASE("labels near an edge stay inside; a full column continues to the right",
+TEST_CASE("labels near an edge stay inside, a full column continues to the right",
     "[views][timeline][labels]")
 {
     const QRectF bounds(0, 0, 300, 40); // room for two rows of labels only

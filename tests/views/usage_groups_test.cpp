@@ -112,7 +112,7 @@ TEST_CASE("above 200 PEs the usage profile draws groups, at most 200 bars in eve
     CHECK(bars[1].pes.size() == 8);
 }
 
-TEST_CASE("clicking a group expands it in place and keeps the other groups; clicking again "
+TEST_CASE("clicking a group expands it in place and keeps the other groups, clicking again "
           "collapses it",
     "[views][usage][groups]")
 {
@@ -152,7 +152,7 @@ TEST_CASE("clicking a group expands it in place and keeps the other groups; clic
     CHECK(s.view->groupBars()[1].percent == before[1].percent);
 }
 
-TEST_CASE("the back crumb collapses the last expanded group; expansions survive a new range",
+TEST_CASE("the back crumb collapses the last expanded group, expansions survive a new range",
     "[views][usage][groups]")
 {
     Shown s(leanmdSmp());
