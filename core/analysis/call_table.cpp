@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <mutex>
 #include <tuple>
 
 namespace parallax::core::analysis {
@@ -77,14 +76,15 @@ std::optional<CallTable> computeCallTable(
         return table;
     }
     const bool includeEnd = rangeEndsWithRun(trace, r.range);
-    EdgeMap all;
-    std::mutex merge;
+    // Each PE's edges are kept apart and merged in PE order afterwards, so the latency statistics
+    // (floating-point sums) come out the same on every run, whatever order the threads finish in.
+    std::vector<EdgeMap> perPe(r.pes.size());
     const bool ok = parallelFor(r.pes.size(), r.threads, progress, [&](std::size_t k) {
         if (!r.isAggregated(k))
             return;
         const PeId pe = r.pes[k];
         const auto& p = trace.pes[static_cast<std::size_t>(pe)];
-        EdgeMap local;
+        EdgeMap& local = perPe[k];
         const auto span = executionsBeginningIn(p, r.range, includeEnd);
         for (auto i = span.first; i < span.last; ++i) {
             const auto entry = static_cast<std::size_t>(p.executions.entry[i]);
@@ -93,16 +93,19 @@ std::optional<CallTable> computeCallTable(
             if ((i & 0xFFFU) == 0 && progress.isCancelled())
                 return;
         }
-        std::lock_guard lock(merge);
+    });
+    if (!ok)
+        return std::nullopt;
+    EdgeMap all;
+    for (auto& local : perPe) {
         for (const auto& [key, sums] : local) {
             auto& into = all[key];
             into.count += sums.count;
             into.bytes += sums.bytes;
             into.latency.merge(sums.latency);
         }
-    });
-    if (!ok)
-        return std::nullopt;
+        local = {};
+    }
     std::map<EntryId, std::uint64_t> perEntry;
     for (const auto& [key, sums] : all) {
         CallEdge edge;

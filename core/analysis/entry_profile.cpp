@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 
 namespace parallax::core::analysis {
 
@@ -99,7 +98,16 @@ std::optional<EntryProfile> computeEntryProfile(
         TimeUs begin = 0;
     };
     std::vector<Longest> longest(entries);
-    std::mutex merge;
+    // Each PE's statistics are kept apart and merged in PE order afterwards: merging them as the
+    // threads finish made the mean and deviation differ in their last bits from one run to the
+    // next (floating-point sums depend on their order), and a table could print "84 µs" once and
+    // "84.0 µs" the next time.
+    struct PeEntryStats {
+        std::size_t entry = 0;
+        DurationStats stats;
+        TimeUs longestBegin = 0;
+    };
+    std::vector<std::vector<PeEntryStats>> perPe(r.pes.size());
     const bool ok = parallelFor(r.pes.size(), r.threads, progress, [&](std::size_t k) {
         if (!r.isAggregated(k))
             return;
@@ -117,19 +125,22 @@ std::optional<EntryProfile> computeEntryProfile(
                 localLongest[entry] = ex.begin[i];
             local[entry].add(duration);
         }
-        std::lock_guard lock(merge);
-        for (std::size_t e = 0; e < entries; ++e) {
-            const auto& l = local[e];
-            if (l.count == 0)
-                continue;
-            auto& best = longest[e];
-            const bool better = stats[e].count == 0 || l.max > stats[e].max
-                || (l.max == stats[e].max && pe.pe < best.pe);
-            if (better)
-                best = { pe.pe, localLongest[e] };
-            stats[e].merge(l);
-        }
+        for (std::size_t e = 0; e < entries; ++e)
+            if (local[e].count != 0)
+                perPe[k].push_back({ e, local[e], localLongest[e] });
     });
+    for (std::size_t k = 0; ok && k < perPe.size(); ++k) {
+        const PeId pe = r.pes[k];
+        for (const auto& l : perPe[k]) {
+            auto& best = longest[l.entry];
+            auto& into = stats[l.entry];
+            const bool better = into.count == 0 || l.stats.max > into.max
+                || (l.stats.max == into.max && pe < best.pe);
+            if (better)
+                best = { pe, l.longestBegin };
+            into.merge(l.stats);
+        }
+    }
     if (!ok)
         return std::nullopt;
     for (std::size_t k = 0; k < r.pes.size(); ++k)
