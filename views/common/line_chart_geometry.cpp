@@ -191,9 +191,7 @@ LineChartGeometry buildLineChart(const LineChartData& data, QSize size, const Ba
     double widestLabel = 0.0;
     for (const auto& t : yTicks)
         widestLabel = std::max(widestLabel, textWidth(t.label));
-    const double gap = std::round(line * 0.5);
-    const double left
-        = std::ceil(layout.margins.left() + line + gap + widestLabel + gap + layout.tickLength);
+    const double left = layout.plotLeft(widestLabel);
     const double right = std::ceil(layout.margins.right() + line);
     const double width = std::floor(static_cast<double>(size.width()) - left - right);
     if (width < 2.0 * line)

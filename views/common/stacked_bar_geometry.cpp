@@ -316,10 +316,8 @@ StackedBarGeometry buildStackedBars(const StackedBarData& data, QSize size, cons
         if (t > 0.0 && (rawMin == 0.0 || t < rawMin))
             rawMin = t;
     }
-    const double gap = std::round(line * 0.5);
     auto leftMarginFor = [&](const std::vector<BarTick>& ticks) {
-        return std::ceil(layout.margins.left() + line + gap + widest(ticks, textWidth) + gap
-            + layout.tickLength);
+        return layout.plotLeft(widest(ticks, textWidth));
     };
     YScale scale = yScaleFor(data, rawMax, rawMin, plotHeight, layout.minYTickSpacing);
     double left = leftMarginFor(yTickLabels(data, scale));

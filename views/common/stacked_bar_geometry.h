@@ -133,6 +133,13 @@ struct BarLayout {
     // The plot's top and bottom in a widget `height` px high: half a line below the top margin
     // (room for the top y label); above the bottom margin, a line of x tick labels, a line for
     // the x title, the ticks and a small gap.
+    // The plot's left edge: the margin, a line for the y title, the widest y label between two
+    // half-line gaps, then the ticks.
+    [[nodiscard]] double plotLeft(double widestLabel) const
+    {
+        const double gap = std::round(lineHeight * 0.5);
+        return std::ceil(margins.left() + lineHeight + gap + widestLabel + gap + tickLength);
+    }
     [[nodiscard]] double plotTop() const { return std::ceil(margins.top() + lineHeight / 2.0); }
     [[nodiscard]] double plotBottom(int height) const
     {

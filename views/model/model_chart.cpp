@@ -172,8 +172,7 @@ ModelChartGeometry buildModelChart(
     for (const auto& label : yLabels)
         widest = std::max(widest, textWidth(label.second));
     const double gap = std::round(line * 0.5);
-    const double left
-        = std::ceil(layout.margins.left() + line + gap + widest + gap + layout.tickLength);
+    const double left = layout.plotLeft(widest);
     const double right = layout.margins.right() + (legendWidth > 0 ? legendWidth + 2 * gap : line);
     const double width = std::floor(size.width() - left - right);
     if (width < 4.0 * line)
