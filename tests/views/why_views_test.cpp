@@ -13,6 +13,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -319,9 +320,14 @@ TEST_CASE("iterations view: a click selects an iteration, a shift-click a range,
     QTest::keyClicks(field, QStringLiteral("20-30"));
     CHECK_FALSE(use->isEnabled());
     CHECK_FALSE(view.useSelectionAsTimeRange());
+    // ... and says why, next to the field.
+    auto* reason = view.findChild<QLabel*>(QStringLiteral("iterationSelectionError"));
+    REQUIRE(reason != nullptr);
+    CHECK(reason->text() == QStringLiteral("the run has iterations 0–22, not 30"));
     field->clear();
     QTest::keyClicks(field, QStringLiteral("2..4"));
     CHECK(use->isEnabled());
+    CHECK(reason->text().isEmpty());
     QTest::keyClick(field, Qt::Key_Return);
     REQUIRE(chosen.count() == 2);
     CHECK(chosen.at(1).at(0).value<core::TimeRange>().begin == view.iterationRange(2).begin);

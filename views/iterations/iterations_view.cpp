@@ -69,17 +69,23 @@ IterationsView::IterationsView(EntryPalette* palette, QWidget* parent)
     m_useRange->setToolTip(tr("Every view opened from now on shows the selected iterations' time, "
                               "and the open views with a time axis move to it"));
     m_useRange->setEnabled(false);
+    m_selectionError = new QLabel(selection);
+    m_selectionError->setObjectName(QStringLiteral("iterationSelectionError"));
+    m_selectionError->setStyleSheet(QStringLiteral("color: #b00020"));
     selectionRow->addWidget(label);
     selectionRow->addWidget(m_selection);
     selectionRow->addWidget(m_useRange);
+    selectionRow->addWidget(m_selectionError);
     addToolbarWidget(selection);
     connect(m_selection, &QLineEdit::textEdited, this, [this](const QString& text) {
         const auto count = m_result ? m_result->iterations.size() : 0;
-        const auto parsed = parseIterationRange(text, count);
+        QString error;
+        const auto parsed = parseIterationRange(text, count, &error);
         m_selected = parsed;
         m_useRange->setEnabled(parsed.has_value());
-        m_selection->setStyleSheet(
-            parsed || text.trimmed().isEmpty() ? QString() : QStringLiteral("color: #b00020"));
+        const bool refused = !parsed && !text.trimmed().isEmpty();
+        m_selection->setStyleSheet(refused ? QStringLiteral("color: #b00020") : QString());
+        m_selectionError->setText(refused ? error : QString());
         showSelection();
     });
     connect(m_selection, &QLineEdit::returnPressed, this, [this]() { useSelectionAsTimeRange(); });
@@ -165,9 +171,9 @@ core::TimeRange IterationsView::iterationRange(std::size_t iteration) const
 }
 
 std::optional<std::pair<std::size_t, std::size_t>> IterationsView::parseIterationRange(
-    const QString& text, std::size_t count)
+    const QString& text, std::size_t count, QString* error)
 {
-    return OptionsBar::parseIterationField(text, count, nullptr);
+    return OptionsBar::parseIterationField(text, count, error);
 }
 
 void IterationsView::selectIterations(std::size_t first, std::size_t last)
@@ -183,6 +189,7 @@ void IterationsView::selectIterations(std::size_t first, std::size_t last)
             : first == last          ? QString::number(first)
                                      : QStringLiteral("%1-%2").arg(first).arg(last));
     m_selection->setStyleSheet({});
+    m_selectionError->clear();
     m_useRange->setEnabled(m_selected.has_value());
     showSelection();
 }
@@ -275,6 +282,7 @@ void IterationsView::clearResult()
     m_groups.clear();
     m_groupBusy.clear();
     m_selection->clear();
+    m_selectionError->clear();
     m_useRange->setEnabled(false);
 }
 

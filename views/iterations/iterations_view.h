@@ -7,6 +7,7 @@
 #include <optional>
 
 class QComboBox;
+class QLabel;
 class QLineEdit;
 class QPushButton;
 
@@ -47,9 +48,10 @@ public:
     [[nodiscard]] core::TimeRange selectedRange() const;
     // "Use as time range": emits timeRangeChosen() with the selection's span.
     bool useSelectionAsTimeRange();
-    // "5", "5-9" (also "5–9", "5..9") of `count` iterations; nullopt when not one of them.
+    // "5", "5-9" (also "5–9", "5..9") of `count` iterations; nullopt when not one of them, with
+    // the reason in *error when given.
     static std::optional<std::pair<std::size_t, std::size_t>> parseIterationRange(
-        const QString& text, std::size_t count);
+        const QString& text, std::size_t count, QString* error = nullptr);
 
     // The rows stand for these groups of PEs when the PEs do not fit (core::analysis::axisGroups;
     // empty: one row per PE).
@@ -72,6 +74,7 @@ private:
     QComboBox* m_color = nullptr;
     QLineEdit* m_selection = nullptr;
     QPushButton* m_useRange = nullptr;
+    QLabel* m_selectionError = nullptr; // why the typed selection is refused
     std::optional<core::analysis::IterationResult> m_result;
     std::optional<std::pair<std::size_t, std::size_t>> m_selected;
     std::optional<std::size_t> m_anchor; // the last plain click
