@@ -36,7 +36,7 @@ bool looksBinary(std::string_view line)
 
 bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& metadata,
     core::PeTrace& out, core::ImportReport& report,
-    const std::function<bool(std::uint64_t, std::uint64_t)>& onChunk)
+    const std::function<bool(std::uint64_t, std::uint64_t)>& onChunk, core::StoreArena* arena)
 {
     const auto fileName = fileNameOf(path);
     std::string error;
@@ -50,6 +50,7 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
     LineReader lines(*source);
     LogLineParser parser(metadata);
     core::PeTraceBuilder builder(pe, metadata, fileName, report);
+    builder.useArena(arena);
     core::LogRecord record;
     std::string why;
     std::string_view line;
@@ -305,6 +306,8 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
                     + std::to_string(logPes.size()),
                 done, bytesTotal, filesDone.load(), logPes.size() });
         };
+        // The PEs' columns, in large blocks shared by the run (core::StoreArena).
+        core::StoreArena arena;
         auto readLog = [&](std::size_t k) {
             if (stop.load())
                 return;
@@ -324,7 +327,7 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
             };
             try {
                 readPeLog(files.logPaths[pe], static_cast<core::PeId>(pe), meta, trace->pes[pe],
-                    reports[k], onChunk);
+                    reports[k], onChunk, &arena);
             } catch (const std::exception& e) {
                 // Out of memory or a bug: leave this PE out, keep the rest of the run.
                 reports[k].add(core::Issue::FileError, fileNameOf(files.logPaths[pe]), 0,
