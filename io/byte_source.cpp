@@ -66,7 +66,7 @@ public:
     [[nodiscard]] bool compressed() const override { return false; }
 
 private:
-    // A regular file is mapped whole (read ahead, populated at once): the reader splits lines in
+    // A regular file is mapped whole (read ahead): the reader splits lines in
     // the page cache instead of copying the file into a buffer with read(). Anything that cannot
     // be mapped (empty, a pipe, no address space) is read with fread as before.
     void mapWhole()
@@ -77,7 +77,10 @@ private:
             || static_cast<std::uint64_t>(st.st_size) > std::numeric_limits<std::size_t>::max())
             return;
         const auto size = static_cast<std::size_t>(st.st_size);
-        void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        // Populated at once up to a size a PE's log usually has; a larger file is faulted in
+        // as the scan goes (with read-ahead), so it does not sit in memory all at once.
+        const int populate = size <= (std::size_t { 64 } << 20) ? MAP_POPULATE : 0;
+        void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | populate, fd, 0);
         if (p == MAP_FAILED)
             return;
         ::madvise(p, size, MADV_SEQUENTIAL);
