@@ -11,7 +11,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <memory>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <vector>
 
@@ -24,11 +26,25 @@ public:
     PlainSource(std::FILE* file, std::uint64_t size)
         : m_file(file)
         , m_size(size)
-    { }
-    ~PlainSource() override { std::fclose(m_file); }
+    {
+        mapWhole();
+    }
+    ~PlainSource() override
+    {
+        if (m_map != nullptr)
+            ::munmap(m_map, m_mapSize);
+        std::fclose(m_file);
+    }
 
     std::ptrdiff_t read(char* buffer, std::size_t capacity) override
     {
+        if (m_map != nullptr) {
+            const auto n = std::min(capacity, m_mapSize - m_position);
+            std::memcpy(buffer, static_cast<const char*>(m_map) + m_position, n);
+            m_position += n;
+            m_consumed = m_position;
+            return static_cast<std::ptrdiff_t>(n);
+        }
         const auto n = std::fread(buffer, 1, capacity, m_file);
         if (n == 0 && std::ferror(m_file) != 0) {
             m_error = std::string("read error: ") + std::strerror(errno);
@@ -37,14 +53,47 @@ public:
         m_consumed += n;
         return static_cast<std::ptrdiff_t>(n);
     }
+    bool whole(std::string_view& text) override
+    {
+        if (m_map == nullptr)
+            return false;
+        text = std::string_view(static_cast<const char*>(m_map), m_mapSize);
+        return true;
+    }
+    void consumedTo(std::size_t position) override { m_consumed = position; }
     [[nodiscard]] std::uint64_t bytesConsumed() const override { return m_consumed; }
     [[nodiscard]] std::uint64_t fileSize() const override { return m_size; }
     [[nodiscard]] bool compressed() const override { return false; }
 
 private:
+    // A regular file is mapped whole (read ahead): the reader splits lines in
+    // the page cache instead of copying the file into a buffer with read(). Anything that cannot
+    // be mapped (empty, a pipe, no address space) is read with fread as before.
+    void mapWhole()
+    {
+        struct stat st { };
+        const int fd = fileno(m_file);
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0
+            || static_cast<std::uint64_t>(st.st_size) > std::numeric_limits<std::size_t>::max())
+            return;
+        const auto size = static_cast<std::size_t>(st.st_size);
+        // Populated at once up to a size a PE's log usually has; a larger file is faulted in
+        // as the scan goes (with read-ahead), so it does not sit in memory all at once.
+        const int populate = size <= (std::size_t { 64 } << 20) ? MAP_POPULATE : 0;
+        void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | populate, fd, 0);
+        if (p == MAP_FAILED)
+            return;
+        ::madvise(p, size, MADV_SEQUENTIAL);
+        m_map = p;
+        m_mapSize = size;
+    }
+
     std::FILE* m_file;
     std::uint64_t m_size;
     std::uint64_t m_consumed = 0;
+    void* m_map = nullptr;
+    std::size_t m_mapSize = 0;
+    std::size_t m_position = 0; // read() over the mapping
 };
 
 // gzip through zlib's inflate directly (not gzread): every byte inflated before a data error
@@ -213,6 +262,12 @@ public:
         m_position += n;
         return static_cast<std::ptrdiff_t>(n);
     }
+    bool whole(std::string_view& text) override
+    {
+        text = std::string_view(m_text.get(), m_textSize);
+        return true;
+    }
+    void consumedTo(std::size_t position) override { m_position = std::min(position, m_textSize); }
     // Proportional to the text handed out, so progress moves evenly and ends at the file size.
     [[nodiscard]] std::uint64_t bytesConsumed() const override
     {

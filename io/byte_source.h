@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace parallax::io {
 
@@ -35,6 +36,16 @@ public:
     [[nodiscard]] virtual std::uint64_t bytesConsumed() const = 0;
     [[nodiscard]] virtual std::uint64_t fileSize() const = 0;
     [[nodiscard]] virtual bool compressed() const = 0;
+    // The whole text at once, when the source holds it in memory (a plain file mapped, a gzip
+    // file decompressed whole): LineReader then splits it in place instead of copying it out
+    // with read(). False for a streaming source.
+    virtual bool whole(std::string_view& text)
+    {
+        (void)text;
+        return false;
+    }
+    // For a whole source: the reader has used the text up to `position` (bytesConsumed()).
+    virtual void consumedTo(std::size_t position) { (void)position; }
     [[nodiscard]] const std::string& error() const { return m_error; }
 
 protected:

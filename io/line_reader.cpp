@@ -15,6 +15,14 @@ constexpr std::size_t kPoolLimit = 2;
 LineReader::LineReader(ByteSource& source)
     : m_source(source)
 {
+    std::string_view text;
+    if (source.whole(text)) {
+        static constexpr char kNoText = 0;
+        m_whole = text.empty() ? &kNoText : text.data();
+        m_end = text.size();
+        m_eof = true;
+        return;
+    }
     if (t_freeBuffers.empty()) {
         m_buffer = std::make_unique_for_overwrite<char[]>(kBufferSize);
     } else {
@@ -25,7 +33,7 @@ LineReader::LineReader(ByteSource& source)
 
 LineReader::~LineReader()
 {
-    if (t_freeBuffers.size() < kPoolLimit) {
+    if (m_buffer && t_freeBuffers.size() < kPoolLimit) {
         try {
             t_freeBuffers.push_back(std::move(m_buffer));
         } catch (...) { // NOLINT(bugprone-empty-catch): out of memory; the buffer is just freed
@@ -60,8 +68,48 @@ bool LineReader::fill()
     return true;
 }
 
+std::uint64_t LineReader::bytesConsumed()
+{
+    if (m_whole != nullptr)
+        m_source.consumedTo(m_begin);
+    return m_source.bytesConsumed();
+}
+
+// The same lines, numbers and overlong-line rule as the buffered path, with no copy: a line of
+// kMaxLine bytes or more (newline excluded) is skipped and counted.
+bool LineReader::nextInWhole(std::string_view& line)
+{
+    for (;;) {
+        if (m_begin >= m_end) {
+            m_source.consumedTo(m_end);
+            return false;
+        }
+        const char* start = m_whole + m_begin;
+        const auto rest = m_end - m_begin;
+        const auto* nl = static_cast<const char*>(std::memchr(start, '\n', rest));
+        const auto len = nl != nullptr ? static_cast<std::size_t>(nl - start) : rest;
+        ++m_lineNumber;
+        m_begin = nl != nullptr ? m_begin + len + 1 : m_end;
+        if (len >= kMaxLine) {
+            ++m_overlong;
+            if (m_overlongNumbers.size() < 5)
+                m_overlongNumbers.push_back(m_lineNumber);
+            continue;
+        }
+        if (nl == nullptr) {
+            m_endedMidLine = true; // last line without a newline: kept as is
+            line = std::string_view(start, len);
+            return true;
+        }
+        line = std::string_view(start, len > 0 && start[len - 1] == '\r' ? len - 1 : len);
+        return true;
+    }
+}
+
 bool LineReader::next(std::string_view& line)
 {
+    if (m_whole != nullptr)
+        return nextInWhole(line);
     std::size_t scanFrom = m_begin;
     for (;;) {
         const auto* start = m_buffer.get() + scanFrom;

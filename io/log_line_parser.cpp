@@ -1,6 +1,7 @@
 #include "log_line_parser.h"
 
 #include "field_cursor.h"
+#include "line_reader.h"
 
 #include <algorithm>
 #include <limits>
@@ -56,14 +57,22 @@ constexpr int kFastFields = 16;
 // The whitespace-separated integers of a line into `out` (at most kFastFields), as
 // FieldCursor::nextInt64 reads them. False for anything else: a token that is not an integer,
 // more than 18 digits (a value that might not fit, left to the checked path), too many tokens.
+// With kToNewline the line is the text up to the first '\n' of [p, end), which must exist; `p`
+// is left on it.
+template <bool kToNewline>
 [[gnu::always_inline]] inline bool scanIntegers(
-    const char* p, const char* end, std::int64_t* out, int& count)
+    const char*& p, const char* end, std::int64_t* out, int& count)
 {
     int n = 0;
     for (;;) {
         while (p != end && (*p == ' ' || *p == '\t'))
             ++p;
-        if (p == end)
+        if (p == end) {
+            if (kToNewline)
+                return false;
+            break;
+        }
+        if (kToNewline && *p == '\n')
             break;
         if (n == kFastFields)
             return false;
@@ -79,7 +88,7 @@ constexpr int kFastFields = 16;
             v = v * 10 + d;
             ++p;
         }
-        if (p == first || (p != end && *p != ' ' && *p != '\t'))
+        if (p == first || (p != end && *p != ' ' && *p != '\t' && (!kToNewline || *p != '\n')))
             return false;
         const auto value = static_cast<std::int64_t>(v);
         out[n++] = negative ? -value : value;
@@ -147,12 +156,9 @@ constexpr bool isInt32(std::int64_t v)
 
 } // namespace
 
-bool LogLineParser::parseCommon(std::string_view line, LogRecord& r)
+[[gnu::always_inline]] inline bool LogLineParser::decodeCommon(
+    const std::int64_t* f, int n, LogRecord& r)
 {
-    std::int64_t f[kFastFields];
-    int n = 0;
-    if (!scanIntegers(line.data(), line.data() + line.size(), f, n) || n == 0)
-        return false;
     const double v = m_version;
     switch (f[0]) {
     case static_cast<int>(RecordType::Creation):
@@ -248,6 +254,33 @@ bool LogLineParser::parseCommon(std::string_view line, LogRecord& r)
     default:
         return false;
     }
+}
+
+bool LogLineParser::parseCommon(std::string_view line, LogRecord& r)
+{
+    std::int64_t f[kFastFields];
+    int n = 0;
+    const char* p = line.data();
+    if (!scanIntegers<false>(p, line.data() + line.size(), f, n) || n == 0)
+        return false;
+    return decodeCommon(f, n, r);
+}
+
+bool LogLineParser::parseInPlace(
+    const char* text, const char* end, LogRecord& r, const char*& newline)
+{
+    std::int64_t f[kFastFields];
+    int n = 0;
+    const char* p = text;
+    // A line of LineReader::kMaxLine or more is skipped there; leave such a line (only blanks
+    // could make one this long) to the reader.
+    if (!scanIntegers<true>(p, end, f, n) || n == 0
+        || static_cast<std::size_t>(p - text) >= LineReader::kMaxLine)
+        return false;
+    if (!decodeCommon(f, n, r))
+        return false;
+    newline = p;
+    return true;
 }
 
 ParseStatus LogLineParser::parseChecked(std::string_view line, LogRecord& r, std::string& why)

@@ -27,6 +27,13 @@ public:
         return parseChecked(line, record, why);
     }
 
+    // The fast path straight from the reader's text: [text, end) is the rest of the file. When
+    // the next line is one parseCommon takes, decodes it, sets `newline` to its '\n' and returns
+    // true; otherwise returns false and the caller reads the line and calls parse(). The line
+    // must end in '\n' before `end` ('\r' and anything unusual go to parse()).
+    bool parseInPlace(
+        const char* text, const char* end, core::LogRecord& record, const char*& newline);
+
     // Counts multicasts seen in the Charm++ >= 7.0 form (PE count written twice).
     [[nodiscard]] std::uint64_t doubledMulticasts() const { return m_doubledMulticasts; }
 
@@ -36,6 +43,8 @@ private:
     // then the type's field count and ranges. Takes a line only when parseChecked would accept it
     // with the same values; returns false otherwise, and parseChecked decides.
     bool parseCommon(std::string_view line, core::LogRecord& record);
+    // parseCommon's checks on the line's integers f[0..n).
+    bool decodeCommon(const std::int64_t* f, int n, core::LogRecord& record);
     // Every record type, field by field, with the reason of a rejection.
     ParseStatus parseChecked(std::string_view line, core::LogRecord& record, std::string& why);
 

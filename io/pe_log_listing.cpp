@@ -43,7 +43,7 @@ core::analysis::LogListing readLogListing(const core::Trace& trace, core::PeId p
             if (progress.isCancelled())
                 break;
             if (progress.report && source->fileSize() > 0)
-                progress.report(static_cast<double>(source->bytesConsumed())
+                progress.report(static_cast<double>(lines.bytesConsumed())
                     / static_cast<double>(source->fileSize()));
         }
         ++listing.linesRead;

@@ -36,7 +36,7 @@ bool looksBinary(std::string_view line)
 
 bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& metadata,
     core::PeTrace& out, core::ImportReport& report,
-    const std::function<bool(std::uint64_t, std::uint64_t)>& onChunk)
+    const std::function<bool(std::uint64_t, std::uint64_t)>& onChunk, core::StoreArena* arena)
 {
     const auto fileName = fileNameOf(path);
     std::string error;
@@ -50,6 +50,7 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
     LineReader lines(*source);
     LogLineParser parser(metadata);
     core::PeTraceBuilder builder(pe, metadata, fileName, report);
+    builder.useArena(arena);
     core::LogRecord record;
     std::string why;
     std::string_view line;
@@ -59,8 +60,56 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
     bool first = true;
     bool cancelled = false;
 
+    // After an accepted record: false once the log has ended (END_COMPUTATION) or the load was
+    // cancelled.
+    auto accepted = [&]() {
+        malformedInARow = 0;
+        builder.add(record, lines.lineNumber());
+        if (builder.ended()) {
+            // Java stops at the first END_COMPUTATION; count what follows, do not parse it.
+            std::uint64_t after = 0;
+            while (lines.next(line)) {
+                if (line.empty())
+                    continue;
+                if (++after == 1)
+                    report.add(core::Issue::RecordsAfterEnd, fileName, lines.lineNumber(),
+                        "record after END_COMPUTATION ignored (Java stops reading there)");
+            }
+            if (after > 1)
+                report.increment(core::Issue::RecordsAfterEnd, after - 1);
+            return false;
+        }
+        return true;
+    };
+    auto progressed = [&]() {
+        if (onChunk && lines.lineNumber() - reportedLines >= 16384) {
+            const auto consumed = lines.bytesConsumed();
+            const auto read = lines.lineNumber();
+            if (!onChunk(consumed - reported, read - reportedLines)) {
+                cancelled = true;
+                return false;
+            }
+            reported = consumed;
+            reportedLines = read;
+        }
+        return true;
+    };
+
     // Header: "PROJECTIONS-RECORD [n] [DELTA]" (the count is not the record count).
-    while (lines.next(line)) {
+    for (;;) {
+        // The common records straight from a whole source's text (no line copied or split
+        // first); any other line is read below and parsed field by field.
+        if (!first && lines.cursor() != nullptr) {
+            const char* newline = nullptr;
+            if (parser.parseInPlace(lines.cursor(), lines.textEnd(), record, newline)) {
+                lines.skipLine(newline);
+                if (!accepted() || !progressed())
+                    break;
+                continue;
+            }
+        }
+        if (!lines.next(line))
+            break;
         if (first) {
             first = false;
             if (line.starts_with("PROJECTIONS-RECORD")) {
@@ -89,22 +138,8 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
         }
         const auto status = parser.parse(line, record, why);
         if (status == ParseStatus::Ok) {
-            malformedInARow = 0;
-            builder.add(record, lines.lineNumber());
-            if (builder.ended()) {
-                // Java stops at the first END_COMPUTATION; count what follows, do not parse it.
-                std::uint64_t after = 0;
-                while (lines.next(line)) {
-                    if (line.empty())
-                        continue;
-                    if (++after == 1)
-                        report.add(core::Issue::RecordsAfterEnd, fileName, lines.lineNumber(),
-                            "record after END_COMPUTATION ignored (Java stops reading there)");
-                }
-                if (after > 1)
-                    report.increment(core::Issue::RecordsAfterEnd, after - 1);
+            if (!accepted())
                 break;
-            }
         } else {
             const bool lastLine = lines.endedMidLine();
             report.add(status == ParseStatus::UnknownType ? core::Issue::UnknownRecordType
@@ -114,16 +149,8 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
                     + std::string(line.substr(0, 80)) + (line.size() > 80 ? "...'" : "'"));
             ++malformedInARow;
         }
-        if (onChunk && lines.lineNumber() - reportedLines >= 16384) {
-            const auto consumed = source->bytesConsumed();
-            const auto read = lines.lineNumber();
-            if (!onChunk(consumed - reported, read - reportedLines)) {
-                cancelled = true;
-                break;
-            }
-            reported = consumed;
-            reportedLines = read;
-        }
+        if (!progressed())
+            break;
     }
     for (const auto lineNumber : lines.overlongLineNumbers())
         report.add(core::Issue::OverlongLine, fileName, lineNumber, "line over 1 MiB skipped");
@@ -137,7 +164,7 @@ bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& 
     if (parser.doubledMulticasts() > 0)
         report.increment(core::Issue::MulticastCountDoubled, parser.doubledMulticasts());
     if (onChunk && !cancelled)
-        onChunk(source->bytesConsumed() - reported, lines.lineNumber() - reportedLines);
+        onChunk(lines.bytesConsumed() - reported, lines.lineNumber() - reportedLines);
     out = builder.finish();
     return !cancelled;
 }
@@ -279,6 +306,8 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
                     + std::to_string(logPes.size()),
                 done, bytesTotal, filesDone.load(), logPes.size() });
         };
+        // The PEs' columns, in large blocks shared by the run (core::StoreArena).
+        core::StoreArena arena;
         auto readLog = [&](std::size_t k) {
             if (stop.load())
                 return;
@@ -298,7 +327,7 @@ LoadResult loadFoundRun(FoundRun run, const LoadOptions& options)
             };
             try {
                 readPeLog(files.logPaths[pe], static_cast<core::PeId>(pe), meta, trace->pes[pe],
-                    reports[k], onChunk);
+                    reports[k], onChunk, &arena);
             } catch (const std::exception& e) {
                 // Out of memory or a bug: leave this PE out, keep the rest of the run.
                 reports[k].add(core::Issue::FileError, fileNameOf(files.logPaths[pe]), 0,

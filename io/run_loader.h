@@ -10,6 +10,10 @@
 #include <optional>
 #include <string>
 
+namespace parallax::core {
+class StoreArena;
+}
+
 namespace parallax::io {
 
 struct LoadProgress {
@@ -75,9 +79,11 @@ void finishLoadReport(core::Trace& trace);
 
 // Reads one PE's log into a PeTrace (used by loadRun; exposed for tests and benchmarks).
 // Returns false when cancelled. `onChunk` hears the bytes and lines read since its last call,
-// every 16,384 lines and once at the end; returning false stops the read.
+// every 16,384 lines and once at the end; returning false stops the read. With `arena` the
+// PE's columns are put there (a whole run's load, see core::StoreArena).
 bool readPeLog(const std::string& path, core::PeId pe, const core::RunMetadata& metadata,
     core::PeTrace& out, core::ImportReport& report,
-    const std::function<bool(std::uint64_t bytesDelta, std::uint64_t linesDelta)>& onChunk = {});
+    const std::function<bool(std::uint64_t bytesDelta, std::uint64_t linesDelta)>& onChunk = {},
+    core::StoreArena* arena = nullptr);
 
 } // namespace parallax::io

@@ -8,6 +8,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
+
 using namespace parallax;
 using namespace parallax::test;
 
@@ -197,4 +199,61 @@ TEST_CASE("opening a missing file or a directory fails with a message")
     error.clear();
     CHECK(io::ByteSource::open(dir.path().string(), error) == nullptr);
     CHECK_FALSE(error.empty());
+}
+
+TEST_CASE("a mapped file and a streamed gzip of the same text give the same lines and numbers")
+{
+    // Plain files are split in place over their mapping, damaged-gzip fallbacks through the
+    // buffer: the overlong-line rule, CR stripping and the cut-off last line must agree.
+    TempDir dir;
+    std::string text = "PROJECTIONS-RECORD 3\r\n6 100\n\n";
+    text += std::string(2u << 20, 'x');
+    text += "\n7 200\n" + std::string(io::LineReader::kMaxLine - 10, 'y') + "\n8 300";
+    writeFile(dir / "a.log", text);
+    gzipString(dir / "b.log", text);
+    const auto mapped = readLines(dir / "a.log");
+    std::string error;
+    auto source
+        = io::ByteSource::open((dir / "b.log").string(), error, io::ByteSource::Gzip::Streaming);
+    REQUIRE(source);
+    io::LineReader reader(*source);
+    CHECK(reader.cursor() == nullptr);
+    Lines streamed;
+    std::string_view line;
+    while (reader.next(line)) {
+        streamed.lines.emplace_back(line);
+        streamed.numbers.push_back(reader.lineNumber());
+    }
+    CHECK(mapped.lines == streamed.lines);
+    CHECK(mapped.numbers == streamed.numbers);
+    CHECK(mapped.numbers == std::vector<std::uint64_t> { 1, 2, 3, 5, 6, 7 });
+    CHECK(mapped.overlong == 1);
+    CHECK(reader.overlongLines() == 1);
+    CHECK(mapped.endedMidLine);
+    CHECK(reader.endedMidLine());
+    CHECK(mapped.lines.back() == "8 300");
+}
+
+TEST_CASE("skipping a line in place over a mapped file counts it as next() would")
+{
+    TempDir dir;
+    writeFile(dir / "a.log", "6 100\n7 200\n8 300\n");
+    std::string error;
+    auto source = io::ByteSource::open((dir / "a.log").string(), error);
+    REQUIRE(source);
+    io::LineReader reader(*source);
+    REQUIRE(reader.cursor() != nullptr);
+    std::string_view line;
+    REQUIRE(reader.next(line));
+    CHECK(line == "6 100");
+    const char* nl = static_cast<const char*>(std::memchr(
+        reader.cursor(), '\n', static_cast<std::size_t>(reader.textEnd() - reader.cursor())));
+    REQUIRE(nl != nullptr);
+    reader.skipLine(nl);
+    CHECK(reader.lineNumber() == 2);
+    REQUIRE(reader.next(line));
+    CHECK(line == "8 300");
+    CHECK(reader.lineNumber() == 3);
+    CHECK_FALSE(reader.next(line));
+    CHECK(reader.bytesConsumed() == 18);
 }

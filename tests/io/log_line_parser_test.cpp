@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <utility>
 
 using namespace parallax;
@@ -587,4 +588,50 @@ TEST_CASE("common records read the same whether the quick scan or the field chec
     const auto unknown = parseWith(parser, "2 4 219 1695 7 0 80 0 1 2 3 1108");
     REQUIRE(unknown.status == ParseStatus::Ok);
     CHECK(unknown.objectId == std::vector<std::int32_t> { 1, 2, 3 });
+}
+
+TEST_CASE("parseInPlace takes a common line from the text up to its newline as parse does")
+{
+    // The loader hands the rest of a mapped file to parseInPlace; it must decode exactly the
+    // lines the quick scan takes (same record as parse) and leave every other line untouched.
+    const auto metadata = exampleMetadata(11.0);
+    LogLineParser parser(metadata);
+    LogLineParser reference(metadata);
+    const std::string text = "2 4 151 1695 7 0 80 0 12 1108\n"
+                             "1 18 124 1595 6 0 80 2\n"
+                             "14 1700 0\r\n" // CRLF: the reader strips the CR, parse decides
+                             "\n"
+                             "3 0 151 1234567890123456789 7 0 80 1\n" // 19 digits
+                             "15 1800 0 x\n"
+                             "13  7\t1900 3 0  \n"
+                             "3 0 151 2000 7 0 80 1"; // no newline: the reader's last line
+    const std::vector<bool> inPlace { true, true, false, false, false, false, true, false };
+    const char* at = text.data();
+    const char* end = text.data() + text.size();
+    for (const bool expected : inPlace) {
+        const char* nl
+            = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
+        const auto line = std::string_view(at, nl != nullptr ? nl : end);
+        INFO("line '" << line << "'");
+        LogRecord record;
+        const char* newline = nullptr;
+        REQUIRE(parser.parseInPlace(at, end, record, newline) == expected);
+        if (expected) {
+            CHECK(newline == nl);
+            const auto p = parseWith(reference, line);
+            REQUIRE(p.status == ParseStatus::Ok);
+            CHECK(record.type == p.record.type);
+            CHECK(record.time == p.record.time);
+            CHECK(record.entry == p.record.entry);
+            CHECK(record.pe == p.record.pe);
+            CHECK(record.eventId == p.record.eventId);
+            CHECK(record.msgBytes == p.record.msgBytes);
+            CHECK(record.cpuTime == p.record.cpuTime);
+            CHECK(record.sendDuration == p.record.sendDuration);
+            CHECK(record.userEventId == p.record.userEventId);
+            CHECK(std::vector<std::int32_t>(record.objectId.begin(), record.objectId.end())
+                == p.objectId);
+        }
+        at = nl != nullptr ? nl + 1 : end;
+    }
 }
