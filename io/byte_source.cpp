@@ -13,7 +13,6 @@
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <vector>
 
@@ -21,26 +20,37 @@ namespace parallax::io {
 
 namespace {
 
+// The buffer a thread read its last whole log into, kept for its next one: a run has a log
+// per PE, and a fresh buffer per file would cost its page faults every time.
+struct WholeBuffer {
+    std::unique_ptr<char[]> data;
+    std::size_t capacity = 0;
+};
+thread_local WholeBuffer t_wholeBuffer;
+
+// Larger logs are read through LineReader's buffer, so a huge one is never held at once.
+constexpr std::size_t kWholeLimit = std::size_t { 64 } << 20;
+
 class PlainSource final : public ByteSource {
 public:
     PlainSource(std::FILE* file, std::uint64_t size)
         : m_file(file)
         , m_size(size)
     {
-        mapWhole();
+        readWhole();
     }
     ~PlainSource() override
     {
-        if (m_map != nullptr)
-            ::munmap(m_map, m_mapSize);
+        if (m_whole.data && m_whole.capacity > t_wholeBuffer.capacity)
+            t_wholeBuffer = std::move(m_whole);
         std::fclose(m_file);
     }
 
     std::ptrdiff_t read(char* buffer, std::size_t capacity) override
     {
-        if (m_map != nullptr) {
-            const auto n = std::min(capacity, m_mapSize - m_position);
-            std::memcpy(buffer, static_cast<const char*>(m_map) + m_position, n);
+        if (m_whole.data) {
+            const auto n = std::min(capacity, m_wholeSize - m_position);
+            std::memcpy(buffer, m_whole.data.get() + m_position, n);
             m_position += n;
             m_consumed = m_position;
             return static_cast<std::ptrdiff_t>(n);
@@ -55,9 +65,9 @@ public:
     }
     bool whole(std::string_view& text) override
     {
-        if (m_map == nullptr)
+        if (!m_whole.data)
             return false;
-        text = std::string_view(static_cast<const char*>(m_map), m_mapSize);
+        text = std::string_view(m_whole.data.get(), m_wholeSize);
         return true;
     }
     void consumedTo(std::size_t position) override { m_consumed = position; }
@@ -66,34 +76,45 @@ public:
     [[nodiscard]] bool compressed() const override { return false; }
 
 private:
-    // A regular file is mapped whole (read ahead): the reader splits lines in
-    // the page cache instead of copying the file into a buffer with read(). Anything that cannot
-    // be mapped (empty, a pipe, no address space) is read with fread as before.
-    void mapWhole()
+    // A regular file up to kWholeLimit is read whole with one fread, and the reader splits its
+    // lines in place (no per-chunk copy, no carrying of a cut line). Not mapped: a log that
+    // another process truncates while it is mapped would kill the load with SIGBUS (a run
+    // directory being written again, a parallel file system's I/O error), where fread just
+    // returns less and the log reads as cut. A read error leaves the streaming path to report
+    // it.
+    void readWhole()
     {
         struct stat st { };
-        const int fd = fileno(m_file);
-        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0
-            || static_cast<std::uint64_t>(st.st_size) > std::numeric_limits<std::size_t>::max())
+        if (::fstat(fileno(m_file), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0
+            || static_cast<std::uint64_t>(st.st_size) > kWholeLimit)
             return;
         const auto size = static_cast<std::size_t>(st.st_size);
-        // Populated at once up to a size a PE's log usually has; a larger file is faulted in
-        // as the scan goes (with read-ahead), so it does not sit in memory all at once.
-        const int populate = size <= (std::size_t { 64 } << 20) ? MAP_POPULATE : 0;
-        void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | populate, fd, 0);
-        if (p == MAP_FAILED)
+        WholeBuffer buffer;
+        if (t_wholeBuffer.capacity >= size) {
+            buffer = std::move(t_wholeBuffer);
+            t_wholeBuffer.capacity = 0;
+        } else {
+            buffer.data = std::make_unique_for_overwrite<char[]>(size);
+            buffer.capacity = size;
+        }
+        const auto got = std::fread(buffer.data.get(), 1, size, m_file);
+        if (got < size && std::ferror(m_file) != 0) {
+            std::clearerr(m_file);
+            std::rewind(m_file);
+            if (buffer.capacity > t_wholeBuffer.capacity)
+                t_wholeBuffer = std::move(buffer);
             return;
-        ::madvise(p, size, MADV_SEQUENTIAL);
-        m_map = p;
-        m_mapSize = size;
+        }
+        m_whole = std::move(buffer);
+        m_wholeSize = got;
     }
 
     std::FILE* m_file;
     std::uint64_t m_size;
     std::uint64_t m_consumed = 0;
-    void* m_map = nullptr;
-    std::size_t m_mapSize = 0;
-    std::size_t m_position = 0; // read() over the mapping
+    WholeBuffer m_whole;
+    std::size_t m_wholeSize = 0;
+    std::size_t m_position = 0; // read() over the whole text
 };
 
 // gzip through zlib's inflate directly (not gzread): every byte inflated before a data error

@@ -36,7 +36,7 @@ public:
     [[nodiscard]] virtual std::uint64_t bytesConsumed() const = 0;
     [[nodiscard]] virtual std::uint64_t fileSize() const = 0;
     [[nodiscard]] virtual bool compressed() const = 0;
-    // The whole text at once, when the source holds it in memory (a plain file mapped, a gzip
+    // The whole text at once, when the source holds it in memory (a plain log read whole, a gzip
     // file decompressed whole): LineReader then splits it in place instead of copying it out
     // with read(). False for a streaming source.
     virtual bool whole(std::string_view& text)

@@ -10,7 +10,7 @@
 
 namespace parallax::io {
 
-// Splits a ByteSource into lines. A source that holds its whole text (a mapped plain file, a
+// Splits a ByteSource into lines. A source that holds its whole text (a plain log read whole, a
 // gzip file decompressed whole) is split in place; any other is read through a fixed-size
 // buffer refilled as lines are consumed, so the whole file is never held. Lines longer than the
 // limit are skipped (and counted) so a garbage file without newlines cannot exhaust memory.

@@ -201,9 +201,10 @@ TEST_CASE("opening a missing file or a directory fails with a message")
     CHECK_FALSE(error.empty());
 }
 
-TEST_CASE("a mapped file and a streamed gzip of the same text give the same lines and numbers")
+TEST_CASE("a plain file read whole and a streamed gzip of the same text give the same lines and "
+          "numbers")
 {
-    // Plain files are split in place over their mapping, damaged-gzip fallbacks through the
+    // Plain files are split in place once read whole, damaged-gzip fallbacks through the
     // buffer: the overlong-line rule, CR stripping and the cut-off last line must agree.
     TempDir dir;
     std::string text = "PROJECTIONS-RECORD 3\r\n6 100\n\n";
@@ -211,7 +212,7 @@ TEST_CASE("a mapped file and a streamed gzip of the same text give the same line
     text += "\n7 200\n" + std::string(io::LineReader::kMaxLine - 10, 'y') + "\n8 300";
     writeFile(dir / "a.log", text);
     gzipString(dir / "b.log", text);
-    const auto mapped = readLines(dir / "a.log");
+    const auto whole = readLines(dir / "a.log");
     std::string error;
     auto source
         = io::ByteSource::open((dir / "b.log").string(), error, io::ByteSource::Gzip::Streaming);
@@ -224,17 +225,17 @@ TEST_CASE("a mapped file and a streamed gzip of the same text give the same line
         streamed.lines.emplace_back(line);
         streamed.numbers.push_back(reader.lineNumber());
     }
-    CHECK(mapped.lines == streamed.lines);
-    CHECK(mapped.numbers == streamed.numbers);
-    CHECK(mapped.numbers == std::vector<std::uint64_t> { 1, 2, 3, 5, 6, 7 });
-    CHECK(mapped.overlong == 1);
+    CHECK(whole.lines == streamed.lines);
+    CHECK(whole.numbers == streamed.numbers);
+    CHECK(whole.numbers == std::vector<std::uint64_t> { 1, 2, 3, 5, 6, 7 });
+    CHECK(whole.overlong == 1);
     CHECK(reader.overlongLines() == 1);
-    CHECK(mapped.endedMidLine);
+    CHECK(whole.endedMidLine);
     CHECK(reader.endedMidLine());
-    CHECK(mapped.lines.back() == "8 300");
+    CHECK(whole.lines.back() == "8 300");
 }
 
-TEST_CASE("skipping a line in place over a mapped file counts it as next() would")
+TEST_CASE("skipping a line in place over a file read whole counts it as next() would")
 {
     TempDir dir;
     writeFile(dir / "a.log", "6 100\n7 200\n8 300\n");
@@ -256,4 +257,18 @@ TEST_CASE("skipping a line in place over a mapped file counts it as next() would
     CHECK(reader.lineNumber() == 3);
     CHECK_FALSE(reader.next(line));
     CHECK(reader.bytesConsumed() == 18);
+}
+
+TEST_CASE("a thread reading a long log and then a short one sees only the short one's text")
+{
+    // The buffer a log is read whole into is kept for the thread's next log: the second, shorter
+    // file must not show the first one's tail.
+    TempDir dir;
+    writeFile(dir / "long.log", "6 100\n7 200\n8 300\n9 400\n");
+    writeFile(dir / "short.log", "1 2\n3");
+    const auto first = readLines(dir / "long.log");
+    CHECK(first.lines.size() == 4);
+    const auto second = readLines(dir / "short.log");
+    CHECK(second.lines == std::vector<std::string> { "1 2", "3" });
+    CHECK(second.endedMidLine);
 }
