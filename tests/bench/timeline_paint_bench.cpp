@@ -7,7 +7,9 @@
 // the middle of the run. Per zoom level it prints the median and the maximum of
 //   cold: a frame after the window moved by 1 µs (the geometry is rebuilt), and
 //   warm: a repaint of the same window (cached geometry, as for hover or selection);
-//   cold cpu: the CPU time of a cold frame over all threads (less sensitive to other load).
+//   cold cpu: the CPU time of a cold frame over all threads (less sensitive to other load);
+//   geometry: of the cold frame, the wall time of building its geometry (rows, blocks, spread;
+//             the rest is painting), measured on a separate cold build of the same window.
 // With --collapse K every K consecutive PEs are collapsed into one group, drawn in --mode (SUM:
 // one aggregated row, SET: one row with the members' spread, KEY: four rows). --save writes
 // each zoom level's last frame to PREFIX-LEVEL.png, to compare pictures before and after.
@@ -188,8 +190,8 @@ int main(int argc, char** argv)
                 "%dx%d, %d frames per figure\n",
         trace->pes.size(), static_cast<unsigned long long>(trace->eventCount()), loadS, shown,
         widget.rowSources().size(), options.width, options.height, options.frames);
-    std::printf("%-16s %9s %16s %10s %16s %9s\n", "window", "rows", "cold median/max", "cold cpu",
-        "warm median/max", "blocks");
+    std::printf("%-16s %9s %16s %10s %16s %9s %9s\n", "window", "rows", "cold median/max",
+        "cold cpu", "warm median/max", "geometry", "blocks");
 
     // Five windows from the whole run down to 100 µs, evenly spaced on a log scale.
     constexpr int kLevels = 5;
@@ -212,10 +214,11 @@ int main(int argc, char** argv)
         std::vector<double> cold;
         std::vector<double> coldCpu;
         std::vector<double> warm;
+        std::vector<double> geometry;
         (void)paintMs(widget, image); // warm-up (fonts, glyph caches)
-        for (int f = 0; f < options.frames; ++f) {
-            // A new window each frame, so the geometry is rebuilt: every other frame the
-            // window moves by 1 µs (or, at the run's edge, shrinks by 1 µs).
+        // A new window each frame, so the geometry is rebuilt: every other frame the window
+        // moves by 1 µs (or, at the run's edge, shrinks by 1 µs).
+        const auto step = [&](int f) {
             if (f % 2 == 0) {
                 widget.setWindow({ base.begin + 1, base.end + 1 });
                 if (widget.window().begin == base.begin && widget.window().end == base.end)
@@ -223,10 +226,21 @@ int main(int argc, char** argv)
             } else {
                 widget.setWindow(base);
             }
+        };
+        for (int f = 0; f < options.frames; ++f) {
+            step(f);
             double cpu = 0.0;
             cold.push_back(paintMs(widget, image, &cpu));
             coldCpu.push_back(cpu);
             warm.push_back(paintMs(widget, image));
+            // The geometry alone, of the other window, then back to this frame's window.
+            step(f + 1);
+            const auto start = std::chrono::steady_clock::now();
+            (void)widget.currentGeometry();
+            geometry.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count());
+            step(f);
         }
         if (!options.save.empty())
             image.save(QString::fromStdString(options.save + "-" + std::to_string(level) + ".png"));
@@ -238,9 +252,9 @@ int main(int argc, char** argv)
         const auto w = summarize(warm);
         // Padded as a QString: "µs" is one character but two bytes.
         const QString label = views::formatPreciseTime(base.length()).leftJustified(16);
-        std::printf("%s %9zu %7.2f/%6.2f ms %7.2f ms %7.2f/%6.2f ms %9zu\n",
+        std::printf("%s %9zu %7.2f/%6.2f ms %7.2f ms %7.2f/%6.2f ms %6.2f ms %9zu\n",
             label.toUtf8().constData(), g.rows.size(), c.median, c.max, summarize(coldCpu).median,
-            w.median, w.max, blocks);
+            w.median, w.max, summarize(geometry).median, blocks);
     }
     return 0;
 }
