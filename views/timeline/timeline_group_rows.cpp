@@ -439,10 +439,15 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
             if (const auto spread = summaries->spreadOf(row.members))
                 foldCoarseSpread(*spread, map, width, *fold);
     }
-    for (const auto pe : row.members) {
+    const bool walked = !group || fine; // the members' executions in the window are read
+    for (std::size_t m = 0; m < row.members.size(); ++m) {
+        const auto pe = row.members[m];
         if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size())
             continue;
         const auto& p = trace.pes[static_cast<std::size_t>(pe)];
+        if (const auto next = m + 1 < row.members.size() ? row.members[m + 1] : core::kNoPe;
+            walked && next >= 0 && static_cast<std::size_t>(next) < trace.pes.size())
+            prefetchExecutions(trace.pes[static_cast<std::size_t>(next)], w);
         ++members;
         row.tracedUs += tracedInWindow(p, w);
         if (group && !fine) {

@@ -58,6 +58,19 @@ inline std::size_t lowerBoundNear(
     return static_cast<std::size_t>(std::lower_bound(v + lo, v + hi, value) - v);
 }
 
+// Where time `t` falls among the executions `ex` (not empty), were they spread evenly over the
+// PE's run: an index in [0, n].
+inline std::size_t executionGuess(const core::ExecutionColumns& ex, core::TimeUs t)
+{
+    const std::size_t n = ex.size();
+    const core::TimeUs first = ex.begin[0];
+    const double span = static_cast<double>(ex.end[n - 1] - first);
+    if (span <= 0.0 || t <= first)
+        return 0;
+    return static_cast<std::size_t>(std::min(
+        static_cast<double>(t - first) / span * static_cast<double>(n), static_cast<double>(n)));
+}
+
 // PeTrace::executionsOverlapping(w.begin, w.end), the same range, searched from where the
 // window lies in the PE's run (its executions spread evenly enough over it that the guesses
 // land a few executions away). Per member and frame, the two searches over a whole column cost
@@ -70,13 +83,8 @@ inline core::IndexRange executionsNear(const core::PeTrace& p, core::TimeRange w
         return {};
     const core::TimeUs* begin = ex.begin.data();
     const core::TimeUs* end = ex.end.data();
-    const double span = static_cast<double>(end[n - 1] - begin[0]);
     const auto guess = [&](core::TimeUs t) {
-        if (span <= 0.0 || t <= begin[0])
-            return std::size_t { 0 };
-        return static_cast<std::size_t>(
-            std::min(static_cast<double>(t - begin[0]) / span * static_cast<double>(n),
-                static_cast<double>(n)));
+        return executionGuess(ex, t);
     };
     // As overlappingRange: the first execution ending at or after the window's begin (one
     // ending exactly there overlaps only with zero length), up to the first beginning at or
@@ -88,6 +96,25 @@ inline core::IndexRange executionsNear(const core::PeTrace& p, core::TimeRange w
     if (last <= first)
         return {};
     return { first, last };
+}
+
+// Asks for the memory of `p`'s executions where the window begins (where executionsNear looks
+// and a walk starts) ahead of use: issued for the next member of a group while the current one
+// is walked, the next member's first reads do not wait on the memory one after another.
+inline void prefetchExecutions(const core::PeTrace& p, core::TimeRange w)
+{
+    const auto& ex = p.executions;
+    if (ex.size() == 0)
+        return;
+    const std::size_t last = ex.size() - 1;
+    const std::size_t k = std::min(executionGuess(ex, w.begin), last);
+    for (std::size_t ahead = 0; ahead < 32; ahead += 8) {
+        const std::size_t i = std::min(k + ahead, last);
+        __builtin_prefetch(ex.begin.data() + i);
+        __builtin_prefetch(ex.end.data() + i);
+    }
+    __builtin_prefetch(ex.entry.data() + k);
+    __builtin_prefetch(ex.entry.data() + std::min(k + 32, last));
 }
 
 // Walks the buckets (`count` of `bucketUs` from `origin`: a summary's) under pixel column `c`
