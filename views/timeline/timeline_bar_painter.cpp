@@ -42,6 +42,19 @@ struct IdleBand {
     int bottom;
 };
 
+// TimelineBarPainter::shareHeight, here to be inlined into the per-column loops: std::lround
+// done inline (the product is positive and small, its whole part and the fraction left exact).
+inline int heightOfShare(float share, int barHeight)
+{
+    if (!(share > 0.0F))
+        return 0;
+    const double x = std::min(static_cast<double>(share) * barHeight, 1e9);
+    auto rounded = static_cast<int>(x);
+    if (x - static_cast<double>(rounded) >= 0.5)
+        ++rounded;
+    return std::clamp(rounded, 1, barHeight);
+}
+
 IdleBand idleBand(int h)
 {
     const int inset = TimelineBarPainter::idleInset(h);
@@ -131,20 +144,12 @@ int TimelineBarPainter::blockHeight(const TimelineBlock& block, int barHeight)
 
 int TimelineBarPainter::aggregateHeight(const TimelineBlock& block, int barHeight)
 {
-    return shareHeight(block.utilization, barHeight);
+    return heightOfShare(block.utilization, barHeight);
 }
 
 int TimelineBarPainter::shareHeight(float share, int barHeight)
 {
-    if (!(share > 0.0F))
-        return 0;
-    // std::lround, inline (a library call per column and row showed in a frame's profile): the
-    // product is positive and small, its whole part exact, and the fraction left exact too.
-    const double x = std::min(static_cast<double>(share) * barHeight, 1e9);
-    auto rounded = static_cast<int>(x);
-    if (x - static_cast<double>(rounded) >= 0.5)
-        ++rounded;
-    return std::clamp(rounded, 1, barHeight);
+    return heightOfShare(share, barHeight);
 }
 
 TimelineBarPainter::SpreadHeights TimelineBarPainter::spreadHeights(
@@ -152,9 +157,9 @@ TimelineBarPainter::SpreadHeights TimelineBarPainter::spreadHeights(
 {
     // The coarse spread of a far zoom can miss the mean by a rounding: keep low <= mean <= high.
     const float mean = block.utilization;
-    const int m = shareHeight(mean, barHeight);
-    return { std::min(shareHeight(std::min(spread.low, mean), barHeight), m), m,
-        std::max(shareHeight(std::max(spread.high, mean), barHeight), m) };
+    const int m = heightOfShare(mean, barHeight);
+    return { std::min(heightOfShare(std::min(spread.low, mean), barHeight), m), m,
+        std::max(heightOfShare(std::max(spread.high, mean), barHeight), m) };
 }
 
 void TimelineBarPainter::paintAggregateColumns(const TimelineRow& row, int x0, int x1)
@@ -207,8 +212,16 @@ void TimelineBarPainter::paintAggregate(QPainter& painter, const TimelineRow& ro
         const bool set = row.spread.size() == row.blocks.size();
         // Per pixel column its heights (solid up to low, pale up to high, the mean's line) and
         // colours, then the image written line by line (transparent above the bar).
-        m_columns.assign(static_cast<std::size_t>(span), {});
+        auto& c = m_columns;
+        const auto n = static_cast<std::size_t>(span);
+        c.low.assign(n, 0);
+        c.high.assign(n, 0);
+        c.meanLine.assign(n, -1);
+        c.solid.assign(n, 0);
+        c.pale.assign(n, 0);
+        c.dark.assign(n, 0);
         int previousRight = std::numeric_limits<int>::min();
+        int tallest = 0;
         for (std::size_t i = 0; i < row.blocks.size(); ++i) {
             const auto& b = row.blocks[i];
             if (b.activity < 0 || b.activity >= columns)
@@ -221,27 +234,30 @@ void TimelineBarPainter::paintAggregate(QPainter& painter, const TimelineRow& ro
             }
             previousRight = std::max(previousRight, b.right);
             const auto a = static_cast<std::size_t>(b.activity);
-            AggregateColumn column;
-            if (set) {
-                const auto heights = spreadHeights(b, row.spread[i], h);
-                column
-                    = { heights.low, heights.high, heights.mean, m_rgb[a], m_pale[a], m_dark[a] };
-            } else {
-                const int height = aggregateHeight(b, h);
-                column = { height, height, 0, m_rgb[a], 0, 0 };
+            const auto heights = set ? spreadHeights(b, row.spread[i], h)
+                                     : SpreadHeights { aggregateHeight(b, h), 0, 0 };
+            for (int x = std::max(b.left, x0); x < std::min(b.right, x1); ++x) {
+                const auto k = static_cast<std::size_t>(x - x0);
+                c.low[k] = heights.low;
+                c.high[k] = set ? heights.high : heights.low;
+                c.meanLine[k] = heights.mean - 1;
+                c.solid[k] = m_rgb[a];
+                c.pale[k] = set ? m_pale[a] : 0;
+                c.dark[k] = set ? m_dark[a] : 0;
             }
-            for (int x = std::max(b.left, x0); x < std::min(b.right, x1); ++x)
-                m_columns[static_cast<std::size_t>(x - x0)] = column;
+            tallest = std::max(tallest, set ? heights.high : heights.low);
         }
         for (int y = 0; y < h; ++y) {
             auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(y));
             const int d = h - 1 - y; // pixels above the bar's bottom line
-            for (std::size_t x = 0; x < m_columns.size(); ++x) {
-                const auto& c = m_columns[x];
-                line[x] = c.mean > 0 && d == c.mean - 1 ? c.dark
-                    : d < c.low                         ? c.solid
-                    : d < c.high                        ? c.pale
-                                                        : 0;
+            if (d >= tallest) {
+                std::memset(line, 0, n * sizeof(QRgb));
+                continue;
+            }
+            for (std::size_t x = 0; x < n; ++x) {
+                const QRgb under = d < c.low[x] ? c.solid[x] : c.pale[x];
+                const QRgb v = d < c.high[x] ? under : 0;
+                line[x] = d == c.meanLine[x] ? c.dark[x] : v;
             }
         }
         painter.drawImage(QRect(x0, bar.top(), span, h), m_image, QRect(0, 0, span, h));

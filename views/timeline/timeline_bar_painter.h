@@ -75,17 +75,17 @@ private:
     std::vector<QRgb> m_edge; // idle's darker edge lines
     std::vector<QRgb> m_inner; // idle's band
     std::vector<int> m_fill; // per column: pixels from the bottom that are drawn
-    // A collapsed row's pixel column: solid up to `low` pixels, pale up to `high`, the mean's
-    // line dark (SET); SUM has low = high and no mean line.
-    struct AggregateColumn {
-        int low = 0;
-        int high = 0;
-        int mean = 0;
-        QRgb solid = 0;
-        QRgb pale = 0;
-        QRgb dark = 0;
+    // A collapsed row's pixel columns: solid up to `low` pixels, pale up to `high`, the line
+    // `meanLine` (from the bottom, -1: none) dark; SUM has low = high and no mean line.
+    struct AggregateColumns {
+        std::vector<int> low;
+        std::vector<int> high;
+        std::vector<int> meanLine;
+        std::vector<QRgb> solid;
+        std::vector<QRgb> pale;
+        std::vector<QRgb> dark;
     };
-    std::vector<AggregateColumn> m_columns;
+    AggregateColumns m_columns;
     std::vector<std::vector<QRect>> m_byActivity;
     std::vector<QRect> m_idleRects;
 };
