@@ -254,10 +254,23 @@ void TimelineBarPainter::paintAggregate(QPainter& painter, const TimelineRow& ro
                 std::memset(line, 0, n * sizeof(QRgb));
                 continue;
             }
+            // Every value read first, then selects only: the compiler vectorizes the loop.
+            const int* low = c.low.data();
+            const int* high = c.high.data();
+            const int* meanLine = c.meanLine.data();
+            const QRgb* solid = c.solid.data();
+            const QRgb* pale = c.pale.data();
+            const QRgb* dark = c.dark.data();
             for (std::size_t x = 0; x < n; ++x) {
-                const QRgb under = d < c.low[x] ? c.solid[x] : c.pale[x];
-                const QRgb v = d < c.high[x] ? under : 0;
-                line[x] = d == c.meanLine[x] ? c.dark[x] : v;
+                const int l = low[x];
+                const int hi = high[x];
+                const int m = meanLine[x];
+                const QRgb s = solid[x];
+                const QRgb p = pale[x];
+                const QRgb k = dark[x];
+                const QRgb under = d < l ? s : p;
+                const QRgb v = d < hi ? under : 0U;
+                line[x] = d == m ? k : v;
             }
         }
         painter.drawImage(QRect(x0, bar.top(), span, h), m_image, QRect(0, 0, span, h));
