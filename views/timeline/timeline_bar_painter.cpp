@@ -261,6 +261,14 @@ void TimelineBarPainter::paintAggregate(QPainter& painter, const TimelineRow& ro
             const QRgb* solid = c.solid.data();
             const QRgb* pale = c.pale.data();
             const QRgb* dark = c.dark.data();
+            if (!set) {
+                for (std::size_t x = 0; x < n; ++x) {
+                    const int l = low[x];
+                    const QRgb s = solid[x];
+                    line[x] = d < l ? s : 0U;
+                }
+                continue;
+            }
             for (std::size_t x = 0; x < n; ++x) {
                 const int l = low[x];
                 const int hi = high[x];
