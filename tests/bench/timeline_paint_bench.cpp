@@ -2,12 +2,16 @@
 // figures (the target is 16 ms per frame, docs/performance.md). Usage:
 //   parallax-bench-timeline RUN [--frames 50] [--width 1920 --height 1080] [--pes N]
 //                           [--collapse K [--mode sum|set|key]] [--save PREFIX] [--level L]
+//                           [--split 1]
 // It loads the run, shows the first N PEs (default 512, or all), and paints the TimelineWidget
 // offscreen into a QImage at five zoom levels from the whole run down to 100 µs, centred on
 // the middle of the run. Per zoom level it prints the median and the maximum of
 //   cold: a frame after the window moved by 1 µs (the geometry is rebuilt), and
 //   warm: a repaint of the same window (cached geometry, as for hover or selection);
-//   cold cpu: the CPU time of a cold frame over all threads (less sensitive to other load).
+//   cold cpu: the CPU time of a cold frame over all threads (less sensitive to other load),
+//             median and minimum (the minimum moves least with other work on the machine);
+//   geometry (with --split 1): of a cold frame, the wall time of building its geometry (rows,
+//             blocks, spread; the rest is painting), measured on a separate cold build.
 // With --collapse K every K consecutive PEs are collapsed into one group, drawn in --mode (SUM:
 // one aggregated row, SET: one row with the members' spread, KEY: four rows). --save writes
 // each zoom level's last frame to PREFIX-LEVEL.png, to compare pictures before and after.
@@ -46,6 +50,7 @@ struct Options {
     int pes = 512;
     int collapse = 0;
     int level = -1; // only this zoom level; -1: all
+    int split = 0; // 1: also time the geometry alone
     core::analysis::AggregationMode mode = core::analysis::AggregationMode::Sum;
     std::string save; // PNG prefix: the last frame of each zoom level, to compare pictures
 };
@@ -64,7 +69,7 @@ int usage()
 {
     std::fprintf(stderr,
         "usage: parallax-bench-timeline RUN [--frames N] [--width W --height H] [--pes N] "
-        "[--collapse K [--mode sum|set|key]] [--save PREFIX] [--level 0-4]\n");
+        "[--collapse K [--mode sum|set|key]] [--save PREFIX] [--level 0-4] [--split 1]\n");
     return 2;
 }
 
@@ -131,6 +136,8 @@ int main(int argc, char** argv)
             ok = readNumber(argv[i + 1], 1, options.pes);
         else if (flag == "--collapse")
             ok = readNumber(argv[i + 1], 1, options.collapse);
+        else if (flag == "--split")
+            ok = readNumber(argv[i + 1], 0, options.split) && options.split < 2;
         else if (flag == "--level")
             ok = readNumber(argv[i + 1], 0, options.level) && options.level < 5;
         else if (flag == "--mode") {
@@ -188,8 +195,8 @@ int main(int argc, char** argv)
                 "%dx%d, %d frames per figure\n",
         trace->pes.size(), static_cast<unsigned long long>(trace->eventCount()), loadS, shown,
         widget.rowSources().size(), options.width, options.height, options.frames);
-    std::printf("%-16s %9s %16s %10s %16s %9s\n", "window", "rows", "cold median/max", "cold cpu",
-        "warm median/max", "blocks");
+    std::printf("%-16s %9s %16s %16s %16s %9s %9s\n", "window", "rows", "cold median/max",
+        "cold cpu med/min", "warm median/max", "geometry", "blocks");
 
     // Five windows from the whole run down to 100 µs, evenly spaced on a log scale.
     constexpr int kLevels = 5;
@@ -212,10 +219,11 @@ int main(int argc, char** argv)
         std::vector<double> cold;
         std::vector<double> coldCpu;
         std::vector<double> warm;
+        std::vector<double> geometry;
         (void)paintMs(widget, image); // warm-up (fonts, glyph caches)
-        for (int f = 0; f < options.frames; ++f) {
-            // A new window each frame, so the geometry is rebuilt: every other frame the
-            // window moves by 1 µs (or, at the run's edge, shrinks by 1 µs).
+        // A new window each frame, so the geometry is rebuilt: every other frame the window
+        // moves by 1 µs (or, at the run's edge, shrinks by 1 µs).
+        const auto step = [&](int f) {
             if (f % 2 == 0) {
                 widget.setWindow({ base.begin + 1, base.end + 1 });
                 if (widget.window().begin == base.begin && widget.window().end == base.end)
@@ -223,10 +231,23 @@ int main(int argc, char** argv)
             } else {
                 widget.setWindow(base);
             }
+        };
+        for (int f = 0; f < options.frames; ++f) {
+            step(f);
             double cpu = 0.0;
             cold.push_back(paintMs(widget, image, &cpu));
             coldCpu.push_back(cpu);
             warm.push_back(paintMs(widget, image));
+            if (options.split == 0)
+                continue;
+            // The geometry alone, of the other window, then back to this frame's window.
+            step(f + 1);
+            const auto start = std::chrono::steady_clock::now();
+            (void)widget.currentGeometry();
+            geometry.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                    .count());
+            step(f);
         }
         if (!options.save.empty())
             image.save(QString::fromStdString(options.save + "-" + std::to_string(level) + ".png"));
@@ -238,9 +259,11 @@ int main(int argc, char** argv)
         const auto w = summarize(warm);
         // Padded as a QString: "µs" is one character but two bytes.
         const QString label = views::formatPreciseTime(base.length()).leftJustified(16);
-        std::printf("%s %9zu %7.2f/%6.2f ms %7.2f ms %7.2f/%6.2f ms %9zu\n",
-            label.toUtf8().constData(), g.rows.size(), c.median, c.max, summarize(coldCpu).median,
-            w.median, w.max, blocks);
+        const auto cpu = summarize(coldCpu);
+        std::printf("%s %9zu %7.2f/%6.2f ms %7.2f/%6.2f ms %7.2f/%6.2f ms %6.2f ms %9zu\n",
+            label.toUtf8().constData(), g.rows.size(), c.median, c.max, cpu.median,
+            *std::min_element(coldCpu.begin(), coldCpu.end()), w.median, w.max,
+            options.split != 0 ? summarize(geometry).median : 0.0, blocks);
     }
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "core/trace.h"
 #include "support/busy_idle_run.h"
 #include "timeline_test_support.h"
+#include "views/timeline/timeline_rows_internal.h"
 #include "views/timeline/timeline_widget.h"
 
 #include <QScrollBar>
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <array>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -284,6 +286,57 @@ TEST_CASE("expanding and collapsing a group keeps the window and the group's pla
     CHECK(rowTop() == top);
     CHECK(w->window().begin == window.begin);
     CHECK(w->window().end == window.end);
+}
+
+TEST_CASE("a group member's executions in the window are found from a guess: the same range as "
+          "the binary search",
+    "[views][timeline][groups]")
+{
+    core::PeTrace p;
+    // [0, 10), a zero-length execution at 10, [10, 20), [30, 40), [50, 50).
+    p.executions.begin = std::vector<core::TimeUs> { 0, 10, 10, 30, 50 };
+    p.executions.end = std::vector<core::TimeUs> { 10, 10, 20, 40, 50 };
+    // [10, 35): not [0, 10) (it ends where the window begins), the point at 10, [10, 20) and
+    // [30, 40); [40, 50): nothing; [0, 60): all.
+    const auto a = views::timeline_rows::executionsNear(p, { 10, 35 });
+    CHECK(a.first == 1);
+    CHECK(a.last == 4);
+    CHECK(views::timeline_rows::executionsNear(p, { 40, 50 }).empty());
+    const auto all = views::timeline_rows::executionsNear(p, { 0, 60 });
+    CHECK(all.first == 0);
+    CHECK(all.last == 5);
+    const auto same = [&](core::TimeUs t0, core::TimeUs t1) {
+        const auto near = views::timeline_rows::executionsNear(p, { t0, t1 });
+        const auto exact = p.executionsOverlapping(t0, t1);
+        return near.empty() == exact.empty()
+            && (near.empty() || (near.first == exact.first && near.last == exact.last));
+    };
+    bool allSame = true;
+    for (core::TimeUs t0 = -5; t0 <= 60; ++t0)
+        for (core::TimeUs t1 = t0 - 1; t1 <= 65; ++t1)
+            allSame = allSame && same(t0, t1);
+    CHECK(allSame);
+
+    // Executions bunched at the start and the end of a long run (a poor guess), and short
+    // windows anywhere.
+    std::mt19937 random(12);
+    std::vector<core::TimeUs> begin;
+    std::vector<core::TimeUs> end;
+    core::TimeUs t = 0;
+    for (int k = 0; k < 2000; ++k) {
+        t += (k == 1000 ? 1'000'000 : 0) + static_cast<core::TimeUs>(random() % 5);
+        begin.push_back(t);
+        t += static_cast<core::TimeUs>(random() % 4);
+        end.push_back(t);
+    }
+    p.executions.begin = std::move(begin);
+    p.executions.end = std::move(end);
+    for (int k = 0; k < 20000 && allSame; ++k) {
+        const auto t0 = static_cast<core::TimeUs>(random() % static_cast<unsigned>(t + 20)) - 10;
+        allSame = same(t0, t0 + static_cast<core::TimeUs>(random() % 200))
+            && same(t0, t0 + static_cast<core::TimeUs>(random() % 1'500'000));
+    }
+    CHECK(allSame);
 }
 
 } // namespace parallax_test_timeline_groups_test

@@ -10,6 +10,24 @@
 
 namespace parallax::views {
 
+namespace {
+
+// std::llround(v), inline: timeAt runs twice per pixel column of every row a frame builds, and
+// the library call showed in its profile. The whole part of |v| converts exactly, and so does
+// the fraction left; beyond 4e18 (or NaN) the library decides.
+core::TimeUs roundedTime(double v)
+{
+    const double a = std::abs(v);
+    if (!(a < 4e18))
+        return static_cast<core::TimeUs>(std::llround(v));
+    auto r = static_cast<core::TimeUs>(a);
+    if (a - static_cast<double>(r) >= 0.5)
+        ++r;
+    return v < 0 ? -r : r;
+}
+
+} // namespace
+
 double TimeMapping::xOf(core::TimeUs time) const
 {
     const auto length = static_cast<double>(std::max<core::TimeUs>(window.length(), 1));
@@ -19,8 +37,7 @@ double TimeMapping::xOf(core::TimeUs time) const
 core::TimeUs TimeMapping::timeAt(double x) const
 {
     const auto length = static_cast<double>(std::max<core::TimeUs>(window.length(), 1));
-    return window.begin
-        + static_cast<core::TimeUs>(std::llround((x - left) * length / std::max(width, 1e-9)));
+    return window.begin + roundedTime((x - left) * length / std::max(width, 1e-9));
 }
 
 double TimeMapping::usPerPixel() const

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace parallax::views {
 
@@ -40,6 +41,19 @@ struct IdleBand {
     int top;
     int bottom;
 };
+
+// TimelineBarPainter::shareHeight, here to be inlined into the per-column loops: std::lround
+// done inline (the product is positive and small, its whole part and the fraction left exact).
+inline int heightOfShare(float share, int barHeight)
+{
+    if (!(share > 0.0F))
+        return 0;
+    const double x = std::min(static_cast<double>(share) * barHeight, 1e9);
+    auto rounded = static_cast<int>(x);
+    if (x - static_cast<double>(rounded) >= 0.5)
+        ++rounded;
+    return std::clamp(rounded, 1, barHeight);
+}
 
 IdleBand idleBand(int h)
 {
@@ -130,15 +144,12 @@ int TimelineBarPainter::blockHeight(const TimelineBlock& block, int barHeight)
 
 int TimelineBarPainter::aggregateHeight(const TimelineBlock& block, int barHeight)
 {
-    return shareHeight(block.utilization, barHeight);
+    return heightOfShare(block.utilization, barHeight);
 }
 
 int TimelineBarPainter::shareHeight(float share, int barHeight)
 {
-    if (!(share > 0.0F))
-        return 0;
-    return std::clamp(
-        static_cast<int>(std::lround(static_cast<double>(share) * barHeight)), 1, barHeight);
+    return heightOfShare(share, barHeight);
 }
 
 TimelineBarPainter::SpreadHeights TimelineBarPainter::spreadHeights(
@@ -146,9 +157,42 @@ TimelineBarPainter::SpreadHeights TimelineBarPainter::spreadHeights(
 {
     // The coarse spread of a far zoom can miss the mean by a rounding: keep low <= mean <= high.
     const float mean = block.utilization;
-    const int m = shareHeight(mean, barHeight);
-    return { std::min(shareHeight(std::min(spread.low, mean), barHeight), m), m,
-        std::max(shareHeight(std::max(spread.high, mean), barHeight), m) };
+    const int m = heightOfShare(mean, barHeight);
+    return { std::min(heightOfShare(std::min(spread.low, mean), barHeight), m), m,
+        std::max(heightOfShare(std::max(spread.high, mean), barHeight), m) };
+}
+
+void TimelineBarPainter::paintAggregateColumns(const TimelineRow& row, int x0, int x1)
+{
+    const int h = row.bar.height();
+    const auto columns = static_cast<int>(m_rgb.size());
+    const int span = x1 - x0;
+    for (int y = 0; y < h; ++y)
+        std::memset(m_image.scanLine(y), 0, static_cast<std::size_t>(span) * sizeof(QRgb));
+    const bool set = row.spread.size() == row.blocks.size();
+    m_lines.resize(static_cast<std::size_t>(h));
+    for (int y = 0; y < h; ++y)
+        m_lines[static_cast<std::size_t>(y)] = reinterpret_cast<QRgb*>(m_image.scanLine(y));
+    for (std::size_t i = 0; i < row.blocks.size(); ++i) {
+        const auto& b = row.blocks[i];
+        if (b.activity < 0 || b.activity >= columns)
+            continue;
+        const auto a = static_cast<std::size_t>(b.activity);
+        const auto column = [&](int from, int to, QRgb c) {
+            for (int x = std::max(b.left, x0); x < std::min(b.right, x1); ++x)
+                for (int y = h - to; y < h - from; ++y)
+                    m_lines[static_cast<std::size_t>(y)][x - x0] = c;
+        };
+        if (!set) {
+            column(0, aggregateHeight(b, h), m_rgb[a]);
+            continue;
+        }
+        const auto s = spreadHeights(b, row.spread[i], h);
+        column(0, s.low, m_rgb[a]);
+        column(s.low, s.high, m_pale[a]);
+        if (s.mean > 0)
+            column(s.mean - 1, s.mean, m_dark[a]);
+    }
 }
 
 void TimelineBarPainter::paintAggregate(QPainter& painter, const TimelineRow& row, bool raster)
@@ -165,31 +209,77 @@ void TimelineBarPainter::paintAggregate(QPainter& painter, const TimelineRow& ro
         if (m_image.width() < span || m_image.height() != h)
             m_image
                 = QImage(std::max(span, m_image.width()), h, QImage::Format_ARGB32_Premultiplied);
-        for (int y = 0; y < h; ++y)
-            std::memset(m_image.scanLine(y), 0, static_cast<std::size_t>(span) * sizeof(QRgb));
         const bool set = row.spread.size() == row.blocks.size();
-        m_lines.resize(static_cast<std::size_t>(h));
-        for (int y = 0; y < h; ++y)
-            m_lines[static_cast<std::size_t>(y)] = reinterpret_cast<QRgb*>(m_image.scanLine(y));
+        // Per pixel column its heights (solid up to low, pale up to high, the mean's line) and
+        // colours, then the image written line by line (transparent above the bar).
+        auto& c = m_columns;
+        const auto n = static_cast<std::size_t>(span);
+        c.low.assign(n, 0);
+        c.high.assign(n, 0);
+        c.meanLine.assign(n, -1);
+        c.solid.assign(n, 0);
+        c.pale.assign(n, 0);
+        c.dark.assign(n, 0);
+        int previousRight = std::numeric_limits<int>::min();
+        int tallest = 0;
         for (std::size_t i = 0; i < row.blocks.size(); ++i) {
             const auto& b = row.blocks[i];
             if (b.activity < 0 || b.activity >= columns)
                 continue;
+            if (b.left < previousRight) {
+                // Blocks sharing a column (not what a group row holds): drawn one over another.
+                paintAggregateColumns(row, x0, x1);
+                painter.drawImage(QRect(x0, bar.top(), span, h), m_image, QRect(0, 0, span, h));
+                return;
+            }
+            previousRight = std::max(previousRight, b.right);
             const auto a = static_cast<std::size_t>(b.activity);
-            const auto column = [&](int from, int to, QRgb c) {
-                for (int x = std::max(b.left, x0); x < std::min(b.right, x1); ++x)
-                    for (int y = h - to; y < h - from; ++y)
-                        m_lines[static_cast<std::size_t>(y)][x - x0] = c;
-            };
-            if (!set) {
-                column(0, aggregateHeight(b, h), m_rgb[a]);
+            const auto heights = set ? spreadHeights(b, row.spread[i], h)
+                                     : SpreadHeights { aggregateHeight(b, h), 0, 0 };
+            for (int x = std::max(b.left, x0); x < std::min(b.right, x1); ++x) {
+                const auto k = static_cast<std::size_t>(x - x0);
+                c.low[k] = heights.low;
+                c.high[k] = set ? heights.high : heights.low;
+                c.meanLine[k] = heights.mean - 1;
+                c.solid[k] = m_rgb[a];
+                c.pale[k] = set ? m_pale[a] : 0;
+                c.dark[k] = set ? m_dark[a] : 0;
+            }
+            tallest = std::max(tallest, set ? heights.high : heights.low);
+        }
+        for (int y = 0; y < h; ++y) {
+            auto* line = reinterpret_cast<QRgb*>(m_image.scanLine(y));
+            const int d = h - 1 - y; // pixels above the bar's bottom line
+            if (d >= tallest) {
+                std::memset(line, 0, n * sizeof(QRgb));
                 continue;
             }
-            const auto s = spreadHeights(b, row.spread[i], h);
-            column(0, s.low, m_rgb[a]);
-            column(s.low, s.high, m_pale[a]);
-            if (s.mean > 0)
-                column(s.mean - 1, s.mean, m_dark[a]);
+            // Every value read first, then selects only: the compiler vectorizes the loop.
+            const int* low = c.low.data();
+            const int* high = c.high.data();
+            const int* meanLine = c.meanLine.data();
+            const QRgb* solid = c.solid.data();
+            const QRgb* pale = c.pale.data();
+            const QRgb* dark = c.dark.data();
+            if (!set) {
+                for (std::size_t x = 0; x < n; ++x) {
+                    const int l = low[x];
+                    const QRgb s = solid[x];
+                    line[x] = d < l ? s : 0U;
+                }
+                continue;
+            }
+            for (std::size_t x = 0; x < n; ++x) {
+                const int l = low[x];
+                const int hi = high[x];
+                const int m = meanLine[x];
+                const QRgb s = solid[x];
+                const QRgb p = pale[x];
+                const QRgb k = dark[x];
+                const QRgb under = d < l ? s : p;
+                const QRgb v = d < hi ? under : 0U;
+                line[x] = d == m ? k : v;
+            }
         }
         painter.drawImage(QRect(x0, bar.top(), span, h), m_image, QRect(0, 0, span, h));
         return;

@@ -52,6 +52,9 @@ private:
     void paintRaster(QPainter& painter, const TimelineRow& row, int idleColumn);
     void paintVector(QPainter& painter, const TimelineRow& row, int idleColumn);
     void paintAggregate(QPainter& painter, const TimelineRow& row, bool raster);
+    // Composes a collapsed row's columns [x0, x1) into m_image block over block (for blocks
+    // sharing a column; paintAggregate writes the image line by line otherwise).
+    void paintAggregateColumns(const TimelineRow& row, int x0, int x1);
     // SET: the heights of a block's lowest member, mean and highest member.
     struct SpreadHeights {
         int low;
@@ -72,6 +75,17 @@ private:
     std::vector<QRgb> m_edge; // idle's darker edge lines
     std::vector<QRgb> m_inner; // idle's band
     std::vector<int> m_fill; // per column: pixels from the bottom that are drawn
+    // A collapsed row's pixel columns: solid up to `low` pixels, pale up to `high`, the line
+    // `meanLine` (from the bottom, -1: none) dark; SUM has low = high and no mean line.
+    struct AggregateColumns {
+        std::vector<int> low;
+        std::vector<int> high;
+        std::vector<int> meanLine;
+        std::vector<QRgb> solid;
+        std::vector<QRgb> pale;
+        std::vector<QRgb> dark;
+    };
+    AggregateColumns m_columns;
     std::vector<std::vector<QRect>> m_byActivity;
     std::vector<QRect> m_idleRects;
 };

@@ -6,7 +6,11 @@
 #include <QObject>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
 #include <thread>
 
 namespace parallax::views {
@@ -456,6 +460,105 @@ int nodeOfSource(const core::RunMetadata& meta, const TimelineRowSource& source)
     return node;
 }
 
+// Long-lived threads building rows, so that a frame neither starts threads nor loses their
+// thread-local buffers (a new thread per frame paid for its start, a fresh malloc arena and the
+// page faults of refilling its buffers). Rows are handed out one at a time, so a few expensive
+// rows do not leave one thread working while the others wait.
+class RowWorkers {
+public:
+    // Runs task(worker, k) for k in [0, count): worker 0 is the caller, 1 .. helpers() the
+    // pool's threads. Returns when every k is done. Called while another call runs (from another
+    // thread), the caller does all of it alone.
+    void run(std::size_t count, const std::function<void(std::size_t, std::size_t)>& task)
+    {
+        const std::unique_lock busy(m_busy, std::try_to_lock);
+        if (!busy.owns_lock() || m_threads.empty() || count < 2) {
+            for (std::size_t k = 0; k < count; ++k)
+                task(0, k);
+            return;
+        }
+        {
+            const std::lock_guard lock(m_mutex);
+            m_task = &task;
+            m_count = count;
+            m_next = 0;
+            m_pending = m_threads.size();
+            ++m_generation;
+        }
+        m_wake.notify_all();
+        work(0);
+        std::unique_lock lock(m_mutex);
+        m_done.wait(lock, [&]() { return m_pending == 0; });
+        m_task = nullptr;
+    }
+
+    [[nodiscard]] std::size_t helpers() const { return m_threads.size(); }
+
+    static RowWorkers& instance()
+    {
+        static RowWorkers workers(
+            std::min<std::size_t>(std::max(std::thread::hardware_concurrency(), 1U), 4) - 1);
+        return workers;
+    }
+
+    RowWorkers(const RowWorkers&) = delete;
+    RowWorkers& operator=(const RowWorkers&) = delete;
+    ~RowWorkers()
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_quit = true;
+        }
+        m_wake.notify_all();
+        m_threads.clear(); // joins
+    }
+
+private:
+    explicit RowWorkers(std::size_t helpers)
+    {
+        for (std::size_t t = 1; t <= helpers; ++t)
+            m_threads.emplace_back([this, t]() { loop(t); });
+    }
+
+    void work(std::size_t worker)
+    {
+        for (auto k = m_next.fetch_add(1); k < m_count; k = m_next.fetch_add(1))
+            (*m_task)(worker, k);
+    }
+
+    // Every pool thread takes part in every run (and the caller waits for all of them), so a
+    // thread never sees a run's task after that run returned.
+    void loop(std::size_t worker)
+    {
+        std::uint64_t seen = 0;
+        for (;;) {
+            {
+                std::unique_lock lock(m_mutex);
+                m_wake.wait(lock, [&]() { return m_quit || m_generation != seen; });
+                if (m_quit)
+                    return;
+                seen = m_generation;
+            }
+            work(worker);
+            const std::lock_guard lock(m_mutex);
+            if (--m_pending == 0)
+                m_done.notify_one();
+        }
+    }
+
+    std::mutex m_busy; // held by the caller of run()
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    std::condition_variable m_done;
+    const std::function<void(std::size_t, std::size_t)>* m_task = nullptr;
+    std::size_t m_count = 0;
+    std::atomic<std::size_t> m_next { 0 };
+    std::size_t m_pending = 0;
+    std::uint64_t m_generation = 0;
+    bool m_quit = false;
+    std::vector<std::jthread> m_threads; // last: joined first
+};
+
 } // namespace
 
 const TimelineRow* TimelineGeometry::rowOfPe(core::PeId pe) const
@@ -567,25 +670,16 @@ TimelineGeometry buildTimelineGeometryForRows(const core::Trace& trace,
     }
 
     // The rows' contents are independent: build them on a few threads (each with its own
-    // activity totals), rows split into contiguous shares.
-    const std::size_t rowCount = g.rows.size();
-    const std::size_t threads = std::max<std::size_t>(
-        1, std::min<std::size_t>({ std::thread::hardware_concurrency(), 4, (rowCount + 3) / 4 }));
-    std::vector<std::vector<core::TimeUs>> totals(threads, g.activityTime);
-    auto buildShare = [&](std::size_t t) {
-        for (std::size_t r = rowCount * t / threads; r < rowCount * (t + 1) / threads; ++r)
-            if (g.rows[r].collapsed())
-                timeline_rows::buildGroupRow(
-                    trace, g.rows[r], g.map, g.columns, totals[t], layout.summaries);
-            else
-                buildRow(trace, g.rows[r], g.map, g.columns, totals[t], layout.summaries);
-    };
-    {
-        std::vector<std::jthread> workers;
-        for (std::size_t t = 1; t < threads; ++t)
-            workers.emplace_back(buildShare, t);
-        buildShare(0);
-    }
+    // activity totals: integers, so their sum does not depend on which thread built which row).
+    auto& workers = RowWorkers::instance();
+    std::vector<std::vector<core::TimeUs>> totals(workers.helpers() + 1, g.activityTime);
+    workers.run(g.rows.size(), [&](std::size_t worker, std::size_t r) {
+        if (g.rows[r].collapsed())
+            timeline_rows::buildGroupRow(
+                trace, g.rows[r], g.map, g.columns, totals[worker], layout.summaries);
+        else
+            buildRow(trace, g.rows[r], g.map, g.columns, totals[worker], layout.summaries);
+    });
     for (const auto& total : totals)
         for (std::size_t c = 0; c < total.size(); ++c)
             g.activityTime[c] += total[c];

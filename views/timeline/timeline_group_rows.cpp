@@ -14,28 +14,44 @@ namespace parallax::views::timeline_rows {
 
 namespace {
 
-// Adds a group's coarse summary to a collapsed row's columns (pixel units, as the exact path):
-// busy time per column and, per (column, entry), the time of each bucket's dominant entry.
+// Adds a group's summary (coarse or fine) to a collapsed row's columns (pixel units, as the
+// exact path): busy time per column and the column's dominant entry — of the entries dominating
+// its buckets, the one with the most time (each entry's time summed from 0 in bucket order, ties
+// to the lowest entry: what the exact path's sparse rows give), with that time in `dominant`.
 void addSummary(const PeSummary& sum, const TimeMapping& map, int width, std::size_t entries,
-    std::vector<double>& busy, core::analysis::ActivityCollector& byEntry,
+    std::vector<double>& busy, std::vector<std::pair<int, double>>& dominant,
     std::vector<std::uint32_t>& started, double& busyUs, std::vector<double>& entryUs)
 {
     const double usPerPixel = static_cast<double>(map.window.length()) / map.width;
+    std::vector<std::pair<int, double>> weights; // entry -> time, in the order first seen
     for (int c = 0; c < width; ++c) {
         const auto cc = static_cast<std::size_t>(c);
+        weights.clear();
         forBucketsInColumn(sum.origin, sum.bucket, sum.size(), map, usPerPixel, c,
             [&](std::size_t bi, double share, bool begins) {
                 const double us = static_cast<double>(sum.busy[bi]) * share;
                 busyUs += us;
                 busy[cc] += us / usPerPixel;
                 if (sum.dominant[bi] < entries) {
-                    const double dominant = static_cast<double>(sum.dominantUs[bi]) * share;
-                    byEntry.add(c, sum.dominant[bi], dominant / usPerPixel);
-                    entryUs[sum.dominant[bi]] += dominant;
+                    const double time = static_cast<double>(sum.dominantUs[bi]) * share;
+                    const int entry = sum.dominant[bi];
+                    const auto it = std::find_if(weights.begin(), weights.end(),
+                        [&](const auto& w) { return w.first == entry; });
+                    if (it == weights.end())
+                        weights.emplace_back(entry, time / usPerPixel);
+                    else
+                        it->second += time / usPerPixel;
+                    entryUs[sum.dominant[bi]] += time;
                 }
                 if (begins)
                     started[cc] += sum.started[bi];
             });
+        auto& [best, bestTime] = dominant[cc];
+        for (const auto& [entry, time] : weights)
+            if (time > bestTime || (time == bestTime && time > 0.0 && entry < best)) {
+                best = entry;
+                bestTime = time;
+            }
     }
 }
 
@@ -383,6 +399,8 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
     thread_local core::analysis::ActivityCollector byEntry;
     thread_local core::analysis::SparseActivityRows entryRows;
     byEntry.reset(width, static_cast<int>(entries));
+    // From a group summary: per column the dominant entry and its time (entry 0 when none ran).
+    std::vector<std::pair<int, double>> dominant;
     std::vector<std::uint32_t> started(static_cast<std::size_t>(width), 0);
     std::optional<SpreadFold> fold;
     if (set)
@@ -410,7 +428,8 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
     if (group) {
         double busyUs = 0.0;
         std::vector<double> entryUs(entries, 0.0);
-        addSummary(*group, map, width, entries, busy, byEntry, started, busyUs, entryUs);
+        dominant.assign(static_cast<std::size_t>(width), { 0, 0.0 });
+        addSummary(*group, map, width, entries, busy, dominant, started, busyUs, entryUs);
         for (std::size_t entry = 0;
              !fine && entry < entries && entry < static_cast<std::size_t>(columns.entryCount);
              ++entry)
@@ -420,10 +439,15 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
             if (const auto spread = summaries->spreadOf(row.members))
                 foldCoarseSpread(*spread, map, width, *fold);
     }
-    for (const auto pe : row.members) {
+    const bool walked = !group || fine; // the members' executions in the window are read
+    for (std::size_t m = 0; m < row.members.size(); ++m) {
+        const auto pe = row.members[m];
         if (pe < 0 || static_cast<std::size_t>(pe) >= trace.pes.size())
             continue;
         const auto& p = trace.pes[static_cast<std::size_t>(pe)];
+        if (const auto next = m + 1 < row.members.size() ? row.members[m + 1] : core::kNoPe;
+            walked && next >= 0 && static_cast<std::size_t>(next) < trace.pes.size())
+            prefetchExecutions(trace.pes[static_cast<std::size_t>(next)], w);
         ++members;
         row.tracedUs += tracedInWindow(p, w);
         if (group && !fine) {
@@ -431,7 +455,7 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
             continue;
         }
         const auto& ex = p.executions;
-        const auto range = p.executionsOverlapping(w.begin, w.end);
+        const auto range = executionsNear(p, w);
         if (fine) {
             // The busy time and time per entry; in SET, in the same walk as the spread.
             BusyTally tally { row.busyUs, activityTime, columns.entryCount };
@@ -486,16 +510,16 @@ void buildGroupRow(const core::Trace& trace, TimelineRow& row, const TimeMapping
         row.idleUs = std::max<core::TimeUs>(row.tracedUs - row.busyUs, 0);
         activityTime[static_cast<std::size_t>(columns.idle())] += row.idleUs;
     }
-    byEntry.take(entryRows, true);
+    if (!group)
+        byEntry.take(entryRows, true);
     const int left = static_cast<int>(std::lround(map.left));
     for (int c = 0; c < width; ++c) {
         const auto cc = static_cast<std::size_t>(c);
         if (busy[cc] <= 0.0)
             continue;
         // The dominant entry: the first of the most time (entry 0 when none ran).
-        int best = 0;
-        double bestTime = 0.0;
-        for (auto k = entryRows.start[cc]; k < entryRows.start[cc + 1]; ++k)
+        auto [best, bestTime] = group ? dominant[cc] : std::pair { 0, 0.0 };
+        for (auto k = group ? 0 : entryRows.start[cc]; !group && k < entryRows.start[cc + 1]; ++k)
             if (entryRows.value[k] > bestTime) {
                 bestTime = entryRows.value[k];
                 best = entryRows.activity[k];

@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_map>
 
 Q_LOGGING_CATEGORY(lcTimeline, "parallax.timeline", QtWarningMsg)
 
@@ -293,15 +292,19 @@ std::vector<TimelineRowSource> TimelineWidget::rowSources() const
 {
     using Role = TimelineRowRole;
     std::vector<TimelineRowSource> rows;
-    rows.reserve(m_pes.size());
     std::vector<bool> emitted(m_groups.size(), false);
-    std::unordered_map<core::PeId, int> groupOf;
+    // The group of each PE by PE number (built every frame: a hash map of 16,384 PEs took a
+    // good part of a millisecond); a PE in several groups belongs to the first.
+    core::PeId highest = -1;
+    for (const auto pe : m_pes)
+        highest = std::max(highest, pe);
+    std::vector<int> groupOf(static_cast<std::size_t>(highest + 1), -1);
     for (std::size_t g = 0; g < m_groups.size(); ++g)
         for (const auto pe : m_groups[g].pes)
-            groupOf.emplace(pe, static_cast<int>(g));
+            if (pe >= 0 && pe <= highest && groupOf[static_cast<std::size_t>(pe)] < 0)
+                groupOf[static_cast<std::size_t>(pe)] = static_cast<int>(g);
     for (const auto pe : m_pes) {
-        const auto it = groupOf.find(pe);
-        const int group = it != groupOf.end() ? it->second : -1;
+        const int group = pe >= 0 ? groupOf[static_cast<std::size_t>(pe)] : -1;
         if (group < 0) {
             rows.push_back({ pe, {}, -1, {} });
             continue;
