@@ -70,7 +70,10 @@ std::vector<PeId> PeTrace::multicastDestinations(std::size_t sendIndex) const
 namespace {
 template <typename C> std::size_t bytesOf(const C& v)
 {
-    return v.capacity() * sizeof(typename C::value_type);
+    if constexpr (requires { v.memoryBytes(); })
+        return v.memoryBytes();
+    else
+        return v.capacity() * sizeof(typename C::value_type);
 }
 } // namespace
 

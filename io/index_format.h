@@ -14,7 +14,7 @@
 namespace parallax::io::index {
 
 // Bump whenever what is written changes (a new column, a new field, another order).
-inline constexpr std::uint32_t kFormatVersion = 6;
+inline constexpr std::uint32_t kFormatVersion = 7;
 inline constexpr char kManifestMagic[8] = { 'P', 'L', 'X', 'I', 'N', 'D', 'E', 'X' };
 inline constexpr char kShardMagic[8] = { 'P', 'L', 'X', 'S', 'H', 'A', 'R', 'D' };
 inline constexpr std::uint32_t kByteOrderMark = 0x01020304U;
@@ -69,17 +69,20 @@ inline constexpr std::size_t kShardHeaderHashAt = 120;
 
 // The columns of one PE, in the order they follow each other in the PE's data block, each
 // starting at a multiple of kAlign. Their offsets follow from the counts, so a record cannot
-// describe overlapping or out-of-order columns.
+// describe overlapping or out-of-order columns. A packed column (core/packed_column.h) is four
+// in a row: the narrow values, the escaped rows, their values, the base (kPackedParts); a sparse
+// one two: the rows and their values (its size is that of its table).
+inline constexpr std::size_t kPackedParts = 4;
 enum Column : std::size_t {
     kExecBegin,
     kExecEnd,
     kExecEntry,
-    kExecSourcePe,
-    kExecMsgBytes,
-    kExecEventId,
+    kExecSourcePe, // packed, 4 parts
+    kExecMsgBytes = kExecSourcePe + kPackedParts, // packed
+    kExecEventId = kExecMsgBytes + kPackedParts,
     kExecObject,
-    kExecCpuBegin,
-    kExecCpuDuration,
+    kExecCpuBegin, // packed
+    kExecCpuDuration = kExecCpuBegin + kPackedParts,
     kExecFlags,
     kExecPapi,
     kIdleBegin,
@@ -94,17 +97,17 @@ enum Column : std::size_t {
     kSendEntry,
     kSendKind,
     kSendMessageType,
-    kSendMsgBytes,
-    kSendEventId,
-    kSendDestinationCount,
-    kSendDuration,
-    kSendExecution,
+    kSendMsgBytes, // packed
+    kSendEventId = kSendMsgBytes + kPackedParts,
+    kSendDestinationCount, // sparse, 2 parts
+    kSendDuration = kSendDestinationCount + 2, // packed
+    kSendExecution = kSendDuration + kPackedParts,
     kMulticastSend,
     kMulticastOffset,
     kMulticastPes,
     kObjectOffset, // objects + 1 offsets into kObjectValues (or none without objects)
-    kObjectValues,
-    kUserEvents,
+    kObjectValues, // packed
+    kUserEvents = kObjectValues + kPackedParts,
     kUserBrackets,
     kStats,
     kMemory,
@@ -121,15 +124,34 @@ enum Column : std::size_t {
 
 // Bytes of one element of each column.
 inline constexpr std::size_t kColumnElementBytes[kColumnCount] = {
-    sizeof(core::TimeUs), sizeof(core::TimeUs), 2, sizeof(core::PeId), 4, 4, 4,
-    sizeof(core::TimeUs), 4, 1, 8, // executions
+    sizeof(core::TimeUs), sizeof(core::TimeUs), 2, //
+    2, 4, sizeof(core::PeId), sizeof(core::PeId), // source PE, packed
+    2, 4, 4, 4, // message bytes, packed
+    4, 4, //
+    4, 4, sizeof(core::TimeUs), sizeof(core::TimeUs), // CPU begin, packed
+    4, 1, 8, // executions
     8, 8, 8, 8, 8, 8, 8, 8, // idle, pack, unpack, flush
-    8, 2, 1, 1, 4, 4, 4, 4, 4, 4, 4, sizeof(core::PeId), // sends
-    4, 4, sizeof(core::UserEventPoint), sizeof(core::UserEventBracket), sizeof(core::StatSample),
+    8, 2, 1, 1, //
+    2, 4, 4, 4, // message bytes, packed
+    4, //
+    4, 4, // destination count, sparse
+    2, 4, 4, 4, // send duration, packed
+    4, 4, 4, sizeof(core::PeId), // sends
+    4, 2, 4, 4, 4, // object offsets; values, packed
+    sizeof(core::UserEventPoint), sizeof(core::UserEventBracket), sizeof(core::StatSample),
     sizeof(core::MemorySample), sizeof(core::UserSuppliedValue), sizeof(core::TraceGap),
     sizeof(core::PhaseEnd), // structs, padding zeroed
     8, 8, 4, 8, 1, // notes
 };
+
+constexpr bool everyColumnHasAWidth()
+{
+    for (const auto bytes : kColumnElementBytes)
+        if (bytes == 0)
+            return false;
+    return true;
+}
+static_assert(everyColumnHasAWidth(), "kColumnElementBytes lists fewer widths than columns");
 
 // One PE of a shard's directory: its scalar fields, where its data is, how many elements each
 // column has, and the scalar fields of its summaries (so an open knows them without decoding).
