@@ -3,9 +3,11 @@
 #include "column.h"
 
 #include <algorithm>
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <type_traits>
 #include <utility>
@@ -15,10 +17,11 @@ namespace parallax::core {
 
 // A column of integers kept narrow: row i holds `value - base` in a Narrow when that fits, and
 // the rare value that does not (its row holds kEscape) is kept whole in a side list sorted by
-// row. Nothing is lost. The base is fixed (kBase) or, with kBaseFromFirst, the first value stored
-// (for a clock that only grows, whose offsets from its first reading fit). Reading a row costs a
-// load and a compare; only an escaped row searches the side list. Every part is a Column, so a
-// mapped index views each in place.
+// row. Nothing is lost. The base is fixed (kBase) or, with kBaseFromFirst, the first value of
+// each block of kBlockRows rows (for a clock, whose readings within a block lie close to its
+// first one). Reading a row costs a load, a compare and an add; only an escaped row searches the
+// side list. Every part is a Column, so a mapped index views each in place. Iterators yield
+// values (not references), enough for std::lower_bound and friends.
 template <typename Wide, typename Narrow, Wide kBase = 0, bool kBaseFromFirst = false>
 class PackedColumn {
     static_assert(std::is_integral_v<Wide> && std::is_unsigned_v<Narrow>);
@@ -28,11 +31,55 @@ class PackedColumn {
 public:
     using value_type = Wide;
     static constexpr Narrow kEscape = std::numeric_limits<Narrow>::max();
+    static constexpr std::size_t kBlockShift = 16;
+    static constexpr std::size_t kBlockRows = std::size_t { 1 } << kBlockShift;
 
     Column<Narrow> narrow; // value - base, or kEscape
     Column<std::uint32_t> escapeRow; // rows holding kEscape, ascending
     Column<Wide> escapeValue; // their values
-    Column<Wide> base; // kBaseFromFirst: the first value stored (none while empty)
+    Column<Wide> base; // kBaseFromFirst: each block's first value (one per started block)
+
+    class const_iterator {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = Wide;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = Wide;
+        const_iterator() = default;
+        const_iterator(const PackedColumn* c, std::size_t i)
+            : m_c(c)
+            , m_i(static_cast<difference_type>(i))
+        { }
+        Wide operator*() const { return (*m_c)[static_cast<std::size_t>(m_i)]; }
+        Wide operator[](difference_type n) const { return *(*this + n); }
+        const_iterator& operator++() { return ++m_i, *this; }
+        const_iterator operator++(int) { return { m_c, static_cast<std::size_t>(m_i++) }; }
+        const_iterator& operator--() { return --m_i, *this; }
+        const_iterator operator--(int) { return { m_c, static_cast<std::size_t>(m_i--) }; }
+        const_iterator& operator+=(difference_type n) { return m_i += n, *this; }
+        const_iterator& operator-=(difference_type n) { return m_i -= n, *this; }
+        friend const_iterator operator+(const_iterator a, difference_type n) { return a += n; }
+        friend const_iterator operator+(difference_type n, const_iterator a) { return a += n; }
+        friend const_iterator operator-(const_iterator a, difference_type n) { return a -= n; }
+        friend difference_type operator-(const const_iterator& a, const const_iterator& b)
+        {
+            return a.m_i - b.m_i;
+        }
+        friend bool operator==(const const_iterator& a, const const_iterator& b)
+        {
+            return a.m_i == b.m_i;
+        }
+        friend auto operator<=>(const const_iterator& a, const const_iterator& b)
+        {
+            return a.m_i <=> b.m_i;
+        }
+
+    private:
+        const PackedColumn* m_c = nullptr;
+        difference_type m_i = 0;
+    };
+    using iterator = const_iterator;
 
     PackedColumn() = default;
     PackedColumn(std::initializer_list<Wide> values) { assign(values.begin(), values.end()); }
@@ -44,20 +91,27 @@ public:
 
     [[nodiscard]] std::size_t size() const { return narrow.size(); }
     [[nodiscard]] bool empty() const { return narrow.empty(); }
-    [[nodiscard]] Wide baseValue() const
+    // The value narrow 0 stands for in row i.
+    [[nodiscard]] Wide baseOf(std::size_t i) const
     {
-        if constexpr (kBaseFromFirst)
-            return base.empty() ? Wide { 0 } : base[0];
-        else
+        if constexpr (kBaseFromFirst) {
+            const auto block = i >> kBlockShift;
+            return block < base.size() ? base[block] : Wide { 0 };
+        } else {
             return kBase;
+        }
     }
     [[nodiscard]] Wide operator[](std::size_t i) const
     {
         const Narrow n = narrow[i];
         if (n != kEscape) [[likely]]
-            return static_cast<Wide>(static_cast<Unsigned>(baseValue()) + n);
+            return static_cast<Wide>(static_cast<Unsigned>(baseOf(i)) + n);
         return escaped(i);
     }
+    [[nodiscard]] Wide front() const { return (*this)[0]; }
+    [[nodiscard]] Wide back() const { return (*this)[size() - 1]; }
+    [[nodiscard]] const_iterator begin() const { return { this, 0 }; }
+    [[nodiscard]] const_iterator end() const { return { this, size() }; }
     [[nodiscard]] std::vector<Wide> toVector() const
     {
         std::vector<Wide> out(size());
@@ -75,10 +129,10 @@ public:
     void push_back(Wide v)
     {
         if constexpr (kBaseFromFirst) {
-            if (base.empty())
+            if ((narrow.size() & (kBlockRows - 1)) == 0)
                 base.push_back(v);
         }
-        const auto b = baseValue();
+        const auto b = baseOf(narrow.size());
         const auto d = static_cast<Unsigned>(static_cast<Unsigned>(v) - static_cast<Unsigned>(b));
         if (v >= b && d < kEscape) [[likely]] {
             narrow.push_back(static_cast<Narrow>(d));
@@ -94,6 +148,13 @@ public:
         escapeRow.clear();
         escapeValue.clear();
         base.clear();
+    }
+    void shrink_to_fit()
+    {
+        narrow.shrink_to_fit();
+        escapeRow.shrink_to_fit();
+        escapeValue.shrink_to_fit();
+        base.shrink_to_fit();
     }
     template <typename It> void assign(It first, It last)
     {
@@ -111,6 +172,10 @@ public:
                 return false;
         return true;
     }
+    friend bool operator==(const PackedColumn& a, const std::vector<Wide>& b)
+    {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end());
+    }
 
 private:
     [[nodiscard]] Wide escaped(std::size_t i) const
@@ -118,7 +183,7 @@ private:
         const auto it = std::lower_bound(escapeRow.begin(), escapeRow.end(), i);
         const auto k = static_cast<std::size_t>(it - escapeRow.begin());
         if (it == escapeRow.end() || *it != i || k >= escapeValue.size())
-            return static_cast<Wide>(static_cast<Unsigned>(baseValue()) + kEscape); // forged
+            return static_cast<Wide>(static_cast<Unsigned>(baseOf(i)) + kEscape); // forged
         return escapeValue[k];
     }
 };
@@ -210,6 +275,10 @@ public:
     friend bool operator==(const SparseColumn& a, const SparseColumn& b)
     {
         return a.toVector() == b.toVector();
+    }
+    friend bool operator==(const SparseColumn& a, const std::vector<T>& b)
+    {
+        return a.toVector() == b;
     }
 
 private:

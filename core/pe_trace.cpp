@@ -4,8 +4,9 @@
 
 namespace parallax::core {
 
-IndexRange overlappingRange(
-    std::span<const TimeUs> begin, std::span<const TimeUs> end, TimeUs t0, TimeUs t1)
+namespace {
+template <typename Times>
+IndexRange overlapping(const Times& begin, const Times& end, TimeUs t0, TimeUs t1)
 {
     if (t1 <= t0 || begin.empty())
         return {};
@@ -21,6 +22,18 @@ IndexRange overlappingRange(
     if (last <= first)
         return {};
     return { first, last };
+}
+} // namespace
+
+IndexRange overlappingRange(
+    std::span<const TimeUs> begin, std::span<const TimeUs> end, TimeUs t0, TimeUs t1)
+{
+    return overlapping(begin, end, t0, t1);
+}
+
+IndexRange overlappingRange(const ClockColumn& begin, const ClockColumn& end, TimeUs t0, TimeUs t1)
+{
+    return overlapping(begin, end, t0, t1);
 }
 
 IndexRange PeTrace::executionsOverlapping(TimeUs t0, TimeUs t1) const

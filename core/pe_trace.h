@@ -32,7 +32,8 @@ struct ObjectId {
 
 // Narrow forms of the store's integer columns (core/packed_column.h): each keeps the rare value
 // that does not fit whole, so nothing is lost.
-using ClockColumn = PackedColumn<TimeUs, std::uint32_t, 0, true>; // offsets from the first reading
+// Times: 32-bit offsets from the first of each block of 65,536 rows (71 minutes).
+using ClockColumn = PackedColumn<TimeUs, std::uint32_t, 0, true>;
 using PeColumn = PackedColumn<PeId, std::uint16_t, kNoPe>; // -1 .. 65,533 in 16 bits
 using SmallIntColumn = PackedColumn<std::int32_t, std::uint16_t>; // 0 .. 65,534 in 16 bits
 using ObjectValueColumn = PackedColumn<std::int32_t, std::uint16_t, -1>; // -1 .. 65,533
@@ -105,8 +106,8 @@ enum class BracketKind : std::uint8_t { Pair, BeginEnd };
 // sorted by begin, non-overlapping, begin <= end, so both begin and end are non-decreasing and
 // the executions overlapping any window form one contiguous index range.
 struct ExecutionColumns {
-    Column<TimeUs> begin;
-    Column<TimeUs> end;
+    ClockColumn begin;
+    ClockColumn end;
     Column<std::uint16_t> entry;
     PeColumn sourcePe; // PE that created the message (BEGIN's srcPE)
     SmallIntColumn msgBytes; // message size incl. envelope (BEGIN's len)
@@ -124,14 +125,14 @@ struct ExecutionColumns {
 
 // Idle, pack or unpack intervals: sorted by begin, non-overlapping within one column set.
 struct IntervalColumns {
-    Column<TimeUs> begin;
-    Column<TimeUs> end;
+    ClockColumn begin;
+    ClockColumn end;
     [[nodiscard]] std::size_t size() const { return begin.size(); }
 };
 
 // Message sends (CREATION, CREATION_BCAST, CREATION_MULTICAST), sorted by time (stable).
 struct SendColumns {
-    Column<TimeUs> time;
+    ClockColumn time;
     Column<std::uint16_t> entry; // destination entry method
     Column<SendKind> kind;
     Column<std::uint8_t> messageType; // Charm++ envelope type (mtype)
@@ -252,5 +253,6 @@ public:
 // Overlap query on sorted, non-overlapping begin/end columns (shared by all interval kinds).
 IndexRange overlappingRange(
     std::span<const TimeUs> begin, std::span<const TimeUs> end, TimeUs t0, TimeUs t1);
+IndexRange overlappingRange(const ClockColumn& begin, const ClockColumn& end, TimeUs t0, TimeUs t1);
 
 } // namespace parallax::core

@@ -29,22 +29,6 @@ inline void require(bool ok, const char* what)
         invalidField(what);
 }
 
-// Intervals as the builder leaves them: 0 <= begin <= end, sorted, non-overlapping.
-template <typename Columns> void requireIntervals(const Columns& c, const char* what)
-{
-    require(c.begin.size() == c.end.size(), what);
-    const auto n = c.begin.size();
-    const auto* begin = c.begin.data();
-    const auto* end = c.end.data();
-    bool ok = true;
-    core::TimeUs previousEnd = 0; // begin >= 0 makes the first comparison hold
-    for (std::size_t i = 0; i < n; ++i) {
-        ok &= begin[i] >= previousEnd && begin[i] <= end[i];
-        previousEnd = end[i];
-    }
-    require(ok, what);
-}
-
 // Rows in ascending order below `size`.
 bool rowsAscendingBelow(const core::Column<std::uint32_t>& rows, std::size_t size)
 {
@@ -62,7 +46,8 @@ void requirePacked(const core::PackedColumn<W, N, B, F>& c, const char* what)
     for (const auto n : c.narrow)
         escapes += n == c.kEscape ? 1U : 0U;
     require(escapes == c.escapeRow.size() && c.escapeValue.size() == escapes
-            && rowsAscendingBelow(c.escapeRow, c.size()) && c.base.size() <= 1,
+            && rowsAscendingBelow(c.escapeRow, c.size())
+            && c.base.size() == (F ? (c.size() + c.kBlockRows - 1) / c.kBlockRows : 0),
         what);
     for (std::size_t k = 0; k < escapes; ++k)
         require(c.narrow[c.escapeRow[k]] == c.kEscape, what);
@@ -71,6 +56,24 @@ void requirePacked(const core::PackedColumn<W, N, B, F>& c, const char* what)
 template <typename T, T D> void requireSparse(const core::SparseColumn<T, D>& c, const char* what)
 {
     require(c.value.size() == c.row.size() && rowsAscendingBelow(c.row, c.size()), what);
+}
+
+// Intervals as the builder leaves them: 0 <= begin <= end, sorted, non-overlapping.
+template <typename Columns> void requireIntervals(const Columns& c, const char* what)
+{
+    require(c.begin.size() == c.end.size(), what);
+    const auto n = c.begin.size();
+    requirePacked(c.begin, what);
+    requirePacked(c.end, what);
+    const auto& begin = c.begin;
+    const auto& end = c.end;
+    bool ok = true;
+    core::TimeUs previousEnd = 0; // begin >= 0 makes the first comparison hold
+    for (std::size_t i = 0; i < n; ++i) {
+        ok &= begin[i] >= previousEnd && begin[i] <= end[i];
+        previousEnd = end[i];
+    }
+    require(ok, what);
 }
 
 } // namespace
@@ -208,6 +211,7 @@ void validatePe(const core::PeTrace& p, std::size_t index, const core::RunMetada
         { s.entry.size(), s.kind.size(), s.messageType.size(), s.msgBytes.size(), s.eventId.size(),
             s.destinationCount.size(), s.sendDuration.size(), s.execution.size() })
         require(size == m, "send columns of different lengths");
+    requirePacked(s.time, "send times");
     requirePacked(s.msgBytes, "send message bytes");
     requirePacked(s.sendDuration, "send duration");
     requireSparse(s.destinationCount, "send destination count");

@@ -14,7 +14,7 @@
 namespace parallax::io::index {
 
 // Bump whenever what is written changes (a new column, a new field, another order).
-inline constexpr std::uint32_t kFormatVersion = 7;
+inline constexpr std::uint32_t kFormatVersion = 8;
 inline constexpr char kManifestMagic[8] = { 'P', 'L', 'X', 'I', 'N', 'D', 'E', 'X' };
 inline constexpr char kShardMagic[8] = { 'P', 'L', 'X', 'S', 'H', 'A', 'R', 'D' };
 inline constexpr std::uint32_t kByteOrderMark = 0x01020304U;
@@ -74,10 +74,10 @@ inline constexpr std::size_t kShardHeaderHashAt = 120;
 // one two: the rows and their values (its size is that of its table).
 inline constexpr std::size_t kPackedParts = 4;
 enum Column : std::size_t {
-    kExecBegin,
-    kExecEnd,
-    kExecEntry,
-    kExecSourcePe, // packed, 4 parts
+    kExecBegin, // packed, 4 parts
+    kExecEnd = kExecBegin + kPackedParts, // packed
+    kExecEntry = kExecEnd + kPackedParts,
+    kExecSourcePe, // packed
     kExecMsgBytes = kExecSourcePe + kPackedParts, // packed
     kExecEventId = kExecMsgBytes + kPackedParts,
     kExecObject,
@@ -85,16 +85,16 @@ enum Column : std::size_t {
     kExecCpuDuration = kExecCpuBegin + kPackedParts,
     kExecFlags,
     kExecPapi,
-    kIdleBegin,
-    kIdleEnd,
-    kPackBegin,
-    kPackEnd,
-    kUnpackBegin,
-    kUnpackEnd,
-    kFlushBegin,
-    kFlushEnd,
-    kSendTime,
-    kSendEntry,
+    kIdleBegin, // these nine packed
+    kIdleEnd = kIdleBegin + kPackedParts,
+    kPackBegin = kIdleEnd + kPackedParts,
+    kPackEnd = kPackBegin + kPackedParts,
+    kUnpackBegin = kPackEnd + kPackedParts,
+    kUnpackEnd = kUnpackBegin + kPackedParts,
+    kFlushBegin = kUnpackEnd + kPackedParts,
+    kFlushEnd = kFlushBegin + kPackedParts,
+    kSendTime = kFlushEnd + kPackedParts,
+    kSendEntry = kSendTime + kPackedParts,
     kSendKind,
     kSendMessageType,
     kSendMsgBytes, // packed
@@ -123,15 +123,18 @@ enum Column : std::size_t {
 };
 
 // Bytes of one element of each column.
+#define PARALLAX_CLOCK_PARTS 4, 4, sizeof(core::TimeUs), sizeof(core::TimeUs)
 inline constexpr std::size_t kColumnElementBytes[kColumnCount] = {
-    sizeof(core::TimeUs), sizeof(core::TimeUs), 2, //
+    PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS, 2, // begin, end (packed), entry
     2, 4, sizeof(core::PeId), sizeof(core::PeId), // source PE, packed
     2, 4, 4, 4, // message bytes, packed
     4, 4, //
-    4, 4, sizeof(core::TimeUs), sizeof(core::TimeUs), // CPU begin, packed
+    PARALLAX_CLOCK_PARTS, // CPU begin, packed
     4, 1, 8, // executions
-    8, 8, 8, 8, 8, 8, 8, 8, // idle, pack, unpack, flush
-    8, 2, 1, 1, //
+    PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS,
+    PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS,
+    PARALLAX_CLOCK_PARTS, // idle, pack, unpack, flush (packed)
+    PARALLAX_CLOCK_PARTS, 2, 1, 1, // send time (packed), entry, kind, type
     2, 4, 4, 4, // message bytes, packed
     4, //
     4, 4, // destination count, sparse
@@ -143,6 +146,7 @@ inline constexpr std::size_t kColumnElementBytes[kColumnCount] = {
     sizeof(core::PhaseEnd), // structs, padding zeroed
     8, 8, 4, 8, 1, // notes
 };
+#undef PARALLAX_CLOCK_PARTS
 
 constexpr bool everyColumnHasAWidth()
 {

@@ -202,8 +202,8 @@ void putColumns(CacheWriter& w, const core::PeTrace& p, std::uint64_t (&counts)[
 {
     ColumnWriter c { w, counts };
     const auto& e = p.executions;
-    c.raw(kExecBegin, e.begin);
-    c.raw(kExecEnd, e.end);
+    c.narrow(kExecBegin, e.begin);
+    c.narrow(kExecEnd, e.end);
     c.raw(kExecEntry, e.entry);
     c.narrow(kExecSourcePe, e.sourcePe);
     c.narrow(kExecMsgBytes, e.msgBytes);
@@ -213,16 +213,16 @@ void putColumns(CacheWriter& w, const core::PeTrace& p, std::uint64_t (&counts)[
     c.raw(kExecCpuDuration, e.cpuDuration);
     c.raw(kExecFlags, e.flags);
     c.raw(kExecPapi, e.papi);
-    c.raw(kIdleBegin, p.idles.begin);
-    c.raw(kIdleEnd, p.idles.end);
-    c.raw(kPackBegin, p.packs.begin);
-    c.raw(kPackEnd, p.packs.end);
-    c.raw(kUnpackBegin, p.unpacks.begin);
-    c.raw(kUnpackEnd, p.unpacks.end);
-    c.raw(kFlushBegin, p.flushes.begin);
-    c.raw(kFlushEnd, p.flushes.end);
+    c.narrow(kIdleBegin, p.idles.begin);
+    c.narrow(kIdleEnd, p.idles.end);
+    c.narrow(kPackBegin, p.packs.begin);
+    c.narrow(kPackEnd, p.packs.end);
+    c.narrow(kUnpackBegin, p.unpacks.begin);
+    c.narrow(kUnpackEnd, p.unpacks.end);
+    c.narrow(kFlushBegin, p.flushes.begin);
+    c.narrow(kFlushEnd, p.flushes.end);
     const auto& s = p.sends;
-    c.raw(kSendTime, s.time);
+    c.narrow(kSendTime, s.time);
     c.raw(kSendEntry, s.entry);
     c.raw(kSendKind, s.kind);
     c.raw(kSendMessageType, s.messageType);

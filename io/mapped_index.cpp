@@ -202,8 +202,8 @@ void clearColumns(core::PeTrace& t)
 void installColumns(const IndexData& data, const IndexData::Row& row, core::PeTrace& t)
 {
     auto& e = t.executions;
-    e.begin = columnView<core::TimeUs>(data, row, kExecBegin);
-    e.end = columnView<core::TimeUs>(data, row, kExecEnd);
+    packedView(data, row, kExecBegin, e.begin);
+    packedView(data, row, kExecEnd, e.end);
     e.entry = columnView<std::uint16_t>(data, row, kExecEntry);
     packedView(data, row, kExecSourcePe, e.sourcePe);
     packedView(data, row, kExecMsgBytes, e.msgBytes);
@@ -213,16 +213,16 @@ void installColumns(const IndexData& data, const IndexData::Row& row, core::PeTr
     e.cpuDuration = columnView<std::uint32_t>(data, row, kExecCpuDuration);
     e.flags = columnView<std::uint8_t>(data, row, kExecFlags);
     e.papi = columnView<std::int64_t>(data, row, kExecPapi);
-    t.idles.begin = columnView<core::TimeUs>(data, row, kIdleBegin);
-    t.idles.end = columnView<core::TimeUs>(data, row, kIdleEnd);
-    t.packs.begin = columnView<core::TimeUs>(data, row, kPackBegin);
-    t.packs.end = columnView<core::TimeUs>(data, row, kPackEnd);
-    t.unpacks.begin = columnView<core::TimeUs>(data, row, kUnpackBegin);
-    t.unpacks.end = columnView<core::TimeUs>(data, row, kUnpackEnd);
-    t.flushes.begin = columnView<core::TimeUs>(data, row, kFlushBegin);
-    t.flushes.end = columnView<core::TimeUs>(data, row, kFlushEnd);
+    packedView(data, row, kIdleBegin, t.idles.begin);
+    packedView(data, row, kIdleEnd, t.idles.end);
+    packedView(data, row, kPackBegin, t.packs.begin);
+    packedView(data, row, kPackEnd, t.packs.end);
+    packedView(data, row, kUnpackBegin, t.unpacks.begin);
+    packedView(data, row, kUnpackEnd, t.unpacks.end);
+    packedView(data, row, kFlushBegin, t.flushes.begin);
+    packedView(data, row, kFlushEnd, t.flushes.end);
     auto& s = t.sends;
-    s.time = columnView<core::TimeUs>(data, row, kSendTime);
+    packedView(data, row, kSendTime, s.time);
     s.entry = columnView<std::uint16_t>(data, row, kSendEntry);
     s.kind = columnView<core::SendKind>(data, row, kSendKind);
     s.messageType = columnView<std::uint8_t>(data, row, kSendMessageType);

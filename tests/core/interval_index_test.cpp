@@ -30,8 +30,8 @@ bool overlaps(TimeUs begin, TimeUs end, TimeUs t0, TimeUs t1)
     return begin < t1 && end > t0;
 }
 
-std::vector<std::size_t> bruteForce(
-    std::span<const TimeUs> begin, std::span<const TimeUs> end, TimeUs t0, TimeUs t1)
+template <typename Times>
+std::vector<std::size_t> bruteForce(const Times& begin, const Times& end, TimeUs t0, TimeUs t1)
 {
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < begin.size(); ++i)
