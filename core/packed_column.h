@@ -95,8 +95,7 @@ public:
     [[nodiscard]] Wide baseOf(std::size_t i) const
     {
         if constexpr (kBaseFromFirst) {
-            const auto block = i >> kBlockShift;
-            return block < base.size() ? base[block] : Wide { 0 };
+            return base[i >> kBlockShift]; // one per started block (checked when mapped)
         } else {
             return kBase;
         }
