@@ -4,8 +4,9 @@
 
 namespace parallax::core {
 
-IndexRange overlappingRange(
-    std::span<const TimeUs> begin, std::span<const TimeUs> end, TimeUs t0, TimeUs t1)
+namespace {
+template <typename Times>
+IndexRange overlapping(const Times& begin, const Times& end, TimeUs t0, TimeUs t1)
 {
     if (t1 <= t0 || begin.empty())
         return {};
@@ -21,6 +22,18 @@ IndexRange overlappingRange(
     if (last <= first)
         return {};
     return { first, last };
+}
+} // namespace
+
+IndexRange overlappingRange(
+    std::span<const TimeUs> begin, std::span<const TimeUs> end, TimeUs t0, TimeUs t1)
+{
+    return overlapping(begin, end, t0, t1);
+}
+
+IndexRange overlappingRange(const ClockColumn& begin, const ClockColumn& end, TimeUs t0, TimeUs t1)
+{
+    return overlapping(begin, end, t0, t1);
 }
 
 IndexRange PeTrace::executionsOverlapping(TimeUs t0, TimeUs t1) const
@@ -70,7 +83,10 @@ std::vector<PeId> PeTrace::multicastDestinations(std::size_t sendIndex) const
 namespace {
 template <typename C> std::size_t bytesOf(const C& v)
 {
-    return v.capacity() * sizeof(typename C::value_type);
+    if constexpr (requires { v.memoryBytes(); })
+        return v.memoryBytes();
+    else
+        return v.capacity() * sizeof(typename C::value_type);
 }
 } // namespace
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "column.h"
+#include "packed_column.h"
 #include "types.h"
 
 #include <algorithm>
@@ -29,13 +30,21 @@ struct ObjectId {
     friend bool operator==(const ObjectId&, const ObjectId&) = default;
 };
 
+// Narrow forms of the store's integer columns (core/packed_column.h): each keeps the rare value
+// that does not fit whole, so nothing is lost.
+// Times: 32-bit offsets from the first of each block of 65,536 rows (71 minutes).
+using ClockColumn = PackedColumn<TimeUs, std::uint32_t, 0, true>;
+using PeColumn = PackedColumn<PeId, std::uint16_t, kNoPe>; // -1 .. 65,533 in 16 bits
+using SmallIntColumn = PackedColumn<std::int32_t, std::uint16_t>; // 0 .. 65,534 in 16 bits
+using ObjectValueColumn = PackedColumn<std::int32_t, std::uint16_t, -1>; // -1 .. 65,533
+
 // The interned object ids of one PE, packed (most are 1-D or 3-D array indices, so a fixed
 // 6-value record would waste most of its 28 bytes): object k's values are
 // values[offset[k] .. offset[k+1]), 0..6 of them; `offset` has size() + 1 entries, or none when
 // the table is empty. objects[k] gives the id as an ObjectId (a copy).
 struct ObjectTable {
     Column<std::uint32_t> offset;
-    Column<std::int32_t> values;
+    ObjectValueColumn values;
 
     [[nodiscard]] std::size_t size() const { return offset.empty() ? 0 : offset.size() - 1; }
     [[nodiscard]] bool empty() const { return size() == 0; }
@@ -44,15 +53,20 @@ struct ObjectTable {
         ObjectId id;
         const auto first = offset[k];
         id.length = static_cast<std::uint8_t>(std::min<std::uint32_t>(offset[k + 1] - first, 6));
-        std::copy_n(values.data() + first, id.length, id.values.begin());
+        for (std::size_t i = 0; i < id.length; ++i)
+            id.values[i] = values[first + i];
         return id;
     }
     // objects[k] == id, without building the copy.
     [[nodiscard]] bool matches(std::size_t k, const ObjectId& id) const
     {
         const auto first = offset[k];
-        return offset[k + 1] - first == id.length
-            && std::equal(id.values.begin(), id.values.begin() + id.length, values.data() + first);
+        if (offset[k + 1] - first != id.length)
+            return false;
+        for (std::size_t i = 0; i < id.length; ++i)
+            if (values[first + i] != id.values[i])
+                return false;
+        return true;
     }
     void push_back(const ObjectId& id)
     {
@@ -92,14 +106,14 @@ enum class BracketKind : std::uint8_t { Pair, BeginEnd };
 // sorted by begin, non-overlapping, begin <= end, so both begin and end are non-decreasing and
 // the executions overlapping any window form one contiguous index range.
 struct ExecutionColumns {
-    Column<TimeUs> begin;
-    Column<TimeUs> end;
+    ClockColumn begin;
+    ClockColumn end;
     Column<std::uint16_t> entry;
-    Column<PeId> sourcePe; // PE that created the message (BEGIN's srcPE)
-    Column<std::int32_t> msgBytes; // message size incl. envelope (BEGIN's len)
+    PeColumn sourcePe; // PE that created the message (BEGIN's srcPE)
+    SmallIntColumn msgBytes; // message size incl. envelope (BEGIN's len)
     Column<std::int32_t> eventId; // (sourcePe, eventId) names the sender's CREATION
     Column<std::uint32_t> object; // index into PeTrace::objects
-    Column<TimeUs> cpuBegin; // process CPU time at begin (VERSION >= 6.5), else 0
+    ClockColumn cpuBegin; // process CPU time at begin (VERSION >= 6.5), else 0
     Column<std::uint32_t> cpuDuration; // cpuEnd - cpuBegin, saturated
     Column<std::uint8_t> flags; // ExecutionFlag bits
     // PAPI counters (VERSION >= 6.6 with TOTAL_PAPI_EVENTS > 0): for execution i the values at
@@ -111,21 +125,22 @@ struct ExecutionColumns {
 
 // Idle, pack or unpack intervals: sorted by begin, non-overlapping within one column set.
 struct IntervalColumns {
-    Column<TimeUs> begin;
-    Column<TimeUs> end;
+    ClockColumn begin;
+    ClockColumn end;
     [[nodiscard]] std::size_t size() const { return begin.size(); }
 };
 
 // Message sends (CREATION, CREATION_BCAST, CREATION_MULTICAST), sorted by time (stable).
 struct SendColumns {
-    Column<TimeUs> time;
+    ClockColumn time;
     Column<std::uint16_t> entry; // destination entry method
     Column<SendKind> kind;
     Column<std::uint8_t> messageType; // Charm++ envelope type (mtype)
-    Column<std::int32_t> msgBytes;
+    SmallIntColumn msgBytes;
     Column<std::int32_t> eventId;
-    Column<std::int32_t> destinationCount; // 1 for point-to-point, nPEs otherwise
-    Column<std::int32_t> sendDuration; // sendT: duration of the send call in µs
+    // 1 for point-to-point, nPEs otherwise: stored for broadcasts and multicasts only.
+    SparseColumn<std::int32_t, 1> destinationCount;
+    SmallIntColumn sendDuration; // sendT: duration of the send call in µs
     // The execution that most recently began before this send in file order (index into
     // ExecutionColumns), with kSendAfterExecution set when that execution had already ended
     // (a send between executions); kNoExecution when no execution had begun yet.
@@ -238,5 +253,6 @@ public:
 // Overlap query on sorted, non-overlapping begin/end columns (shared by all interval kinds).
 IndexRange overlappingRange(
     std::span<const TimeUs> begin, std::span<const TimeUs> end, TimeUs t0, TimeUs t1);
+IndexRange overlappingRange(const ClockColumn& begin, const ClockColumn& end, TimeUs t0, TimeUs t1);
 
 } // namespace parallax::core

@@ -96,6 +96,23 @@ template <typename T> void PeTraceBuilder::exactFromScratch(Column<T>& column, C
     t_scratchBytes += scratch.capacity() * sizeof(T);
 }
 
+template <typename W, typename N, W B, bool F>
+void PeTraceBuilder::exactFromScratch(
+    PackedColumn<W, N, B, F>& column, PackedColumn<W, N, B, F>& scratch)
+{
+    exactFromScratch(column.narrow, scratch.narrow);
+    exactFromScratch(column.escapeRow, scratch.escapeRow);
+    exactFromScratch(column.escapeValue, scratch.escapeValue);
+    exactFromScratch(column.base, scratch.base);
+}
+
+template <typename T, T D>
+void PeTraceBuilder::exactFromScratch(SparseColumn<T, D>& column, SparseColumn<T, D>&)
+{
+    column.row.shrink_to_fit();
+    column.value.shrink_to_fit();
+}
+
 void PeTraceBuilder::exactIntervals(IntervalColumns& c, IntervalColumns& scratch)
 {
     exactFromScratch(c.begin, scratch.begin);
@@ -619,11 +636,18 @@ template <typename C, typename Key> void sortStable(C& v, Key key)
 
 template <typename C> void permute(C& v, const std::vector<std::uint32_t>& order)
 {
-    std::vector<typename C::value_type> out;
-    out.reserve(v.size());
-    for (auto i : order)
-        out.push_back(v[i]);
-    v.swap(out);
+    if constexpr (requires(std::vector<typename C::value_type> & x) { v.swap(x); }) {
+        std::vector<typename C::value_type> out;
+        out.reserve(v.size());
+        for (auto i : order)
+            out.push_back(v[i]);
+        v.swap(out);
+    } else { // a packed or sparse column
+        C out;
+        for (auto i : order)
+            out.push_back(v[i]);
+        v = std::move(out);
+    }
 }
 
 // Sends are appended in file order, which is almost but not always time order

@@ -92,6 +92,10 @@ private:
     void resumeGapAt(TimeUs t);
 
     template <typename T> void exactFromScratch(Column<T>& column, Column<T>& scratch);
+    template <typename W, typename N, W B, bool F>
+    void exactFromScratch(PackedColumn<W, N, B, F>& column, PackedColumn<W, N, B, F>& scratch);
+    template <typename T, T D>
+    void exactFromScratch(SparseColumn<T, D>& column, SparseColumn<T, D>& scratch);
     void exactIntervals(IntervalColumns& c, IntervalColumns& scratch);
 
     PeTrace m_trace;

@@ -29,13 +29,44 @@ inline void require(bool ok, const char* what)
         invalidField(what);
 }
 
+// Rows in ascending order below `size`.
+bool rowsAscendingBelow(const core::Column<std::uint32_t>& rows, std::size_t size)
+{
+    bool ok = true;
+    for (std::size_t k = 0; k < rows.size(); ++k)
+        ok &= rows[k] < size && (k == 0 || rows[k - 1] < rows[k]);
+    return ok;
+}
+
+// A packed column's parts agree: every escaped row is listed once, with its value.
+template <typename W, typename N, W B, bool F>
+void requirePacked(const core::PackedColumn<W, N, B, F>& c, const char* what)
+{
+    std::size_t escapes = 0;
+    for (const auto n : c.narrow)
+        escapes += n == c.kEscape ? 1U : 0U;
+    require(escapes == c.escapeRow.size() && c.escapeValue.size() == escapes
+            && rowsAscendingBelow(c.escapeRow, c.size())
+            && c.base.size() == (F ? (c.size() + c.kBlockRows - 1) / c.kBlockRows : 0),
+        what);
+    for (std::size_t k = 0; k < escapes; ++k)
+        require(c.narrow[c.escapeRow[k]] == c.kEscape, what);
+}
+
+template <typename T, T D> void requireSparse(const core::SparseColumn<T, D>& c, const char* what)
+{
+    require(c.value.size() == c.row.size() && rowsAscendingBelow(c.row, c.size()), what);
+}
+
 // Intervals as the builder leaves them: 0 <= begin <= end, sorted, non-overlapping.
 template <typename Columns> void requireIntervals(const Columns& c, const char* what)
 {
     require(c.begin.size() == c.end.size(), what);
     const auto n = c.begin.size();
-    const auto* begin = c.begin.data();
-    const auto* end = c.end.data();
+    requirePacked(c.begin, what);
+    requirePacked(c.end, what);
+    const auto& begin = c.begin;
+    const auto& end = c.end;
     bool ok = true;
     core::TimeUs previousEnd = 0; // begin >= 0 makes the first comparison hold
     for (std::size_t i = 0; i < n; ++i) {
@@ -148,6 +179,10 @@ void validatePe(const core::PeTrace& p, std::size_t index, const core::RunMetada
         { e.end.size(), e.entry.size(), e.sourcePe.size(), e.msgBytes.size(), e.eventId.size(),
             e.object.size(), e.cpuBegin.size(), e.cpuDuration.size(), e.flags.size() })
         require(size == n, "execution columns of different lengths");
+    requirePacked(e.sourcePe, "execution source PE");
+    requirePacked(e.msgBytes, "execution message bytes");
+    requirePacked(e.cpuBegin, "execution CPU begin");
+    requirePacked(p.objects.values, "object id values");
     requireIntervals(e, "execution times");
     // Each loop gathers its verdict without branching (so that it vectorises) and fails after.
     bool ok = true;
@@ -176,6 +211,10 @@ void validatePe(const core::PeTrace& p, std::size_t index, const core::RunMetada
         { s.entry.size(), s.kind.size(), s.messageType.size(), s.msgBytes.size(), s.eventId.size(),
             s.destinationCount.size(), s.sendDuration.size(), s.execution.size() })
         require(size == m, "send columns of different lengths");
+    requirePacked(s.time, "send times");
+    requirePacked(s.msgBytes, "send message bytes");
+    requirePacked(s.sendDuration, "send duration");
+    requireSparse(s.destinationCount, "send destination count");
     core::TimeUs previous = 0;
     for (std::size_t i = 0; i < m; ++i) {
         ok &= s.time[i] >= previous;
@@ -185,8 +224,8 @@ void validatePe(const core::PeTrace& p, std::size_t index, const core::RunMetada
     for (std::size_t i = 0; i < m; ++i)
         ok &= s.kind[i] <= core::SendKind::Multicast;
     require(ok, "send kind");
-    for (std::size_t i = 0; i < m; ++i)
-        ok &= s.destinationCount[i] >= 0;
+    for (const auto count : s.destinationCount.value)
+        ok &= count >= 0;
     require(ok, "send destination count");
     for (std::size_t i = 0; i < m; ++i) {
         const auto x = s.execution[i];

@@ -14,7 +14,7 @@
 namespace parallax::io::index {
 
 // Bump whenever what is written changes (a new column, a new field, another order).
-inline constexpr std::uint32_t kFormatVersion = 6;
+inline constexpr std::uint32_t kFormatVersion = 8;
 inline constexpr char kManifestMagic[8] = { 'P', 'L', 'X', 'I', 'N', 'D', 'E', 'X' };
 inline constexpr char kShardMagic[8] = { 'P', 'L', 'X', 'S', 'H', 'A', 'R', 'D' };
 inline constexpr std::uint32_t kByteOrderMark = 0x01020304U;
@@ -69,42 +69,45 @@ inline constexpr std::size_t kShardHeaderHashAt = 120;
 
 // The columns of one PE, in the order they follow each other in the PE's data block, each
 // starting at a multiple of kAlign. Their offsets follow from the counts, so a record cannot
-// describe overlapping or out-of-order columns.
+// describe overlapping or out-of-order columns. A packed column (core/packed_column.h) is four
+// in a row: the narrow values, the escaped rows, their values, the base (kPackedParts); a sparse
+// one two: the rows and their values (its size is that of its table).
+inline constexpr std::size_t kPackedParts = 4;
 enum Column : std::size_t {
-    kExecBegin,
-    kExecEnd,
-    kExecEntry,
-    kExecSourcePe,
-    kExecMsgBytes,
-    kExecEventId,
+    kExecBegin, // packed, 4 parts
+    kExecEnd = kExecBegin + kPackedParts, // packed
+    kExecEntry = kExecEnd + kPackedParts,
+    kExecSourcePe, // packed
+    kExecMsgBytes = kExecSourcePe + kPackedParts, // packed
+    kExecEventId = kExecMsgBytes + kPackedParts,
     kExecObject,
-    kExecCpuBegin,
-    kExecCpuDuration,
+    kExecCpuBegin, // packed
+    kExecCpuDuration = kExecCpuBegin + kPackedParts,
     kExecFlags,
     kExecPapi,
-    kIdleBegin,
-    kIdleEnd,
-    kPackBegin,
-    kPackEnd,
-    kUnpackBegin,
-    kUnpackEnd,
-    kFlushBegin,
-    kFlushEnd,
-    kSendTime,
-    kSendEntry,
+    kIdleBegin, // these nine packed
+    kIdleEnd = kIdleBegin + kPackedParts,
+    kPackBegin = kIdleEnd + kPackedParts,
+    kPackEnd = kPackBegin + kPackedParts,
+    kUnpackBegin = kPackEnd + kPackedParts,
+    kUnpackEnd = kUnpackBegin + kPackedParts,
+    kFlushBegin = kUnpackEnd + kPackedParts,
+    kFlushEnd = kFlushBegin + kPackedParts,
+    kSendTime = kFlushEnd + kPackedParts,
+    kSendEntry = kSendTime + kPackedParts,
     kSendKind,
     kSendMessageType,
-    kSendMsgBytes,
-    kSendEventId,
-    kSendDestinationCount,
-    kSendDuration,
-    kSendExecution,
+    kSendMsgBytes, // packed
+    kSendEventId = kSendMsgBytes + kPackedParts,
+    kSendDestinationCount, // sparse, 2 parts
+    kSendDuration = kSendDestinationCount + 2, // packed
+    kSendExecution = kSendDuration + kPackedParts,
     kMulticastSend,
     kMulticastOffset,
     kMulticastPes,
     kObjectOffset, // objects + 1 offsets into kObjectValues (or none without objects)
-    kObjectValues,
-    kUserEvents,
+    kObjectValues, // packed
+    kUserEvents = kObjectValues + kPackedParts,
     kUserBrackets,
     kStats,
     kMemory,
@@ -120,16 +123,39 @@ enum Column : std::size_t {
 };
 
 // Bytes of one element of each column.
+#define PARALLAX_CLOCK_PARTS 4, 4, sizeof(core::TimeUs), sizeof(core::TimeUs)
 inline constexpr std::size_t kColumnElementBytes[kColumnCount] = {
-    sizeof(core::TimeUs), sizeof(core::TimeUs), 2, sizeof(core::PeId), 4, 4, 4,
-    sizeof(core::TimeUs), 4, 1, 8, // executions
-    8, 8, 8, 8, 8, 8, 8, 8, // idle, pack, unpack, flush
-    8, 2, 1, 1, 4, 4, 4, 4, 4, 4, 4, sizeof(core::PeId), // sends
-    4, 4, sizeof(core::UserEventPoint), sizeof(core::UserEventBracket), sizeof(core::StatSample),
+    PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS, 2, // begin, end (packed), entry
+    2, 4, sizeof(core::PeId), sizeof(core::PeId), // source PE, packed
+    2, 4, 4, 4, // message bytes, packed
+    4, 4, //
+    PARALLAX_CLOCK_PARTS, // CPU begin, packed
+    4, 1, 8, // executions
+    PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS,
+    PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS,
+    PARALLAX_CLOCK_PARTS, // idle, pack, unpack, flush (packed)
+    PARALLAX_CLOCK_PARTS, 2, 1, 1, // send time (packed), entry, kind, type
+    2, 4, 4, 4, // message bytes, packed
+    4, //
+    4, 4, // destination count, sparse
+    2, 4, 4, 4, // send duration, packed
+    4, 4, 4, sizeof(core::PeId), // sends
+    4, 2, 4, 4, 4, // object offsets; values, packed
+    sizeof(core::UserEventPoint), sizeof(core::UserEventBracket), sizeof(core::StatSample),
     sizeof(core::MemorySample), sizeof(core::UserSuppliedValue), sizeof(core::TraceGap),
     sizeof(core::PhaseEnd), // structs, padding zeroed
     8, 8, 4, 8, 1, // notes
 };
+#undef PARALLAX_CLOCK_PARTS
+
+constexpr bool everyColumnHasAWidth()
+{
+    for (const auto bytes : kColumnElementBytes)
+        if (bytes == 0)
+            return false;
+    return true;
+}
+static_assert(everyColumnHasAWidth(), "kColumnElementBytes lists fewer widths than columns");
 
 // One PE of a shard's directory: its scalar fields, where its data is, how many elements each
 // column has, and the scalar fields of its summaries (so an open knows them without decoding).

@@ -162,6 +162,20 @@ struct ColumnWriter {
         begin(c, values.size(), sizeof(T));
         w.bytes(values.data(), values.size() * sizeof(T));
     }
+    // A packed column's four parts, from `first` on (index_format.h).
+    template <typename W, typename N, W B, bool F>
+    void narrow(Column first, const core::PackedColumn<W, N, B, F>& values)
+    {
+        raw(first, values.narrow);
+        raw(static_cast<Column>(first + 1), values.escapeRow);
+        raw(static_cast<Column>(first + 2), values.escapeValue);
+        raw(static_cast<Column>(first + 3), values.base);
+    }
+    template <typename T, T D> void sparse(Column first, const core::SparseColumn<T, D>& values)
+    {
+        raw(first, values.row);
+        raw(static_cast<Column>(first + 1), values.value);
+    }
     template <typename T> void packed(Column c, const core::Column<T>& values)
     {
         begin(c, values.size(), sizeof(T));
@@ -188,40 +202,40 @@ void putColumns(CacheWriter& w, const core::PeTrace& p, std::uint64_t (&counts)[
 {
     ColumnWriter c { w, counts };
     const auto& e = p.executions;
-    c.raw(kExecBegin, e.begin);
-    c.raw(kExecEnd, e.end);
+    c.narrow(kExecBegin, e.begin);
+    c.narrow(kExecEnd, e.end);
     c.raw(kExecEntry, e.entry);
-    c.raw(kExecSourcePe, e.sourcePe);
-    c.raw(kExecMsgBytes, e.msgBytes);
+    c.narrow(kExecSourcePe, e.sourcePe);
+    c.narrow(kExecMsgBytes, e.msgBytes);
     c.raw(kExecEventId, e.eventId);
     c.raw(kExecObject, e.object);
-    c.raw(kExecCpuBegin, e.cpuBegin);
+    c.narrow(kExecCpuBegin, e.cpuBegin);
     c.raw(kExecCpuDuration, e.cpuDuration);
     c.raw(kExecFlags, e.flags);
     c.raw(kExecPapi, e.papi);
-    c.raw(kIdleBegin, p.idles.begin);
-    c.raw(kIdleEnd, p.idles.end);
-    c.raw(kPackBegin, p.packs.begin);
-    c.raw(kPackEnd, p.packs.end);
-    c.raw(kUnpackBegin, p.unpacks.begin);
-    c.raw(kUnpackEnd, p.unpacks.end);
-    c.raw(kFlushBegin, p.flushes.begin);
-    c.raw(kFlushEnd, p.flushes.end);
+    c.narrow(kIdleBegin, p.idles.begin);
+    c.narrow(kIdleEnd, p.idles.end);
+    c.narrow(kPackBegin, p.packs.begin);
+    c.narrow(kPackEnd, p.packs.end);
+    c.narrow(kUnpackBegin, p.unpacks.begin);
+    c.narrow(kUnpackEnd, p.unpacks.end);
+    c.narrow(kFlushBegin, p.flushes.begin);
+    c.narrow(kFlushEnd, p.flushes.end);
     const auto& s = p.sends;
-    c.raw(kSendTime, s.time);
+    c.narrow(kSendTime, s.time);
     c.raw(kSendEntry, s.entry);
     c.raw(kSendKind, s.kind);
     c.raw(kSendMessageType, s.messageType);
-    c.raw(kSendMsgBytes, s.msgBytes);
+    c.narrow(kSendMsgBytes, s.msgBytes);
     c.raw(kSendEventId, s.eventId);
-    c.raw(kSendDestinationCount, s.destinationCount);
-    c.raw(kSendDuration, s.sendDuration);
+    c.sparse(kSendDestinationCount, s.destinationCount);
+    c.narrow(kSendDuration, s.sendDuration);
     c.raw(kSendExecution, s.execution);
     c.raw(kMulticastSend, s.multicastSend);
     c.raw(kMulticastOffset, s.multicastOffset);
     c.raw(kMulticastPes, s.multicastPes);
     c.raw(kObjectOffset, p.objects.offset);
-    c.raw(kObjectValues, p.objects.values);
+    c.narrow(kObjectValues, p.objects.values);
     c.packed(kUserEvents, p.userEvents);
     c.packed(kUserBrackets, p.userBrackets);
     c.packed(kStats, p.stats);

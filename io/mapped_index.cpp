@@ -160,6 +160,24 @@ core::Column<T> columnView(const IndexData& data, const IndexData::Row& row, Col
     return core::Column<T>::view(p, static_cast<std::size_t>(rec.counts[c]), shard);
 }
 
+template <typename W, typename N, W B, bool F>
+void packedView(const IndexData& data, const IndexData::Row& row, Column first,
+    core::PackedColumn<W, N, B, F>& into)
+{
+    into.narrow = columnView<N>(data, row, first);
+    into.escapeRow = columnView<std::uint32_t>(data, row, static_cast<Column>(first + 1));
+    into.escapeValue = columnView<W>(data, row, static_cast<Column>(first + 2));
+    into.base = columnView<W>(data, row, static_cast<Column>(first + 3));
+}
+
+template <typename T, T D>
+void sparseView(const IndexData& data, const IndexData::Row& row, Column first, std::size_t size,
+    core::SparseColumn<T, D>& into)
+{
+    into.assign(size, columnView<std::uint32_t>(data, row, first),
+        columnView<T>(data, row, static_cast<Column>(first + 1)));
+}
+
 void clearColumns(core::PeTrace& t)
 {
     t.executions = {};
@@ -184,40 +202,40 @@ void clearColumns(core::PeTrace& t)
 void installColumns(const IndexData& data, const IndexData::Row& row, core::PeTrace& t)
 {
     auto& e = t.executions;
-    e.begin = columnView<core::TimeUs>(data, row, kExecBegin);
-    e.end = columnView<core::TimeUs>(data, row, kExecEnd);
+    packedView(data, row, kExecBegin, e.begin);
+    packedView(data, row, kExecEnd, e.end);
     e.entry = columnView<std::uint16_t>(data, row, kExecEntry);
-    e.sourcePe = columnView<core::PeId>(data, row, kExecSourcePe);
-    e.msgBytes = columnView<std::int32_t>(data, row, kExecMsgBytes);
+    packedView(data, row, kExecSourcePe, e.sourcePe);
+    packedView(data, row, kExecMsgBytes, e.msgBytes);
     e.eventId = columnView<std::int32_t>(data, row, kExecEventId);
     e.object = columnView<std::uint32_t>(data, row, kExecObject);
-    e.cpuBegin = columnView<core::TimeUs>(data, row, kExecCpuBegin);
+    packedView(data, row, kExecCpuBegin, e.cpuBegin);
     e.cpuDuration = columnView<std::uint32_t>(data, row, kExecCpuDuration);
     e.flags = columnView<std::uint8_t>(data, row, kExecFlags);
     e.papi = columnView<std::int64_t>(data, row, kExecPapi);
-    t.idles.begin = columnView<core::TimeUs>(data, row, kIdleBegin);
-    t.idles.end = columnView<core::TimeUs>(data, row, kIdleEnd);
-    t.packs.begin = columnView<core::TimeUs>(data, row, kPackBegin);
-    t.packs.end = columnView<core::TimeUs>(data, row, kPackEnd);
-    t.unpacks.begin = columnView<core::TimeUs>(data, row, kUnpackBegin);
-    t.unpacks.end = columnView<core::TimeUs>(data, row, kUnpackEnd);
-    t.flushes.begin = columnView<core::TimeUs>(data, row, kFlushBegin);
-    t.flushes.end = columnView<core::TimeUs>(data, row, kFlushEnd);
+    packedView(data, row, kIdleBegin, t.idles.begin);
+    packedView(data, row, kIdleEnd, t.idles.end);
+    packedView(data, row, kPackBegin, t.packs.begin);
+    packedView(data, row, kPackEnd, t.packs.end);
+    packedView(data, row, kUnpackBegin, t.unpacks.begin);
+    packedView(data, row, kUnpackEnd, t.unpacks.end);
+    packedView(data, row, kFlushBegin, t.flushes.begin);
+    packedView(data, row, kFlushEnd, t.flushes.end);
     auto& s = t.sends;
-    s.time = columnView<core::TimeUs>(data, row, kSendTime);
+    packedView(data, row, kSendTime, s.time);
     s.entry = columnView<std::uint16_t>(data, row, kSendEntry);
     s.kind = columnView<core::SendKind>(data, row, kSendKind);
     s.messageType = columnView<std::uint8_t>(data, row, kSendMessageType);
-    s.msgBytes = columnView<std::int32_t>(data, row, kSendMsgBytes);
+    packedView(data, row, kSendMsgBytes, s.msgBytes);
     s.eventId = columnView<std::int32_t>(data, row, kSendEventId);
-    s.destinationCount = columnView<std::int32_t>(data, row, kSendDestinationCount);
-    s.sendDuration = columnView<std::int32_t>(data, row, kSendDuration);
+    sparseView(data, row, kSendDestinationCount, s.time.size(), s.destinationCount);
+    packedView(data, row, kSendDuration, s.sendDuration);
     s.execution = columnView<std::uint32_t>(data, row, kSendExecution);
     s.multicastSend = columnView<std::uint32_t>(data, row, kMulticastSend);
     s.multicastOffset = columnView<std::uint32_t>(data, row, kMulticastOffset);
     s.multicastPes = columnView<core::PeId>(data, row, kMulticastPes);
     t.objects.offset = columnView<std::uint32_t>(data, row, kObjectOffset);
-    t.objects.values = columnView<std::int32_t>(data, row, kObjectValues);
+    packedView(data, row, kObjectValues, t.objects.values);
     t.userEvents = columnView<core::UserEventPoint>(data, row, kUserEvents);
     t.userBrackets = columnView<core::UserEventBracket>(data, row, kUserBrackets);
     t.stats = columnView<core::StatSample>(data, row, kStats);

@@ -84,9 +84,8 @@ template <typename T> struct OutColumn {
     // Appends values [r.first, r.last) of a store column.
     template <typename Col> void append(const Col& column, core::IndexRange r)
     {
-        next = std::transform(column.begin() + static_cast<std::ptrdiff_t>(r.first),
-            column.begin() + static_cast<std::ptrdiff_t>(r.last), next,
-            [](auto v) { return static_cast<T>(v); });
+        for (auto i = r.first; i < r.last; ++i) // by row: some columns are packed
+            *next++ = static_cast<T>(column[i]);
     }
     void repeat(T value, std::size_t n) { next = std::fill_n(next, n, value); }
     void push(T value) { *next++ = value; }

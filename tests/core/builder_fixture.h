@@ -118,7 +118,7 @@ inline BuiltPe build(const std::vector<LogRecord>& records,
 
 // Begin and end columns non-decreasing, begin <= end, and consecutive intervals not
 // overlapping: the invariant the interval index relies on.
-inline void requireSortedNonOverlapping(std::span<const TimeUs> begin, std::span<const TimeUs> end)
+template <typename Times> void requireSortedNonOverlapping(const Times& begin, const Times& end)
 {
     REQUIRE(begin.size() == end.size());
     for (std::size_t i = 0; i < begin.size(); ++i) {

@@ -1,6 +1,6 @@
 // The interval index of PeTrace (overlappingRange, executionsOverlapping, idlesOverlapping,
 // sendsIn): hand-made edge cases, then traces built from random record sequences compared with
-// a linear scan for many random windows.
+// a linear scan for many random windows. Also the packed and sparse columns of the store.
 
 #include "builder_fixture.h"
 #include "core/pe_trace.h"
@@ -30,8 +30,8 @@ bool overlaps(TimeUs begin, TimeUs end, TimeUs t0, TimeUs t1)
     return begin < t1 && end > t0;
 }
 
-std::vector<std::size_t> bruteForce(
-    std::span<const TimeUs> begin, std::span<const TimeUs> end, TimeUs t0, TimeUs t1)
+template <typename Times>
+std::vector<std::size_t> bruteForce(const Times& begin, const Times& end, TimeUs t0, TimeUs t1)
 {
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < begin.size(); ++i)
@@ -297,4 +297,54 @@ TEST_CASE("random logs with irregular records still give sorted non-overlapping 
         REQUIRE(std::is_sorted(built.trace.sends.time.begin(), built.trace.sends.time.end()));
         compareWithBruteForce(built.trace, rng, 100);
     }
+}
+
+// ---- Packed and sparse columns (core/packed_column.h): narrow storage, nothing lost ----
+
+TEST_CASE("a packed column keeps every value, the ones that do not fit in a side list")
+{
+    core::PackedColumn<std::int32_t, std::uint16_t, -1> c;
+    const std::vector<std::int32_t> values { -1, 0, 7, 65533, 65534, -2, 100000,
+        std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max(), 3 };
+    for (const auto v : values)
+        c.push_back(v);
+    REQUIRE(c.size() == values.size());
+    CHECK(c.toVector() == values);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        CHECK(c[i] == values[i]);
+    // -1 .. 65,533 fit in 16 bits; 65,534 and up, below -1 and the extremes are escaped.
+    CHECK(c.escapeRow.toVector() == std::vector<std::uint32_t> { 4, 5, 6, 7, 8 });
+    CHECK(c.escapeValue.toVector()
+        == std::vector<std::int32_t> { 65534, -2, 100000, std::numeric_limits<std::int32_t>::min(),
+            std::numeric_limits<std::int32_t>::max() });
+}
+
+TEST_CASE("a clock column stores offsets from its first reading")
+{
+    core::PackedColumn<core::TimeUs, std::uint32_t, 0, true> c { 5'000'000'000, 5'000'000'010,
+        4'999'999'999, 5'000'000'000 + 0xFFFFFFFELL, 5'000'000'000 + 0xFFFFFFFFLL };
+    CHECK(c.base.toVector() == std::vector<core::TimeUs> { 5'000'000'000 });
+    CHECK(c.escapeRow.toVector() == std::vector<std::uint32_t> { 2, 4 }); // before it, too far
+    CHECK(c.toVector()
+        == std::vector<core::TimeUs> { 5'000'000'000, 5'000'000'010, 4'999'999'999,
+            5'000'000'000 + 0xFFFFFFFELL, 5'000'000'000 + 0xFFFFFFFFLL });
+    c.clear();
+    c.push_back(0);
+    CHECK(c[0] == 0);
+    CHECK(c.escapeRow.empty());
+}
+
+TEST_CASE("a sparse column stores only the rows that differ from its default")
+{
+    core::SparseColumn<std::int32_t, 1> c { 1, 1, 4, 1, 0, 1 };
+    CHECK(c.size() == 6);
+    CHECK(c.row.toVector() == std::vector<std::uint32_t> { 2, 4 });
+    CHECK(c.toVector() == std::vector<std::int32_t> { 1, 1, 4, 1, 0, 1 });
+    CHECK(c[2] == 4);
+    CHECK(c[4] == 0);
+    CHECK(c[5] == 1);
+    auto moved = std::move(c);
+    CHECK(moved.size() == 6);
+    CHECK(c.size() == 0); // NOLINT(bugprone-use-after-move): a moved-from column is empty
+    CHECK(moved == core::SparseColumn<std::int32_t, 1> { 1, 1, 4, 1, 0, 1 });
 }

@@ -390,7 +390,7 @@ TEST_CASE("sends out of time order are sorted and keep their multicast destinati
     CHECK(s.eventId == std::vector<std::int32_t> { 2, 3, 1 });
     CHECK(s.kind[0] == core::SendKind::Multicast);
     CHECK(s.kind[1] == core::SendKind::Broadcast);
-    CHECK(s.destinationCount == std::vector<std::int32_t> { 3, 4, 2 });
+    CHECK(s.destinationCount.toVector() == std::vector<std::int32_t> { 3, 4, 2 });
     CHECK(built.trace.multicastDestinations(0) == listB);
     CHECK(built.trace.multicastDestinations(1).empty());
     CHECK(built.trace.multicastDestinations(2) == listA);

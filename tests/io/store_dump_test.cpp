@@ -128,3 +128,8 @@ TEST_CASE("golden store dump of the garbage-log broken run")
 {
     checkGolden(brokenCase("garbage-log"));
 }
+
+TEST_CASE("golden store dump of a run whose values do not fit the narrow columns")
+{
+    checkGolden(dataDir() / "runs" / "wide-values");
+}
