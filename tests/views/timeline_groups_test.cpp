@@ -294,8 +294,8 @@ TEST_CASE("a group member's executions in the window are found from a guess: the
 {
     core::PeTrace p;
     // [0, 10), a zero-length execution at 10, [10, 20), [30, 40), [50, 50).
-    p.executions.begin = std::vector<core::TimeUs> { 0, 10, 10, 30, 50 };
-    p.executions.end = std::vector<core::TimeUs> { 10, 10, 20, 40, 50 };
+    p.executions.begin = { 0, 10, 10, 30, 50 };
+    p.executions.end = { 10, 10, 20, 40, 50 };
     // [10, 35): not [0, 10) (it ends where the window begins), the point at 10, [10, 20) and
     // [30, 40); [40, 50): nothing; [0, 60): all.
     const auto a = views::timeline_rows::executionsNear(p, { 10, 35 });
@@ -329,8 +329,8 @@ TEST_CASE("a group member's executions in the window are found from a guess: the
         t += static_cast<core::TimeUs>(random() % 4);
         end.push_back(t);
     }
-    p.executions.begin = std::move(begin);
-    p.executions.end = std::move(end);
+    p.executions.begin.assign(begin.begin(), begin.end());
+    p.executions.end.assign(end.begin(), end.end());
     for (int k = 0; k < 20000 && allSame; ++k) {
         const auto t0 = static_cast<core::TimeUs>(random() % static_cast<unsigned>(t + 20)) - 10;
         allSame = same(t0, t0 + static_cast<core::TimeUs>(random() % 200))

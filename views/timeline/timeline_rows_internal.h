@@ -30,10 +30,11 @@ inline core::TimeUs tracedInWindow(const core::PeTrace& p, core::TimeRange w)
     return clippedLength(p.beginComputation >= 0 ? p.beginComputation : p.firstTime, end, w);
 }
 
-// std::lower_bound(v, v + n, value) on the sorted v, found by galloping out from index `guess`:
-// a few probes near the guess instead of a binary search whose first probes all miss the cache.
-inline std::size_t lowerBoundNear(
-    const core::TimeUs* v, std::size_t n, core::TimeUs value, std::size_t guess)
+// std::lower_bound over the first n values of the sorted column v, found by galloping out from
+// index `guess`: a few probes near the guess instead of a binary search whose first probes all miss
+// the cache.
+template <typename Times>
+std::size_t lowerBoundNear(const Times& v, std::size_t n, core::TimeUs value, std::size_t guess)
 {
     guess = std::min(guess, n);
     std::size_t lo = guess; // v[lo - 1] < value (or lo == 0) once the gallop ends
@@ -55,7 +56,10 @@ inline std::size_t lowerBoundNear(
             step *= 2;
         }
     }
-    return static_cast<std::size_t>(std::lower_bound(v + lo, v + hi, value) - v);
+    const auto from = v.begin();
+    return static_cast<std::size_t>(std::lower_bound(from + static_cast<std::ptrdiff_t>(lo),
+                                        from + static_cast<std::ptrdiff_t>(hi), value)
+        - from);
 }
 
 // Where time `t` falls among the executions `ex` (not empty), were they spread evenly over the
@@ -81,8 +85,8 @@ inline core::IndexRange executionsNear(const core::PeTrace& p, core::TimeRange w
     const std::size_t n = ex.size();
     if (w.end <= w.begin || n == 0)
         return {};
-    const core::TimeUs* begin = ex.begin.data();
-    const core::TimeUs* end = ex.end.data();
+    const auto& begin = ex.begin;
+    const auto& end = ex.end;
     const auto guess = [&](core::TimeUs t) {
         return executionGuess(ex, t);
     };
@@ -110,8 +114,8 @@ inline void prefetchExecutions(const core::PeTrace& p, core::TimeRange w)
     const std::size_t k = std::min(executionGuess(ex, w.begin), last);
     for (std::size_t ahead = 0; ahead < 32; ahead += 8) {
         const std::size_t i = std::min(k + ahead, last);
-        __builtin_prefetch(ex.begin.data() + i);
-        __builtin_prefetch(ex.end.data() + i);
+        __builtin_prefetch(ex.begin.narrow.data() + i);
+        __builtin_prefetch(ex.end.narrow.data() + i);
     }
     __builtin_prefetch(ex.entry.data() + k);
     __builtin_prefetch(ex.entry.data() + std::min(k + 32, last));
