@@ -18,6 +18,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// An index written by another format version of Parallax: not damaged, just out of date.
+class CacheVersionError : public CacheFormatError {
+public:
+    using CacheFormatError::CacheFormatError;
+};
+
 // Where one section of a file is, and the checksum of its bytes.
 struct CacheSection {
     std::uint64_t offset = 0;

@@ -106,9 +106,9 @@ void checkHeaderCommon(const char* magic, const char (&expected)[8], std::uint32
     // too, and "another version" is the reason a user can act on), then the layout.
     expect(
         byteOrder == kByteOrderMark, what + " was written on another kind of machine (byte order)");
-    expect(version == kFormatVersion,
-        what + " was written by another version (format " + std::to_string(version) + ", expected "
-            + std::to_string(kFormatVersion) + ")");
+    if (version != kFormatVersion)
+        throw CacheVersionError(what + " was written by another version (format "
+            + std::to_string(version) + ", expected " + std::to_string(kFormatVersion) + ")");
     expect(
         layout == layoutFingerprint(), what + " was written on another kind of machine or build");
 }
@@ -675,6 +675,11 @@ IndexOpen openIndex(const std::string& directory, const core::RunFiles& located,
             std::move(details), std::make_shared<SummaryLoader<core::PeSummaryDetail>>(data));
         result.outcome = IndexOutcome::Loaded;
         result.trace = std::move(trace);
+    } catch (const CacheVersionError& e) {
+        // Written by another version of Parallax: out of date, not damaged.
+        result.outcome = IndexOutcome::Stale;
+        result.why = e.what();
+        result.trace.reset();
     } catch (const std::exception& e) {
         // CacheFormatError, or out of memory on a damaged file: never trusted.
         result.outcome = IndexOutcome::Damaged;
