@@ -34,7 +34,6 @@ struct ObjectId {
 // that does not fit whole, so nothing is lost.
 // Times: 32-bit offsets from the first of each block of 65,536 rows (71 minutes).
 using ClockColumn = PackedColumn<TimeUs, std::uint32_t, 0, true>;
-using PeColumn = PackedColumn<PeId, std::uint16_t, kNoPe>; // -1 .. 65,533 in 16 bits
 using SmallIntColumn = PackedColumn<std::int32_t, std::uint16_t>; // 0 .. 65,534 in 16 bits
 using ObjectValueColumn = PackedColumn<std::int32_t, std::uint16_t, -1>; // -1 .. 65,533
 
@@ -109,7 +108,9 @@ struct ExecutionColumns {
     ClockColumn begin;
     ClockColumn end;
     Column<std::uint16_t> entry;
-    PeColumn sourcePe; // PE that created the message (BEGIN's srcPE)
+    // PE that created the message (BEGIN's srcPE). Full width: on a run of more than 65,534 PEs
+    // most sources of the high PEs would not fit 16 bits, and every escaped read is a search.
+    Column<PeId> sourcePe;
     SmallIntColumn msgBytes; // message size incl. envelope (BEGIN's len)
     Column<std::int32_t> eventId; // (sourcePe, eventId) names the sender's CREATION
     Column<std::uint32_t> object; // index into PeTrace::objects

@@ -179,7 +179,6 @@ void validatePe(const core::PeTrace& p, std::size_t index, const core::RunMetada
         { e.end.size(), e.entry.size(), e.sourcePe.size(), e.msgBytes.size(), e.eventId.size(),
             e.object.size(), e.cpuBegin.size(), e.cpuDuration.size(), e.flags.size() })
         require(size == n, "execution columns of different lengths");
-    requirePacked(e.sourcePe, "execution source PE");
     requirePacked(e.msgBytes, "execution message bytes");
     requirePacked(e.cpuBegin, "execution CPU begin");
     requirePacked(p.objects.values, "object id values");

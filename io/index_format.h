@@ -14,7 +14,7 @@
 namespace parallax::io::index {
 
 // Bump whenever what is written changes (a new column, a new field, another order).
-inline constexpr std::uint32_t kFormatVersion = 8;
+inline constexpr std::uint32_t kFormatVersion = 9;
 inline constexpr char kManifestMagic[8] = { 'P', 'L', 'X', 'I', 'N', 'D', 'E', 'X' };
 inline constexpr char kShardMagic[8] = { 'P', 'L', 'X', 'S', 'H', 'A', 'R', 'D' };
 inline constexpr std::uint32_t kByteOrderMark = 0x01020304U;
@@ -77,8 +77,8 @@ enum Column : std::size_t {
     kExecBegin, // packed, 4 parts
     kExecEnd = kExecBegin + kPackedParts, // packed
     kExecEntry = kExecEnd + kPackedParts,
-    kExecSourcePe, // packed
-    kExecMsgBytes = kExecSourcePe + kPackedParts, // packed
+    kExecSourcePe,
+    kExecMsgBytes, // packed
     kExecEventId = kExecMsgBytes + kPackedParts,
     kExecObject,
     kExecCpuBegin, // packed
@@ -126,7 +126,7 @@ enum Column : std::size_t {
 #define PARALLAX_CLOCK_PARTS 4, 4, sizeof(core::TimeUs), sizeof(core::TimeUs)
 inline constexpr std::size_t kColumnElementBytes[kColumnCount] = {
     PARALLAX_CLOCK_PARTS, PARALLAX_CLOCK_PARTS, 2, // begin, end (packed), entry
-    2, 4, sizeof(core::PeId), sizeof(core::PeId), // source PE, packed
+    sizeof(core::PeId), // source PE
     2, 4, 4, 4, // message bytes, packed
     4, 4, //
     PARALLAX_CLOCK_PARTS, // CPU begin, packed

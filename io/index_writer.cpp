@@ -205,7 +205,7 @@ void putColumns(CacheWriter& w, const core::PeTrace& p, std::uint64_t (&counts)[
     c.narrow(kExecBegin, e.begin);
     c.narrow(kExecEnd, e.end);
     c.raw(kExecEntry, e.entry);
-    c.narrow(kExecSourcePe, e.sourcePe);
+    c.raw(kExecSourcePe, e.sourcePe);
     c.narrow(kExecMsgBytes, e.msgBytes);
     c.raw(kExecEventId, e.eventId);
     c.raw(kExecObject, e.object);

@@ -205,7 +205,7 @@ void installColumns(const IndexData& data, const IndexData::Row& row, core::PeTr
     packedView(data, row, kExecBegin, e.begin);
     packedView(data, row, kExecEnd, e.end);
     e.entry = columnView<std::uint16_t>(data, row, kExecEntry);
-    packedView(data, row, kExecSourcePe, e.sourcePe);
+    e.sourcePe = columnView<core::PeId>(data, row, kExecSourcePe);
     packedView(data, row, kExecMsgBytes, e.msgBytes);
     e.eventId = columnView<std::int32_t>(data, row, kExecEventId);
     e.object = columnView<std::uint32_t>(data, row, kExecObject);
