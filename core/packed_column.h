@@ -20,8 +20,12 @@ namespace parallax::core {
 // row. Nothing is lost. The base is fixed (kBase) or, with kBaseFromFirst, the first value of
 // each block of kBlockRows rows (for a clock, whose readings within a block lie close to its
 // first one). Reading a row costs a load, a compare and an add; only an escaped row searches the
-// side list. Every part is a Column, so a mapped index views each in place. Iterators yield
-// values (not references), enough for std::lower_bound and friends.
+// side list. A column whose values mostly do not fit (message sizes of an application that sends
+// large messages, the times of a PE whose 65,536 executions span more than 71 minutes) is made
+// *wide* when its PE is finished (widenIfMostlyEscaped): every value whole in escapeValue, the
+// other parts empty, so it costs no more than a plain column and reads without a search. Every
+// part is a Column, so a mapped index views each in place (settle() after setting the parts).
+// Iterators yield values (not references), enough for std::lower_bound and friends.
 template <typename Wide, typename Narrow, Wide kBase = 0, bool kBaseFromFirst = false>
 class PackedColumn {
     static_assert(std::is_integral_v<Wide> && std::is_unsigned_v<Narrow>);
@@ -89,8 +93,10 @@ public:
         return *this;
     }
 
-    [[nodiscard]] std::size_t size() const { return narrow.size(); }
-    [[nodiscard]] bool empty() const { return narrow.empty(); }
+    [[nodiscard]] std::size_t size() const { return m_wide ? escapeValue.size() : narrow.size(); }
+    [[nodiscard]] bool empty() const { return size() == 0; }
+    // Every value whole in escapeValue (see the class comment).
+    [[nodiscard]] bool wide() const { return m_wide; }
     // The value narrow 0 stands for in row i.
     [[nodiscard]] Wide baseOf(std::size_t i) const
     {
@@ -102,6 +108,8 @@ public:
     }
     [[nodiscard]] Wide operator[](std::size_t i) const
     {
+        if (m_wide) [[unlikely]]
+            return escapeValue[i];
         const Narrow n = narrow[i];
         if (n != kEscape) [[likely]]
             return static_cast<Wide>(static_cast<Unsigned>(baseOf(i)) + n);
@@ -125,8 +133,27 @@ public:
             + (escapeValue.capacity() + base.capacity()) * sizeof(Wide);
     }
 
+    // Makes the column wide when more than one row in eight is escaped: from there on the side
+    // list costs more than it saves (each escaped row holds a narrow slot, its row number and its
+    // value) and every read of such a row searches it.
+    void widenIfMostlyEscaped()
+    {
+        if (m_wide || escapeRow.size() * 8 <= narrow.size())
+            return;
+        Column<Wide> all(toVector());
+        *this = PackedColumn(); // the narrow parts' memory goes too
+        escapeValue = std::move(all);
+        m_wide = true;
+    }
+    // After the parts were set one by one (a mapped index): wide when only escapeValue has rows.
+    void settle() { m_wide = narrow.empty() && escapeRow.empty() && !escapeValue.empty(); }
+
     void push_back(Wide v)
     {
+        if (m_wide) [[unlikely]] {
+            escapeValue.push_back(v);
+            return;
+        }
         if constexpr (kBaseFromFirst) {
             if ((narrow.size() & (kBlockRows - 1)) == 0)
                 base.push_back(v);
@@ -147,6 +174,7 @@ public:
         escapeRow.clear();
         escapeValue.clear();
         base.clear();
+        m_wide = false;
     }
     void shrink_to_fit()
     {
@@ -177,6 +205,8 @@ public:
     }
 
 private:
+    bool m_wide = false;
+
     [[nodiscard]] Wide escaped(std::size_t i) const
     {
         const auto it = std::lower_bound(escapeRow.begin(), escapeRow.end(), i);

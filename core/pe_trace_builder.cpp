@@ -100,6 +100,7 @@ template <typename W, typename N, W B, bool F>
 void PeTraceBuilder::exactFromScratch(
     PackedColumn<W, N, B, F>& column, PackedColumn<W, N, B, F>& scratch)
 {
+    column.widenIfMostlyEscaped();
     exactFromScratch(column.narrow, scratch.narrow);
     exactFromScratch(column.escapeRow, scratch.escapeRow);
     exactFromScratch(column.escapeValue, scratch.escapeValue);

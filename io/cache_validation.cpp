@@ -42,6 +42,10 @@ bool rowsAscendingBelow(const core::Column<std::uint32_t>& rows, std::size_t siz
 template <typename W, typename N, W B, bool F>
 void requirePacked(const core::PackedColumn<W, N, B, F>& c, const char* what)
 {
+    if (c.wide()) { // every value whole; the other parts empty
+        require(c.narrow.empty() && c.escapeRow.empty() && c.base.empty(), what);
+        return;
+    }
     std::size_t escapes = 0;
     for (const auto n : c.narrow)
         escapes += n == c.kEscape ? 1U : 0U;

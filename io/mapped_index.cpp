@@ -168,6 +168,7 @@ void packedView(const IndexData& data, const IndexData::Row& row, Column first,
     into.escapeRow = columnView<std::uint32_t>(data, row, static_cast<Column>(first + 1));
     into.escapeValue = columnView<W>(data, row, static_cast<Column>(first + 2));
     into.base = columnView<W>(data, row, static_cast<Column>(first + 3));
+    into.settle();
 }
 
 template <typename T, T D>

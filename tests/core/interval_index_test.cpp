@@ -319,6 +319,46 @@ TEST_CASE("a packed column keeps every value, the ones that do not fit in a side
             std::numeric_limits<std::int32_t>::max() });
 }
 
+TEST_CASE("a packed column whose values mostly do not fit is made wide: no side list to search")
+{
+    // Message sizes of an application that sends large messages: 3 of 16 rows escaped (more
+    // than one in eight) -> wide; 2 of 16 -> stays narrow.
+    core::PackedColumn<std::int32_t, std::uint16_t> c;
+    std::vector<std::int32_t> values;
+    for (int i = 0; i < 16; ++i)
+        values.push_back(i < 3 ? 100'000 + i : i);
+    c.assign(values.begin(), values.end());
+    CHECK(c.escapeRow.size() == 3);
+    c.widenIfMostlyEscaped();
+    REQUIRE(c.wide());
+    CHECK(c.narrow.empty());
+    CHECK(c.escapeRow.empty());
+    CHECK(c.escapeValue.size() == 16);
+    CHECK(c.size() == 16);
+    CHECK(c.toVector() == values);
+    CHECK(c[1] == 100'001);
+    CHECK(c.memoryBytes() == 16 * sizeof(std::int32_t));
+    // The parts as a mapped index sets them, one by one: settle() finds the wide form again.
+    core::PackedColumn<std::int32_t, std::uint16_t> mapped;
+    mapped.escapeValue = c.escapeValue;
+    mapped.settle();
+    CHECK(mapped.wide());
+    CHECK(mapped == c);
+    // One in eight is not enough: the side list stays.
+    values[2] = 2;
+    c.assign(values.begin(), values.end());
+    c.widenIfMostlyEscaped();
+    CHECK_FALSE(c.wide());
+    CHECK(c.escapeRow.size() == 2);
+    CHECK(c.toVector() == values);
+    // A clock column too: times far from their block's first reading.
+    core::PackedColumn<core::TimeUs, std::uint32_t, 0, true> t { 0, 5'000'000'000, 6'000'000'000 };
+    t.widenIfMostlyEscaped();
+    CHECK(t.wide());
+    CHECK(t.base.empty());
+    CHECK(t.toVector() == std::vector<core::TimeUs> { 0, 5'000'000'000, 6'000'000'000 });
+}
+
 TEST_CASE("a clock column stores offsets from its first reading")
 {
     core::PackedColumn<core::TimeUs, std::uint32_t, 0, true> c { 5'000'000'000, 5'000'000'010,
