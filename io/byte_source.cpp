@@ -36,9 +36,7 @@ public:
     PlainSource(std::FILE* file, std::uint64_t size)
         : m_file(file)
         , m_size(size)
-    {
-        readWhole();
-    }
+    { }
     ~PlainSource() override
     {
         if (m_whole.data && m_whole.capacity > t_wholeBuffer.capacity)
@@ -48,13 +46,7 @@ public:
 
     std::ptrdiff_t read(char* buffer, std::size_t capacity) override
     {
-        if (m_whole.data) {
-            const auto n = std::min(capacity, m_wholeSize - m_position);
-            std::memcpy(buffer, m_whole.data.get() + m_position, n);
-            m_position += n;
-            m_consumed = m_position;
-            return static_cast<std::ptrdiff_t>(n);
-        }
+        m_started = true;
         const auto n = std::fread(buffer, 1, capacity, m_file);
         if (n == 0 && std::ferror(m_file) != 0) {
             m_error = std::string("read error: ") + std::strerror(errno);
@@ -65,6 +57,12 @@ public:
     }
     bool whole(std::string_view& text) override
     {
+        // Only asked by a reader that takes the whole text, before anything was read: a caller
+        // that reads a part (a sample, a header) never pays for the rest of the file.
+        if (!m_started) {
+            m_started = true;
+            readWhole();
+        }
         if (!m_whole.data)
             return false;
         text = std::string_view(m_whole.data.get(), m_wholeSize);
@@ -114,7 +112,7 @@ private:
     std::uint64_t m_consumed = 0;
     WholeBuffer m_whole;
     std::size_t m_wholeSize = 0;
-    std::size_t m_position = 0; // read() over the whole text
+    bool m_started = false; // read() or whole() was called: the way the file is read is set
 };
 
 // gzip through zlib's inflate directly (not gzread): every byte inflated before a data error

@@ -272,3 +272,23 @@ TEST_CASE("a thread reading a long log and then a short one sees only the short 
     CHECK(second.lines == std::vector<std::string> { "1 2", "3" });
     CHECK(second.endedMidLine);
 }
+
+TEST_CASE(
+    "a plain file is read whole only for a reader that asks first, never behind a partial read")
+{
+    // A caller that samples the start of a log (the store estimate reads 1 MiB) must not pay for
+    // the whole file: once read() was called, whole() declines and the file streams.
+    TempDir dir;
+    writeFile(dir / "a.log", "6 100\n7 200\n");
+    std::string error;
+    auto sampled = io::ByteSource::open((dir / "a.log").string(), error);
+    REQUIRE(sampled);
+    char head[4];
+    REQUIRE(sampled->read(head, sizeof head) == 4);
+    std::string_view text;
+    CHECK_FALSE(sampled->whole(text));
+    auto entire = io::ByteSource::open((dir / "a.log").string(), error);
+    REQUIRE(entire);
+    REQUIRE(entire->whole(text));
+    CHECK(text == "6 100\n7 200\n");
+}
