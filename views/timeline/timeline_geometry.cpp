@@ -9,9 +9,11 @@
 #include <atomic>
 #include <cmath>
 #include <condition_variable>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 namespace parallax::views {
 
@@ -467,8 +469,9 @@ int nodeOfSource(const core::RunMetadata& meta, const TimelineRowSource& source)
 class RowWorkers {
 public:
     // Runs task(worker, k) for k in [0, count): worker 0 is the caller, 1 .. helpers() the
-    // pool's threads. Returns when every k is done. Called while another call runs (from another
-    // thread), the caller does all of it alone.
+    // pool's threads. Returns when every k is done; the first exception a task threw (out of
+    // memory) stops the others and is rethrown here, after every thread has let go of the task.
+    // Called while another call runs (from another thread), the caller does all of it alone.
     void run(std::size_t count, const std::function<void(std::size_t, std::size_t)>& task)
     {
         const std::unique_lock busy(m_busy, std::try_to_lock);
@@ -482,6 +485,7 @@ public:
             m_task = &task;
             m_count = count;
             m_next = 0;
+            m_failure = nullptr;
             m_pending = m_threads.size();
             ++m_generation;
         }
@@ -490,6 +494,8 @@ public:
         std::unique_lock lock(m_mutex);
         m_done.wait(lock, [&]() { return m_pending == 0; });
         m_task = nullptr;
+        if (m_failure)
+            std::rethrow_exception(std::exchange(m_failure, nullptr));
     }
 
     [[nodiscard]] std::size_t helpers() const { return m_threads.size(); }
@@ -522,8 +528,16 @@ private:
 
     void work(std::size_t worker)
     {
-        for (auto k = m_next.fetch_add(1); k < m_count; k = m_next.fetch_add(1))
-            (*m_task)(worker, k);
+        for (auto k = m_next.fetch_add(1); k < m_count; k = m_next.fetch_add(1)) {
+            try {
+                (*m_task)(worker, k);
+            } catch (...) {
+                const std::lock_guard lock(m_mutex);
+                if (!m_failure)
+                    m_failure = std::current_exception();
+                m_next = m_count;
+            }
+        }
     }
 
     // Every pool thread takes part in every run (and the caller waits for all of them), so a
@@ -553,6 +567,7 @@ private:
     const std::function<void(std::size_t, std::size_t)>* m_task = nullptr;
     std::size_t m_count = 0;
     std::atomic<std::size_t> m_next { 0 };
+    std::exception_ptr m_failure; // the first task's exception of the current run
     std::size_t m_pending = 0;
     std::uint64_t m_generation = 0;
     bool m_quit = false;
