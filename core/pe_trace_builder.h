@@ -3,43 +3,17 @@
 #include "import_report.h"
 #include "log_record.h"
 #include "pe_trace.h"
+#include "store_arena.h"
 
 #include <cstddef>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 namespace parallax::core {
 
 struct RunMetadata;
-
-// Memory for the finished columns of a whole run's PEs: slices, one after another, of large
-// blocks of fresh memory that the kernel may back with huge pages. A run's columns are then
-// written into memory faulted in a few large pieces instead of page by page (a load spent a
-// sixth of its CPU time in those page faults). A column keeps its block alive, so a block is
-// freed with the last column in it: meant for a load whose PEs live and die together, not for
-// a PE read alone. Shared by the loading threads.
-class StoreArena {
-public:
-    StoreArena() = default;
-    StoreArena(const StoreArena&) = delete;
-    StoreArena& operator=(const StoreArena&) = delete;
-
-    struct Slice {
-        void* data = nullptr; // null when no block could be had: allocate as usual
-        std::shared_ptr<const void> keep;
-    };
-    Slice take(std::size_t bytes);
-
-private:
-    std::mutex m_mutex;
-    std::shared_ptr<const void> m_block;
-    char* m_base = nullptr;
-    std::size_t m_size = 0;
-    std::size_t m_used = 0;
-};
 
 // Interprets one PE's log records, in file order, into a PeTrace. Irregular input is handled
 // as docs/format.md §5 recommends and counted in the report (see Issue): nested BEGINs close the
