@@ -1,6 +1,7 @@
 #include "log_line_parser.h"
 
 #include "field_cursor.h"
+#include "integer_scan.h"
 #include "line_reader.h"
 
 #include <algorithm>
@@ -52,50 +53,7 @@ LogLineParser::LogLineParser(const core::RunMetadata& metadata)
 
 namespace {
 
-constexpr int kFastFields = 16;
-
-// The whitespace-separated integers of a line into `out` (at most kFastFields), as
-// FieldCursor::nextInt64 reads them. False for anything else: a token that is not an integer,
-// more than 18 digits (a value that might not fit, left to the checked path), too many tokens.
-// With kToNewline the line is the text up to the first '\n' of [p, end), which must exist; `p`
-// is left on it.
-template <bool kToNewline>
-[[gnu::always_inline]] inline bool scanIntegers(
-    const char*& p, const char* end, std::int64_t* out, int& count)
-{
-    int n = 0;
-    for (;;) {
-        while (p != end && (*p == ' ' || *p == '\t'))
-            ++p;
-        if (p == end) {
-            if (kToNewline)
-                return false;
-            break;
-        }
-        if (kToNewline && *p == '\n')
-            break;
-        if (n == kFastFields)
-            return false;
-        const bool negative = *p == '-';
-        p += negative ? 1 : 0;
-        const char* first = p;
-        const char* limit = end - p > 18 ? p + 18 : end;
-        std::uint64_t v = 0;
-        while (p != limit) {
-            const auto d = static_cast<unsigned>(static_cast<unsigned char>(*p) - '0');
-            if (d > 9)
-                break;
-            v = v * 10 + d;
-            ++p;
-        }
-        if (p == first || (p != end && *p != ' ' && *p != '\t' && (!kToNewline || *p != '\n')))
-            return false;
-        const auto value = static_cast<std::int64_t>(v);
-        out[n++] = negative ? -value : value;
-    }
-    count = n;
-    return true;
-}
+constexpr int kFastFields = scan::kMaxIntegers;
 
 // Resets `r` to a fresh LogRecord, field by field: `r = LogRecord {}` compiles to a `rep stos`
 // over the whole record, which cost a fifth of the fast path.
@@ -261,7 +219,7 @@ bool LogLineParser::parseCommon(std::string_view line, LogRecord& r)
     std::int64_t f[kFastFields];
     int n = 0;
     const char* p = line.data();
-    if (!scanIntegers<false>(p, line.data() + line.size(), f, n) || n == 0)
+    if (!scan::integersBytewise<false>(p, line.data() + line.size(), f, n) || n == 0)
         return false;
     return decodeCommon(f, n, r);
 }
@@ -274,7 +232,7 @@ bool LogLineParser::parseInPlace(
     const char* p = text;
     // A line of LineReader::kMaxLine or more is skipped there; leave such a line (only blanks
     // could make one this long) to the reader.
-    if (!scanIntegers<true>(p, end, f, n) || n == 0
+    if (!scan::integersToNewline(p, end, f, n) || n == 0
         || static_cast<std::size_t>(p - text) >= LineReader::kMaxLine)
         return false;
     if (!decodeCommon(f, n, r))
