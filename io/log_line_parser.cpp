@@ -33,6 +33,19 @@ namespace {
     return true;
 }
 
+// What is wrong with the "mtype ep time event pe [len >= 2.0]" start of CREATION and BEGIN/END
+// PROCESSING, or null when it reads.
+const char* readMessagePrefix(
+    FieldCursor& c, LogRecord& r, double version, const char* needs, const char* missingLength)
+{
+    if (!readMessageType(c, r) || !readEntry(c, r) || !c.nextTime(r.time) || !c.nextInt32(r.eventId)
+        || !c.nextInt32(r.pe))
+        return needs;
+    if (version >= 2.0 && !c.nextInt32(r.msgBytes))
+        return missingLength;
+    return nullptr;
+}
+
 } // namespace
 
 LogLineParser::LogLineParser(const core::RunMetadata& metadata)
@@ -241,6 +254,19 @@ bool LogLineParser::parseInPlace(
     return true;
 }
 
+bool LogLineParser::readCounters(FieldCursor& c, LogRecord& r)
+{
+    m_papi.clear();
+    for (std::size_t i = 0; i < m_papiCount; ++i) {
+        std::int64_t value = 0;
+        if (!c.nextInt64(value))
+            return false;
+        m_papi.push_back(value);
+    }
+    r.papi = m_papi;
+    return true;
+}
+
 ParseStatus LogLineParser::parseChecked(std::string_view line, LogRecord& r, std::string& why)
 {
     FieldCursor c(line);
@@ -275,11 +301,9 @@ ParseStatus LogLineParser::parseChecked(std::string_view line, LogRecord& r, std
     case RecordType::Creation:
     case RecordType::CreationBcast:
     case RecordType::CreationMulticast: {
-        if (!readMessageType(c, r) || !readEntry(c, r) || !c.nextTime(r.time)
-            || !c.nextInt32(r.eventId) || !c.nextInt32(r.pe))
-            return bad("CREATION needs mtype ep time event pe");
-        if (v >= 2.0 && !c.nextInt32(r.msgBytes))
-            return bad("CREATION is missing the message length");
+        if (const char* wrong = readMessagePrefix(c, r, v, "CREATION needs mtype ep time event pe",
+                "CREATION is missing the message length"))
+            return bad(wrong);
         if (v >= 5.0 && !c.nextInt64(r.sendDuration))
             return bad("CREATION is missing the send time");
         if (r.type == RecordType::Creation)
@@ -314,11 +338,10 @@ ParseStatus LogLineParser::parseChecked(std::string_view line, LogRecord& r, std
     }
     // 2 BEGIN_PROCESSING: mtype ep t ev srcPE [len] [recvT ids...] [cpu] [papi...]
     case RecordType::BeginProcessing: {
-        if (!readMessageType(c, r) || !readEntry(c, r) || !c.nextTime(r.time)
-            || !c.nextInt32(r.eventId) || !c.nextInt32(r.pe))
-            return bad("BEGIN_PROCESSING needs mtype ep time event srcPE");
-        if (v >= 2.0 && !c.nextInt32(r.msgBytes))
-            return bad("BEGIN_PROCESSING is missing the message length");
+        if (const char* wrong
+            = readMessagePrefix(c, r, v, "BEGIN_PROCESSING needs mtype ep time event srcPE",
+                "BEGIN_PROCESSING is missing the message length"))
+            return bad(wrong);
         m_ids.clear();
         if (v >= 4.0) {
             std::uint64_t recvTime = 0; // always 0 (or -1 printed unsigned); not used
@@ -371,36 +394,23 @@ ParseStatus LogLineParser::parseChecked(std::string_view line, LogRecord& r, std
                 return bad("BEGIN_PROCESSING is missing the CPU time");
             r.hasCpuTime = true;
         }
-        m_papi.clear();
-        for (std::size_t i = 0; i < m_papiCount; ++i) {
-            std::int64_t value = 0;
-            if (!c.nextInt64(value))
-                return bad("PAPI counter value is not a number");
-            m_papi.push_back(value);
-        }
-        r.papi = m_papi;
+        if (!readCounters(c, r))
+            return bad("PAPI counter value is not a number");
         return done();
     }
     // 3 END_PROCESSING: mtype ep t ev srcPE [len] [cpu] [papi...]
     case RecordType::EndProcessing: {
-        if (!readMessageType(c, r) || !readEntry(c, r) || !c.nextTime(r.time)
-            || !c.nextInt32(r.eventId) || !c.nextInt32(r.pe))
-            return bad("END_PROCESSING needs mtype ep time event srcPE");
-        if (v >= 2.0 && !c.nextInt32(r.msgBytes))
-            return bad("END_PROCESSING is missing the message length");
+        if (const char* wrong
+            = readMessagePrefix(c, r, v, "END_PROCESSING needs mtype ep time event srcPE",
+                "END_PROCESSING is missing the message length"))
+            return bad(wrong);
         if (v >= 6.5) {
             if (!c.nextInt64(r.cpuTime))
                 return bad("END_PROCESSING is missing the CPU time");
             r.hasCpuTime = true;
         }
-        m_papi.clear();
-        for (std::size_t i = 0; i < m_papiCount; ++i) {
-            std::int64_t value = 0;
-            if (!c.nextInt64(value))
-                return bad("PAPI counter value is not a number");
-            m_papi.push_back(value);
-        }
-        r.papi = m_papi;
+        if (!readCounters(c, r))
+            return bad("PAPI counter value is not a number");
         return done();
     }
     // 4 ENQUEUE, 5 DEQUEUE: mtype t ev pe

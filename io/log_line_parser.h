@@ -10,6 +10,8 @@
 
 namespace parallax::io {
 
+class FieldCursor;
+
 enum class ParseStatus { Ok, Malformed, UnknownType };
 
 // Decodes one text line of a NAME.N.log into a LogRecord following the field layouts of
@@ -47,6 +49,8 @@ private:
     bool decodeCommon(const std::int64_t* f, int n, core::LogRecord& record);
     // Every record type, field by field, with the reason of a rejection.
     ParseStatus parseChecked(std::string_view line, core::LogRecord& record, std::string& why);
+    // The PAPI counter values that end BEGIN/END_PROCESSING (the .sts declares how many).
+    bool readCounters(FieldCursor& cursor, core::LogRecord& record);
 
     const core::RunMetadata& m_meta;
     double m_version;
