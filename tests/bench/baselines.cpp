@@ -1,5 +1,6 @@
 #include "baselines.h"
 
+#include "io/integer_scan.h"
 #include "io/run_parallel.h"
 
 #include <zlib.h>
@@ -59,6 +60,25 @@ void tokenize(const char* p, const char* end, Tally& t)
         }
         while (p < end && *p != '\n' && !isSpace(*p))
             ++p;
+    }
+}
+
+// Every line of [p, end) through the loader's integer scan; a line it refuses is skipped.
+void scanLines(const char* p, const char* end, Tally& t)
+{
+    std::int64_t values[io::scan::kMaxIntegers];
+    while (p < end) {
+        int count = 0;
+        const char* at = p;
+        if (io::scan::integersToNewline(at, end, values, count)) {
+            t.sum += static_cast<std::uint64_t>(values[0] + values[count - 1]);
+        } else {
+            at = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+            if (at == nullptr)
+                at = end;
+        }
+        ++t.lines;
+        p = at + 1;
     }
 }
 
@@ -123,6 +143,8 @@ bool readPlain(int fd, std::size_t size, BaselineKind kind, bool populate, Tally
         tokenize(data, data + size, t);
         if (data[size - 1] != '\n')
             ++t.lines;
+    } else if (kind == BaselineKind::Scan) {
+        scanLines(data, data + size, t);
     } else {
         for (std::size_t i = 0; i < size; i += 4096)
             t.sum += static_cast<unsigned char>(data[i]);

@@ -13,6 +13,10 @@ enum class BaselineKind {
     // mmap each plain log (gzip logs are inflated in chunks first) and std::from_chars every
     // whitespace-separated integer of every line, summing per file so nothing is optimised away.
     Tokenize,
+    // mmap each plain log and read every line's integers with the loader's own scan
+    // (io/integer_scan.h), nothing checked or stored: the parse's share of a load, alone.
+    // Plain logs only.
+    Scan,
     // zlib inflate of every gzip log into a reused buffer, output discarded (plain logs are
     // only mapped and touched once per page).
     Inflate,

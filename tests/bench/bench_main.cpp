@@ -110,7 +110,7 @@ BaselineFigures measureBaseline(const char* name, const char* shortName,
     BaselineFigures f;
     f.name = name;
     f.shortName = shortName;
-    f.countsLines = kind == bench::BaselineKind::Tokenize;
+    f.countsLines = kind == bench::BaselineKind::Tokenize || kind == bench::BaselineKind::Scan;
     for (int i = 0; i < 2; ++i) {
         std::vector<double> times;
         // Each pass twice, with and without MAP_POPULATE: the baseline gets its best.
@@ -456,17 +456,25 @@ int main(int argc, char** argv)
     } else {
         baselines.push_back(measureBaseline("baseline: mmap + from_chars tokenizer", "tokenizer",
             logs, bench::BaselineKind::Tokenize, loadRepeat));
+        baselines.push_back(
+            measureBaseline("for comparison: mmap + the loader's integer scan alone", "scan alone",
+                logs, bench::BaselineKind::Scan, loadRepeat));
     }
 
     std::printf("%-36s %12s %12s   (best of %d)\n", "ingest", "1 thread", "2 threads", loadRepeat);
     for (const auto& b : baselines)
         printBaseline(b);
     printIngest(ingest, *trace, baselines.front());
-    for (std::size_t k = 1; k < baselines.size(); ++k)
+    for (std::size_t k = 1; k < baselines.size(); ++k) {
         std::printf("  %-34s %12.2f %12.2f\n",
             (std::string("speed ratio to ") + baselines[k].shortName).c_str(),
             baselines[k].at[0].seconds / ingest.seconds[0],
             baselines[k].at[1].seconds / ingest.seconds[1]);
+        std::printf("  %-34s %12.2f %12.2f\n",
+            (std::string("CPU ratio to ") + baselines[k].shortName).c_str(),
+            baselines[k].cpu[0] / std::max(ingest.cpu[0], 1e-9),
+            baselines[k].cpu[1] / std::max(ingest.cpu[1], 1e-9));
+    }
     std::printf("\n");
     // The ingest trace is released first so that the reopen's RSS is its own; the analyses then
     // run on the in-memory store and on the mapped index side by side.
