@@ -74,7 +74,8 @@ int prepareWhyCommand(const std::string& command, const std::vector<std::string>
 int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     const std::string help = std::string(
-        "usage: parallax-cli critical-path RUN [--range B:E] [--pes LIST] [--summary]\n\n"
+        "usage: parallax-cli critical-path RUN [--range B:E] [--pes LIST]\n"
+        "                      [--summary | --by-entry]\n\n"
         "The chain of executions and messages that made the range as long as it was.\n"
         "It ends with the execution that ends last in the range and walks back: each\n"
         "execution waited either for its message (sent after its PE was free, or the PE\n"
@@ -89,15 +90,21 @@ int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std
         "execution had not begun. A range with no execution prints the header only (and a\n"
         "note on stderr). --summary prints key: value lines instead: length, the time in\n"
         "each kind, the PEs on the path, why it starts where it does and how many links\n"
-        "could not be resolved (docs/why.md).\n\n"
+        "could not be resolved (docs/why.md). --by-entry prints, instead, the path's time\n"
+        "per entry method, most exec time first (what to speed up to shorten the path):\n"
+        "entry,name,exec_us,message_us,executions,share_pct\n"
+        "(message_us: messages sent to it in flight on the path; share_pct: exec_us of\n"
+        "the path's length)\n\n"
         "options:\n");
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepareWhyCommand(
-            "critical-path", args, {}, help, { "summary" }, cl, trace, request, out, err);
+    if (const int rc = prepareWhyCommand("critical-path", args, {}, help, { "summary", "by-entry" },
+            cl, trace, request, out, err);
         rc >= 0)
         return rc;
+    if (cl.parser.flag("summary") && cl.parser.flag("by-entry"))
+        return usageError(err, "critical-path", "give --summary or --by-entry, not both");
     const auto path = core::analysis::findCriticalPath(*trace, request);
     if (path.empty())
         err << "parallax-cli critical-path: note: no execution of the selected PEs in "
@@ -120,6 +127,14 @@ int runCriticalPath(const std::vector<std::string>& args, std::ostream& out, std
         out << "pes: " << (pes.empty() ? std::string("none") : core::formatPeList(pes)) << "\n";
         out << "starts_because: " << (path.empty() ? "" : path.startReason) << "\n";
         out << "unresolved_links: " << path.unresolvedLinks << "\n";
+        return kExitOk;
+    }
+    if (cl.parser.flag("by-entry")) {
+        out << "entry,name,exec_us,message_us,executions,share_pct\n";
+        for (const auto& share : core::analysis::criticalPathByEntry(path))
+            out << share.entry << "," << csvField(whyEntryName(*trace, share.entry, "")) << ","
+                << share.exec << "," << share.message << "," << share.executions << ","
+                << whyPercent(share.exec, path.length()) << "\n";
         return kExitOk;
     }
     out << "step,pe,kind,entry,begin_us,end_us\n";

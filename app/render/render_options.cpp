@@ -54,9 +54,10 @@ const std::vector<RenderView> kRenderViews = {
     { "log", "the first PE of --pes: its log record by record",
         { { "records", "all|executions|messages|user|idle|pack|markers", "which records" } } },
     { "why", "the critical path or the idle blame as a table (docs/why.md)",
-        { { "show", "critical-path|blame-pe|caused-entry|caused-pe",
-            "the table: the path's steps, the idle blamed per producer and\n"
-            "consumer PE, or the idle each entry method or PE caused" } } },
+        { { "show", "critical-path|path-entry|blame-pe|caused-entry|caused-pe",
+            "the table: the path's steps, the path's time per entry method,\n"
+            "the idle blamed per producer and consumer PE, or the idle each\n"
+            "entry method or PE caused" } } },
     { "noise", "executions far longer than usual, grouped into noise events",
         { { "k", "K", "scaled MADs above the median" },
             { "min-excess", "T", "at least this much longer than the median" }, kEntriesOption } },

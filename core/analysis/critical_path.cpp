@@ -141,6 +141,37 @@ TimeUs CriticalPath::total(CriticalStep::Kind kind) const
     return sum;
 }
 
+std::vector<CriticalEntryShare> criticalPathByEntry(const CriticalPath& path)
+{
+    std::vector<CriticalEntryShare> shares;
+    auto shareOf = [&shares](EntryId entry) -> CriticalEntryShare& {
+        for (auto& share : shares)
+            if (share.entry == entry)
+                return share;
+        shares.push_back({ entry, 0, 0, 0 });
+        return shares.back();
+    };
+    for (const auto& step : path.steps) {
+        if (step.kind == CriticalStep::Kind::Wait)
+            continue;
+        auto& share = shareOf(step.entry);
+        if (step.kind == CriticalStep::Kind::Exec) {
+            share.exec += step.end - step.begin;
+            ++share.executions;
+        } else {
+            share.message += step.end - step.begin;
+        }
+    }
+    std::sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) {
+        if (a.exec != b.exec)
+            return a.exec > b.exec;
+        if (a.message != b.message)
+            return a.message > b.message;
+        return a.entry < b.entry;
+    });
+    return shares;
+}
+
 CriticalPath findCriticalPath(const Trace& trace, const AnalysisRequest& request)
 {
     CriticalPath path;

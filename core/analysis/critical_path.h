@@ -100,6 +100,19 @@ struct CriticalPath {
     [[nodiscard]] TimeUs total(CriticalStep::Kind kind) const;
 };
 
+// One entry method's part of a critical path: the time its executions ran on it (the candidates
+// whose speed-up would shorten the path) and the time messages sent to it were in flight.
+struct CriticalEntryShare {
+    EntryId entry = kNoEntry;
+    TimeUs exec = 0;
+    TimeUs message = 0;
+    std::size_t executions = 0; // exec steps (an execution is on the path once, or in part)
+};
+
+// The path's exec and message time per entry method, most exec time first (then most message
+// time, then entry id). Wait steps belong to no entry method.
+std::vector<CriticalEntryShare> criticalPathByEntry(const CriticalPath& path);
+
 // The critical path through the request's range and PEs: it ends with the execution that ends
 // last in the range (clipped to the range) and walks back through each execution's start cause
 // until the range begins or no dependency is known. Comm threads are nodes only when the request

@@ -73,6 +73,21 @@ TEST_CASE("critical path of a chain across three PEs", "[analysis][why]")
     REQUIRE(path.steps[1].toPe == 1);
     CHECK(path.steps[5].toPe == 0);
 
+    // Per entry method: entry 2 ran 90 + 100 + 100 + 50 us on the path in four executions, and
+    // its three messages were in flight 150 + 60 + 50 us; Main's entry 1 ran 50 us. The wait
+    // belongs to no entry method.
+    const auto byEntry = criticalPathByEntry(path);
+    REQUIRE(byEntry.size() == 2);
+    CHECK(byEntry[0].entry == 2);
+    CHECK(byEntry[0].exec == 340);
+    CHECK(byEntry[0].message == 260);
+    CHECK(byEntry[0].executions == 4);
+    CHECK(byEntry[1].entry == 1);
+    CHECK(byEntry[1].exec == 50);
+    CHECK(byEntry[1].message == 0);
+    CHECK(byEntry[1].executions == 1);
+    CHECK(criticalPathByEntry(CriticalPath {}).empty());
+
     // A later range cuts the first execution it reaches.
     path = findCriticalPath(*trace, requestFor({ 1250, 2000 }));
     REQUIRE_FALSE(path.empty());

@@ -35,6 +35,18 @@ TEST_CASE("cli critical-path prints the chain across three PEs", "[cli][why]")
         == std::vector<std::string> { "range_us: 1000:2000", "steps: 6", "begin_us: 1000",
             "end_us: 1370", "length_us: 370", "exec_us: 350", "message_us: 20", "wait_us: 0",
             "pes: 0,3", "starts_because: the range begins", "unresolved_links: 0" });
+    // Per entry method (hand-checked from the steps above): step ran 90 + 100 + 100 + 50 us of
+    // the 750 us path, its messages flew 150 + 60 + 50 us; Main ran 50 us.
+    const auto byEntry
+        = runCliInProcess({ "critical-path", whyRunPath("why-chain"), "--by-entry" });
+    REQUIRE(byEntry.exitCode == 0);
+    CHECK(byEntry.outLines()
+        == std::vector<std::string> { "entry,name,exec_us,message_us,executions,share_pct",
+            "2,step(int k),340,260,4,45.33", "1,Main(CkArgMsg* m),50,0,1,6.67" });
+    const auto both
+        = runCliInProcess({ "critical-path", whyRunPath("why-chain"), "--by-entry", "--summary" });
+    CHECK(both.exitCode == 2);
+    CHECK(both.err.find("not both") != std::string::npos);
     const auto cut = runCliInProcess(
         { "critical-path", whyRunPath("why-chain"), "--range", "1250:2000", "--pes", "0-2" });
     REQUIRE(cut.exitCode == 0);

@@ -82,6 +82,36 @@ TEST_CASE("the why view lists the critical path of the chain run step by step", 
     CHECK(window.end >= 1290);
 }
 
+TEST_CASE("the why view sums the chain run's critical path per entry method", "[views][why]")
+{
+    const auto trace = whyTableRun("why-chain");
+    test::RunPalette p(trace);
+    WhyView view(&p.palette);
+    test::showAndWait(view, trace);
+    // The step list's heading already names the entry method with the most time on the path:
+    // step(int k), 340 of the 750 us.
+    CHECK(view.title().contains(QStringLiteral("most on it: step(int k) (45.3 %)")));
+    view.setShownTable(WhyView::Table::PathByEntry);
+    REQUIRE(view.table()->model()->table().rowCount() == 2);
+    CHECK(whyCell(view, "entry_name", 0) == "step(int k)");
+    CHECK(whyCell(view, "exec_us", 0) == "340");
+    CHECK(whyCell(view, "message_us", 0) == "260");
+    CHECK(whyCell(view, "executions", 0) == "4");
+    CHECK(whyCell(view, "entry_name", 1) == "Main(CkArgMsg* m)");
+    CHECK(whyCell(view, "exec_us", 1) == "50");
+    CHECK(view.saveState().at(QStringLiteral("show")) == QStringLiteral("path-entry"));
+
+    // A double-click opens the Timeline at the entry method's longest execution on the path:
+    // PE 2's 1350-1450 (PE 0's 1500-1600 is as long and comes later).
+    QSignalSpy timeline(&view, &AnalysisView::timelineRequested);
+    emit view.table()->tableView()->activated(view.table()->filter()->index(0, 0));
+    REQUIRE(timeline.count() == 1);
+    CHECK(timeline.at(0).at(0).value<std::vector<core::PeId>>() == std::vector<core::PeId> { 2 });
+    const auto window = timeline.at(0).at(1).value<core::TimeRange>();
+    CHECK(window.begin <= 1350);
+    CHECK(window.end >= 1450);
+}
+
 TEST_CASE("the why view blames the chain run's idle on its producers", "[views][why]")
 {
     const auto trace = whyTableRun("why-chain");

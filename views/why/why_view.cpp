@@ -20,8 +20,8 @@ using core::analysis::ResultTable;
 using core::analysis::RowTarget;
 
 // The chooser's items in WhyView::Table order, with their option values.
-constexpr std::array<const char*, 4> kWhyTableKeys { "critical-path", "blame-pe", "caused-entry",
-    "caused-pe" };
+constexpr std::array<const char*, 5> kWhyTableKeys { "critical-path", "path-entry", "blame-pe",
+    "caused-entry", "caused-pe" };
 
 QString whyEntry(const core::Trace& trace, core::EntryId entry, const QString& none)
 {
@@ -72,6 +72,34 @@ ResultTable pathTable(const core::analysis::CriticalPath& path, const core::Trac
         t.push(end, static_cast<double>(s.end));
         t.push(duration, static_cast<double>(s.end - s.begin));
         t.targets.push_back({ s.pe, s.begin, s.end });
+    }
+    return t;
+}
+
+// The path's time per entry method; a row opens the Timeline at its longest execution on the
+// path.
+ResultTable pathByEntryTable(const core::analysis::CriticalPath& path, const core::Trace& trace)
+{
+    ResultTable t;
+    const auto entry = t.addColumn("entry_name", CellKind::Text);
+    const auto exec = t.addColumn("exec_us", CellKind::DurationUs);
+    const auto share = t.addColumn("share_pct", CellKind::Percent);
+    const auto message = t.addColumn("message_us", CellKind::DurationUs);
+    const auto executions = t.addColumn("executions", CellKind::Integer);
+    for (const auto& row : core::analysis::criticalPathByEntry(path)) {
+        t.push(entry, whyEntry(trace, row.entry, {}).toStdString());
+        t.push(exec, static_cast<double>(row.exec));
+        t.push(share, idleSharePct(row.exec, path.length()));
+        t.push(message, static_cast<double>(row.message));
+        t.push(executions, static_cast<double>(row.executions));
+        const core::analysis::CriticalStep* longest = nullptr;
+        for (const auto& step : path.steps)
+            if (step.kind == core::analysis::CriticalStep::Kind::Exec && step.entry == row.entry
+                && (longest == nullptr || step.end - step.begin > longest->end - longest->begin))
+                longest = &step;
+        t.targets.push_back(longest == nullptr
+                ? RowTarget {}
+                : RowTarget { longest->pe, longest->begin, longest->end });
     }
     return t;
 }
@@ -154,6 +182,18 @@ TableColumns whyColumns(WhyView::Table table)
             { "end_us", WhyView::tr("End"), {} },
             { "duration_us", WhyView::tr("Duration"), {} },
         };
+    case WhyView::Table::PathByEntry:
+        return {
+            { "entry_name", WhyView::tr("Entry method"), {} },
+            { "exec_us", WhyView::tr("On the path"),
+                WhyView::tr("Time its executions ran on the critical path: what a speed-up of "
+                            "this entry method could take off the path") },
+            { "share_pct", WhyView::tr("Share"), WhyView::tr("Of the path's length") },
+            { "message_us", WhyView::tr("Messages to it"),
+                WhyView::tr("Time the messages sent to it were in flight on the path") },
+            { "executions", WhyView::tr("Executions"),
+                WhyView::tr("Its executions on the path (some only in part)") },
+        };
     case WhyView::Table::BlameByPe:
         return {
             { "producer_pe", WhyView::tr("Producer PE"),
@@ -189,8 +229,8 @@ WhyView::WhyView(EntryPalette* palette, QWidget* parent)
 {
     m_options->offerCommThreads();
     m_chooser = m_options->addChoice(tr("&Show"),
-        { tr("Critical path"), tr("Idle blame by PE"), tr("Idle caused by entry method"),
-            tr("Idle caused by PE") });
+        { tr("Critical path"), tr("Critical path by entry method"), tr("Idle blame by PE"),
+            tr("Idle caused by entry method"), tr("Idle caused by PE") });
     m_chooser->setObjectName(QStringLiteral("show"));
     connect(m_chooser, &QComboBox::currentIndexChanged, this, [this]() { display(); });
     m_table->model()->setRowToolTip([](int) {
@@ -227,7 +267,7 @@ bool WhyView::applyViewOption(const QString& name, const QString& value, QString
             return true;
         }
     if (error != nullptr)
-        *error = tr("--show takes critical-path, blame-pe, caused-entry or caused-pe");
+        *error = tr("--show takes critical-path, path-entry, blame-pe, caused-entry or caused-pe");
     return false;
 }
 
@@ -255,27 +295,40 @@ void WhyView::display()
     const QLocale locale;
     const QString where = describe(path.range, blame.pes, {});
     using Kind = core::analysis::CriticalStep::Kind;
-    switch (shownTable()) {
+    const auto table = shownTable();
+    switch (table) {
     case Table::CriticalPath:
+    case Table::PathByEntry: {
+        // The entry method an analyst would speed up first, in the heading of both tables.
+        const auto byEntry = core::analysis::criticalPathByEntry(path);
+        QString most;
+        if (!byEntry.empty() && byEntry.front().exec > 0)
+            most = tr(" · most on it: %1 (%2 %)")
+                       .arg(whyEntry(*m_trace, byEntry.front().entry, tr("unknown")))
+                       .arg(locale.toString(
+                           idleSharePct(byEntry.front().exec, path.length()), 'f', 1));
         setHeading(tr("Critical path: %1 in %2 steps — exec %3 · message %4 · wait %5")
                        .arg(formatTime(static_cast<double>(path.length())))
                        .arg(locale.toString(static_cast<qulonglong>(path.steps.size())))
                        .arg(formatTime(static_cast<double>(path.total(Kind::Exec))),
                            formatTime(static_cast<double>(path.total(Kind::Message))),
-                           formatTime(static_cast<double>(path.total(Kind::Wait)))),
+                           formatTime(static_cast<double>(path.total(Kind::Wait))))
+                + most,
             where
                 + tr(" · starts: %1 · unresolved links: %2")
                       .arg(QString::fromStdString(path.startReason))
                       .arg(path.unresolvedLinks));
         m_table->setEmptyMessage(tr("No execution of the selected PEs in the range"));
-        m_table->setTable(pathTable(path, *m_trace), whyColumns(Table::CriticalPath));
+        m_table->setTable(table == Table::CriticalPath ? pathTable(path, *m_trace)
+                                                       : pathByEntryTable(path, *m_trace),
+            whyColumns(table));
         return;
+    }
     case Table::BlameByPe:
     case Table::CausedByEntry:
     case Table::CausedByPe:
         break;
     }
-    const auto table = shownTable();
     setHeading(table == Table::BlameByPe
             ? tr("Idle blame: who ended each PE's idle time")
             : (table == Table::CausedByEntry ? tr("Idle caused, by producer entry method")

@@ -11,14 +11,15 @@ class QComboBox;
 namespace parallax::views {
 
 // "Why": the critical path and the idle blame of docs/why.md as tables, one at a time by the
-// chooser: the critical path step by step (its exec/message/wait totals in the heading), the
+// chooser: the critical path step by step (its exec/message/wait totals and the entry method
+// with the most time on it in the heading), the path's time per entry method, the
 // idle blamed on producer PE and entry per consumer PE (as `parallax-cli idle-blame --by
 // detail`), and the idle each entry method or PE caused (`idle-blame --caused`). A double-click
 // opens the Timeline at the step, or at the largest idle period the row counts.
 class WhyView : public TableAnalysisView {
     Q_OBJECT
 public:
-    enum class Table { CriticalPath, BlameByPe, CausedByEntry, CausedByPe };
+    enum class Table { CriticalPath, PathByEntry, BlameByPe, CausedByEntry, CausedByPe };
 
     explicit WhyView(EntryPalette* palette, QWidget* parent = nullptr);
 
@@ -36,7 +37,7 @@ public:
 protected:
     void recompute() override;
     void clearResult() override { m_result.reset(); }
-    // "show": critical-path, blame-pe, caused-entry or caused-pe.
+    // "show": critical-path, path-entry, blame-pe, caused-entry or caused-pe.
     bool applyViewOption(const QString& name, const QString& value, QString* error) override;
 
 private:
