@@ -486,13 +486,17 @@ public:
             m_count = count;
             m_next = 0;
             m_failure = nullptr;
-            m_pending = m_threads.size();
+            m_joined = 0;
+            m_open = true;
             ++m_generation;
         }
         m_wake.notify_all();
         work(0);
+        // Closed: a pool thread that wakes from now on skips this run, so the caller waits only
+        // for those already working on it (a thread slow to wake no longer delays the frame).
         std::unique_lock lock(m_mutex);
-        m_done.wait(lock, [&]() { return m_pending == 0; });
+        m_open = false;
+        m_done.wait(lock, [&]() { return m_joined == 0; });
         m_task = nullptr;
         if (m_failure)
             std::rethrow_exception(std::exchange(m_failure, nullptr));
@@ -540,8 +544,9 @@ private:
         }
     }
 
-    // Every pool thread takes part in every run (and the caller waits for all of them), so a
-    // thread never sees a run's task after that run returned.
+    // A pool thread joins a run only while it is open (the caller has not finished its own
+    // share), and the caller waits for every thread that joined, so a thread never sees a run's
+    // task after that run returned.
     void loop(std::size_t worker)
     {
         std::uint64_t seen = 0;
@@ -552,10 +557,13 @@ private:
                 if (m_quit)
                     return;
                 seen = m_generation;
+                if (!m_open)
+                    continue;
+                ++m_joined;
             }
             work(worker);
             const std::lock_guard lock(m_mutex);
-            if (--m_pending == 0)
+            if (--m_joined == 0 && !m_open)
                 m_done.notify_one();
         }
     }
@@ -568,7 +576,8 @@ private:
     std::size_t m_count = 0;
     std::atomic<std::size_t> m_next { 0 };
     std::exception_ptr m_failure; // the first task's exception of the current run
-    std::size_t m_pending = 0;
+    std::size_t m_joined = 0; // pool threads working on the current run
+    bool m_open = false; // the current run still takes pool threads
     std::uint64_t m_generation = 0;
     bool m_quit = false;
     std::vector<std::jthread> m_threads; // last: joined first
