@@ -1,5 +1,6 @@
 #include "pe_trace_builder.h"
 
+#include "column_placer.h"
 #include "run_metadata.h"
 
 #include <algorithm>
@@ -34,93 +35,6 @@ void ensureRoom(StagedArray<T>& array, std::size_t& capacity, std::size_t need)
 }
 
 } // namespace
-
-// `column` made a column of n values to be written at the pointer returned: a slice of the
-// arena when there is one, memory of its own otherwise.
-template <typename T> T* PeTraceBuilder::room(Column<T>& column, std::size_t n)
-{
-    static_assert(std::is_trivially_copyable_v<T>);
-    if (n == 0) {
-        column = Column<T>();
-        return nullptr;
-    }
-    if (m_arena != nullptr) {
-        auto slice = m_arena->take(n * sizeof(T));
-        if (slice.data != nullptr) {
-            auto* at = static_cast<T*>(slice.data);
-            column = Column<T>::view(at, n, std::move(slice.keep));
-            return at;
-        }
-    }
-    column = std::vector<T>(n);
-    return column.data();
-}
-
-template <typename T> void PeTraceBuilder::place(Column<T>& column, const T* values, std::size_t n)
-{
-    if (auto* at = room(column, n))
-        std::memcpy(at, values, n * sizeof(T));
-}
-
-// Packs n values as PackedColumn::push_back would have, one after another, followed by
-// widenIfMostlyEscaped: the escapes are counted first, so each part is written once, at its
-// final size.
-template <typename W, typename N, W B, bool F>
-void PeTraceBuilder::place(PackedColumn<W, N, B, F>& column, const W* values, std::size_t n)
-{
-    using Packed = PackedColumn<W, N, B, F>;
-    using Unsigned = std::make_unsigned_t<W>;
-    column = Packed();
-    if (n == 0)
-        return;
-    const auto baseAt = [values](std::size_t i) -> W {
-        if constexpr (F)
-            return values[i & ~(Packed::kBlockRows - 1)];
-        else
-            return B;
-    };
-    const auto fits = [](W v, W b) {
-        const auto d = static_cast<Unsigned>(static_cast<Unsigned>(v) - static_cast<Unsigned>(b));
-        return v >= b && d < Packed::kEscape;
-    };
-    std::size_t escapes = 0;
-    for (std::size_t i = 0; i < n; ++i)
-        escapes += static_cast<std::size_t>(!fits(values[i], baseAt(i)));
-    if (escapes * 8 > n) { // wide (see widenIfMostlyEscaped)
-        place(column.escapeValue, values, n);
-        column.settle();
-        return;
-    }
-    N* narrow = room(column.narrow, n);
-    std::uint32_t* escapeRow = room(column.escapeRow, escapes);
-    W* escapeValue = room(column.escapeValue, escapes);
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const W v = values[i];
-        const W b = baseAt(i);
-        if (fits(v, b)) [[likely]] {
-            narrow[i] = static_cast<N>(static_cast<Unsigned>(v) - static_cast<Unsigned>(b));
-        } else {
-            narrow[i] = Packed::kEscape;
-            escapeRow[k] = static_cast<std::uint32_t>(i);
-            escapeValue[k] = v;
-            ++k;
-        }
-    }
-    if constexpr (F) {
-        const std::size_t blocks = (n + Packed::kBlockRows - 1) >> Packed::kBlockShift;
-        W* base = room(column.base, blocks);
-        for (std::size_t b = 0; b < blocks; ++b)
-            base[b] = values[b << Packed::kBlockShift];
-    }
-    column.settle();
-}
-
-void PeTraceBuilder::placeIntervals(IntervalColumns& c, const StagedIntervals& staged)
-{
-    place(c.begin, staged.begin.data(), staged.rows);
-    place(c.end, staged.end.data(), staged.rows);
-}
 
 PeTraceBuilder::PeTraceBuilder(
     PeId pe, const RunMetadata& metadata, std::string fileName, ImportReport& report)
@@ -247,8 +161,10 @@ void PeTraceBuilder::internObjects()
         values += length;
         out[i] = index;
     }
-    place(m_trace.objects.offset, offset, objects == 0 ? 0 : objects + 1);
-    place(m_trace.objects.values, tableValues, objects == 0 ? 0 : std::size_t { offset[objects] });
+    ColumnPlacer placer { m_arena };
+    placer.place(m_trace.objects.offset, offset, objects == 0 ? 0 : objects + 1);
+    placer.place(
+        m_trace.objects.values, tableValues, objects == 0 ? 0 : std::size_t { offset[objects] });
 }
 
 void PeTraceBuilder::resumeGapAt(TimeUs t)
@@ -714,29 +630,30 @@ void PeTraceBuilder::placeColumns()
     auto& e = m_trace.executions;
     const auto n = x.rows;
     internObjects(); // fills x.object
-    place(e.begin, x.begin.data(), n);
-    place(e.end, x.end.data(), n);
-    place(e.entry, x.entry.data(), n);
-    place(e.sourcePe, x.sourcePe.data(), n);
-    place(e.msgBytes, x.msgBytes.data(), n);
-    place(e.eventId, x.eventId.data(), n);
-    place(e.object, x.object.data(), n);
-    place(e.cpuBegin, x.cpuBegin.data(), n);
-    place(e.cpuDuration, x.cpuDuration.data(), n);
-    place(e.flags, x.flags.data(), n);
-    placeIntervals(m_trace.idles, m_stage.idles);
-    placeIntervals(m_trace.packs, m_stage.packs);
-    placeIntervals(m_trace.unpacks, m_stage.unpacks);
+    ColumnPlacer out { m_arena };
+    out.place(e.begin, x.begin.data(), n);
+    out.place(e.end, x.end.data(), n);
+    out.place(e.entry, x.entry.data(), n);
+    out.place(e.sourcePe, x.sourcePe.data(), n);
+    out.place(e.msgBytes, x.msgBytes.data(), n);
+    out.place(e.eventId, x.eventId.data(), n);
+    out.place(e.object, x.object.data(), n);
+    out.place(e.cpuBegin, x.cpuBegin.data(), n);
+    out.place(e.cpuDuration, x.cpuDuration.data(), n);
+    out.place(e.flags, x.flags.data(), n);
+    out.place(m_trace.idles, m_stage.idles);
+    out.place(m_trace.packs, m_stage.packs);
+    out.place(m_trace.unpacks, m_stage.unpacks);
     auto& t = m_stage.sends;
     auto& s = m_trace.sends;
     const auto m = t.rows;
-    place(s.time, t.time.data(), m);
-    place(s.entry, t.entry.data(), m);
+    out.place(s.time, t.time.data(), m);
+    out.place(s.entry, t.entry.data(), m);
     static_assert(sizeof(SendKind) == 1);
-    place(s.kind, reinterpret_cast<const SendKind*>(t.kind.data()), m);
-    place(s.messageType, t.messageType.data(), m);
-    place(s.msgBytes, t.msgBytes.data(), m);
-    place(s.eventId, t.eventId.data(), m);
+    out.place(s.kind, reinterpret_cast<const SendKind*>(t.kind.data()), m);
+    out.place(s.messageType, t.messageType.data(), m);
+    out.place(s.msgBytes, t.msgBytes.data(), m);
+    out.place(s.eventId, t.eventId.data(), m);
     std::vector<std::uint32_t> rows;
     std::vector<std::int32_t> values;
     for (std::size_t i = 0; i < m; ++i)
@@ -747,8 +664,8 @@ void PeTraceBuilder::placeColumns()
     rows.shrink_to_fit();
     values.shrink_to_fit();
     s.destinationCount.assign(m, std::move(rows), std::move(values));
-    place(s.sendDuration, t.sendDuration.data(), m);
-    place(s.execution, t.execution.data(), m);
+    out.place(s.sendDuration, t.sendDuration.data(), m);
+    out.place(s.execution, t.execution.data(), m);
 }
 
 PeTrace PeTraceBuilder::finish()

@@ -67,11 +67,6 @@ private:
     void resumeGapAt(TimeUs t);
 
     void sortSends();
-    template <typename T> T* room(Column<T>& column, std::size_t n);
-    template <typename T> void place(Column<T>& column, const T* values, std::size_t n);
-    template <typename W, typename N, W B, bool F>
-    void place(PackedColumn<W, N, B, F>& column, const W* values, std::size_t n);
-    void placeIntervals(IntervalColumns& c, const StagedIntervals& staged);
     void placeColumns();
 
     PeTrace m_trace;
