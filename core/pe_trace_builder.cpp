@@ -54,7 +54,7 @@ void PeTraceBuilder::issue(Issue kind, std::string message)
     m_report.add(kind, m_fileName, m_line, std::move(message));
 }
 
-void PeTraceBuilder::noteTime(TimeUs t)
+[[gnu::always_inline]] inline void PeTraceBuilder::noteTime(TimeUs t)
 {
     if (m_trace.firstTime < 0 || t < m_trace.firstTime)
         m_trace.firstTime = t;
@@ -65,18 +65,22 @@ void PeTraceBuilder::noteTime(TimeUs t)
 // Executions, idles and pack intervals must stay sorted and non-overlapping for the interval
 // index, so a record that opens or closes one of them never moves time backwards: an earlier
 // timestamp is clamped to the previous one and counted.
-TimeUs PeTraceBuilder::intervalTime(TimeUs t)
+[[gnu::always_inline]] inline TimeUs PeTraceBuilder::intervalTime(TimeUs t)
 {
-    if (t < m_lastIntervalTime) {
-        issue(Issue::TimeWentBackwards,
-            "time " + std::to_string(t) + " us is before the previous record's "
-                + std::to_string(m_lastIntervalTime) + " us; clamped");
-        m_clamped = true;
-        return m_lastIntervalTime;
-    }
+    if (t < m_lastIntervalTime) [[unlikely]]
+        return clampTime(t);
     m_clamped = false;
     m_lastIntervalTime = t;
     return t;
+}
+
+TimeUs PeTraceBuilder::clampTime(TimeUs t)
+{
+    issue(Issue::TimeWentBackwards,
+        "time " + std::to_string(t) + " us is before the previous record's "
+            + std::to_string(m_lastIntervalTime) + " us; clamped");
+    m_clamped = true;
+    return m_lastIntervalTime;
 }
 
 void PeTraceBuilder::noteObject(std::span<const std::int32_t> ids)
@@ -241,7 +245,8 @@ void PeTraceBuilder::endExecution(TimeUs t, std::uint8_t flags, const LogRecord*
     m_exec.open = false;
 }
 
-void PeTraceBuilder::closeInterval(OpenInterval& open, StagedIntervals& into, TimeUs t)
+[[gnu::always_inline]] inline void PeTraceBuilder::closeInterval(
+    OpenInterval& open, StagedIntervals& into, TimeUs t)
 {
     const auto i = into.append();
     into.begin[i] = open.begin;

@@ -57,6 +57,7 @@ private:
 
     void issue(Issue kind, std::string message);
     TimeUs intervalTime(TimeUs t);
+    [[gnu::noinline]] TimeUs clampTime(TimeUs t);
     void beginExecution(const LogRecord& r);
     void endExecution(TimeUs t, std::uint8_t flags, const LogRecord* end);
     void closeInterval(OpenInterval& open, StagedIntervals& into, TimeUs t);
