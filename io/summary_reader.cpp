@@ -99,7 +99,8 @@ core::TimeUs intervalMicros(double seconds)
 // Reads a plain `[-]digits[+digits]` token at p (at most 18 digits each, so nothing overflows)
 // ending at a blank or at e, into value and repeat, and moves p past it; false (p unchanged) for
 // anything else, which the caller then reads the long way.
-bool readPlainRun(const char*& p, const char* e, std::int64_t& value, std::int64_t& repeat)
+[[gnu::always_inline]] inline bool readPlainRun(
+    const char*& p, const char* e, std::int64_t& value, std::int64_t& repeat)
 {
     const char* q = p;
     const auto digits = [&](std::int64_t& out) {
@@ -400,6 +401,7 @@ std::optional<core::PeSummaryDetail> readSummaryDetail(
     bool negative = false;
     auto readRuns = [&](std::string_view text, std::vector<Run>& out) {
         std::int64_t position = 0;
+        std::int64_t entryEnd = 0; // end of the entry holding the last run kept
         bool full = false;
         const bool ok = forEachRun(text, [&](std::int64_t value, std::int64_t repeat) {
             if (repeat > total - position) {
@@ -415,7 +417,8 @@ std::optional<core::PeSummaryDetail> readSummaryDetail(
                     full = true;
                     return false;
                 }
-                const auto entryEnd = (at / n + 1) * n;
+                if (at >= entryEnd) // (a division only where a new entry starts)
+                    entryEnd = (at / n + 1) * n;
                 const auto length = std::min(position + repeat, entryEnd) - at;
                 out.push_back({ at, length, value });
                 at += length;
