@@ -6,6 +6,7 @@
 #include "pe_trace.h"
 #include "store_arena.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -58,40 +59,52 @@ struct ColumnPlacer {
         column = Packed();
         if (n == 0)
             return;
-        const auto baseAt = [values](std::size_t i) -> W {
-            if constexpr (F)
-                return values[i & ~(Packed::kBlockRows - 1)];
-            else
-                return B;
-        };
         const auto fits = [](W v, W b) {
             const auto d
                 = static_cast<Unsigned>(static_cast<Unsigned>(v) - static_cast<Unsigned>(b));
             return v >= b && d < Packed::kEscape;
         };
+        // Block by block (a block's rows share one base), so the loops vectorise.
+        const auto eachBlock = [&](auto visit) {
+            for (std::size_t first = 0; first < n; first += Packed::kBlockRows) {
+                const std::size_t last = std::min(n, first + Packed::kBlockRows);
+                if constexpr (F)
+                    visit(first, last, values[first]);
+                else
+                    visit(first, last, B);
+            }
+        };
         std::size_t escapes = 0;
-        for (std::size_t i = 0; i < n; ++i)
-            escapes += static_cast<std::size_t>(!fits(values[i], baseAt(i)));
+        eachBlock([&](std::size_t first, std::size_t last, W b) {
+            for (std::size_t i = first; i < last; ++i)
+                escapes += static_cast<std::size_t>(!fits(values[i], b));
+        });
         if (escapes * 8 > n) { // wide (see widenIfMostlyEscaped)
             place(column.escapeValue, values, n);
             column.settle();
             return;
         }
         N* narrow = room(column.narrow, n);
-        std::uint32_t* escapeRow = room(column.escapeRow, escapes);
-        W* escapeValue = room(column.escapeValue, escapes);
-        std::size_t k = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const W v = values[i];
-            const W b = baseAt(i);
-            if (fits(v, b)) [[likely]] {
-                narrow[i] = static_cast<N>(static_cast<Unsigned>(v) - static_cast<Unsigned>(b));
-            } else {
-                narrow[i] = Packed::kEscape;
-                escapeRow[k] = static_cast<std::uint32_t>(i);
-                escapeValue[k] = v;
-                ++k;
+        eachBlock([&](std::size_t first, std::size_t last, W b) {
+            for (std::size_t i = first; i < last; ++i) {
+                const W v = values[i];
+                narrow[i] = fits(v, b)
+                    ? static_cast<N>(static_cast<Unsigned>(v) - static_cast<Unsigned>(b))
+                    : Packed::kEscape;
             }
+        });
+        if (escapes > 0) {
+            std::uint32_t* escapeRow = room(column.escapeRow, escapes);
+            W* escapeValue = room(column.escapeValue, escapes);
+            std::size_t k = 0;
+            eachBlock([&](std::size_t first, std::size_t last, W b) {
+                for (std::size_t i = first; i < last; ++i)
+                    if (!fits(values[i], b)) {
+                        escapeRow[k] = static_cast<std::uint32_t>(i);
+                        escapeValue[k] = values[i];
+                        ++k;
+                    }
+            });
         }
         if constexpr (F) {
             const std::size_t blocks = (n + Packed::kBlockRows - 1) >> Packed::kBlockShift;
