@@ -141,8 +141,8 @@ struct BuilderStage {
     // Object-id interning: open addressing with linear probing; a slot holds the object's
     // 32-bit hash in its high half and its index + 1 in its low half (0 = empty), so probing
     // touches only the table.
-    StagedArray<std::uint64_t> slots;
-    std::size_t slotCapacity = 0;
+    StagedArray<std::uint64_t> objectSlots;
+    std::size_t objectSlotCapacity = 0;
 
     // Empties every table, keeping the room.
     void clear()
@@ -156,7 +156,8 @@ struct BuilderStage {
         return executions.bytes() + idles.bytes() + packs.bytes() + unpacks.bytes() + sends.bytes()
             + objectIds.bytes() + objectIds.valueBytes()
             + tableOffsetCapacity * sizeof(std::uint32_t)
-            + tableValueCapacity * sizeof(std::int32_t) + slotCapacity * sizeof(std::uint64_t);
+            + tableValueCapacity * sizeof(std::int32_t)
+            + objectSlotCapacity * sizeof(std::uint64_t);
     }
 };
 

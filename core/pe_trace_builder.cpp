@@ -120,8 +120,8 @@ void PeTraceBuilder::internObjects()
     while (size < 2 * (n + 1))
         size *= 2;
     auto& st = m_stage;
-    ensureRoom(st.slots, st.slotCapacity, size);
-    std::uint64_t* slots = st.slots.data();
+    ensureRoom(st.objectSlots, st.objectSlotCapacity, size);
+    std::uint64_t* slots = st.objectSlots.data();
     std::fill_n(slots, size, 0);
     ensureRoom(st.tableOffset, st.tableOffsetCapacity, n + 1);
     ensureRoom(st.tableValues, st.tableValueCapacity, std::max<std::size_t>(ids.valueCount, 1));
