@@ -6,6 +6,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <iterator>
 #include <limits>
@@ -122,8 +123,23 @@ public:
     [[nodiscard]] std::vector<Wide> toVector() const
     {
         std::vector<Wide> out(size());
-        for (std::size_t i = 0; i < out.size(); ++i)
-            out[i] = (*this)[i];
+        if (m_wide || !std::is_sorted(escapeRow.begin(), escapeRow.end(), std::less_equal<>())) {
+            for (std::size_t i = 0; i < out.size(); ++i)
+                out[i] = (*this)[i];
+            return out;
+        }
+        // Rows strictly ascending (as a builder leaves them): the k-th escaped row is
+        // escapeRow[k], so one walk replaces a search per escaped row.
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            const Narrow n = narrow[i];
+            if (n != kEscape) [[likely]]
+                out[i] = static_cast<Wide>(static_cast<Unsigned>(baseOf(i)) + n);
+            else if (k < escapeRow.size() && escapeRow[k] == i && k < escapeValue.size())
+                out[i] = escapeValue[k++];
+            else
+                out[i] = escaped(i);
+        }
         return out;
     }
     // Bytes of memory the parts own (a mapped part owns none).

@@ -1,5 +1,6 @@
 #include "pe_trace_builder.h"
 
+#include "column_placer.h"
 #include "run_metadata.h"
 
 #include <algorithm>
@@ -14,75 +15,26 @@ namespace parallax::core {
 
 namespace {
 
-// The big columns of the last PE built on this thread, emptied but with their capacity: the
-// next builder on the thread grows into them, and finish() hands out exact-size copies. A
-// run's PEs are built one after another on a few threads, so the columns' growth (allocation,
-// page faults, copies) is paid once per thread instead of once per PE.
-struct BuilderScratch {
-    ExecutionColumns executions;
-    SendColumns sends;
-    IntervalColumns idles;
-    IntervalColumns packs;
-    IntervalColumns unpacks;
-    ObjectTable objects;
-    std::vector<std::uint32_t> objectHashes;
-    std::vector<std::uint8_t> objectLengths;
-    std::vector<std::int32_t> objectValues;
-    std::vector<std::uint64_t> objectSlots;
-};
-thread_local BuilderScratch t_scratch;
+// The staged columns of the last PE built on this thread, with their room: the next builder on
+// the thread writes into them. A run's PEs are built one after another on a few threads, so the
+// arrays' growth (allocation, page faults, copies) is paid once per thread instead of once per PE.
+thread_local BuilderStage t_stage;
 
-// Scratch larger than this in all (a PE of more than about half a million records) is freed
+// A stage larger than this in all (a PE of more than about half a million records) is freed
 // rather than kept for the next PE, so a thread never holds more than this after a load.
-constexpr std::size_t kMaxScratchBytes = std::size_t { 32 } << 20;
-thread_local std::size_t t_scratchBytes = 0; // capacity kept by the current finish() so far
+constexpr std::size_t kMaxStageBytes = std::size_t { 32 } << 20;
+
+// Room for `need` values in `array` (its values need not be kept).
+template <typename T>
+void ensureRoom(StagedArray<T>& array, std::size_t& capacity, std::size_t need)
+{
+    if (need > capacity) {
+        capacity = std::max(need, capacity * 2);
+        array.grow(0, capacity);
+    }
+}
 
 } // namespace
-
-// Moves `column`'s capacity into `scratch` and leaves `column` an exact-size copy (in the
-// arena when there is one).
-template <typename T> void PeTraceBuilder::exactFromScratch(Column<T>& column, Column<T>& scratch)
-{
-    static_assert(std::is_trivially_copyable_v<T>);
-    scratch = std::move(column);
-    const auto& values = std::as_const(scratch);
-    StoreArena::Slice slice;
-    if (m_arena != nullptr && !values.empty())
-        slice = m_arena->take(values.size() * sizeof(T));
-    if (slice.data != nullptr) {
-        std::memcpy(slice.data, values.data(), values.size() * sizeof(T));
-        column = Column<T>::view(
-            static_cast<const T*>(slice.data), values.size(), std::move(slice.keep));
-    } else {
-        column = std::vector<T>(values.begin(), values.end());
-    }
-    scratch.clear();
-    t_scratchBytes += scratch.capacity() * sizeof(T);
-}
-
-template <typename W, typename N, W B, bool F>
-void PeTraceBuilder::exactFromScratch(
-    PackedColumn<W, N, B, F>& column, PackedColumn<W, N, B, F>& scratch)
-{
-    column.widenIfMostlyEscaped();
-    exactFromScratch(column.narrow, scratch.narrow);
-    exactFromScratch(column.escapeRow, scratch.escapeRow);
-    exactFromScratch(column.escapeValue, scratch.escapeValue);
-    exactFromScratch(column.base, scratch.base);
-}
-
-template <typename T, T D>
-void PeTraceBuilder::exactFromScratch(SparseColumn<T, D>& column, SparseColumn<T, D>&)
-{
-    column.row.shrink_to_fit();
-    column.value.shrink_to_fit();
-}
-
-void PeTraceBuilder::exactIntervals(IntervalColumns& c, IntervalColumns& scratch)
-{
-    exactFromScratch(c.begin, scratch.begin);
-    exactFromScratch(c.end, scratch.end);
-}
 
 PeTraceBuilder::PeTraceBuilder(
     PeId pe, const RunMetadata& metadata, std::string fileName, ImportReport& report)
@@ -90,18 +42,9 @@ PeTraceBuilder::PeTraceBuilder(
     , m_fileName(std::move(fileName))
     , m_report(report)
     , m_papiCount(metadata.version >= 6.6 ? metadata.papiEvents.size() : 0)
+    , m_stage(std::exchange(t_stage, BuilderStage {}))
 {
-    auto& scratch = t_scratch;
-    m_trace.executions = std::move(scratch.executions);
-    m_trace.sends = std::move(scratch.sends);
-    m_trace.idles = std::move(scratch.idles);
-    m_trace.packs = std::move(scratch.packs);
-    m_trace.unpacks = std::move(scratch.unpacks);
-    m_trace.objects = std::move(scratch.objects);
-    m_objectHashes.swap(scratch.objectHashes);
-    m_objectLengths.swap(scratch.objectLengths);
-    m_objectValues.swap(scratch.objectValues);
-    m_objectSlots.swap(scratch.objectSlots);
+    m_stage.clear();
     m_trace.pe = pe;
     m_trace.hasLog = true;
 }
@@ -111,7 +54,7 @@ void PeTraceBuilder::issue(Issue kind, std::string message)
     m_report.add(kind, m_fileName, m_line, std::move(message));
 }
 
-void PeTraceBuilder::noteTime(TimeUs t)
+[[gnu::always_inline]] inline void PeTraceBuilder::noteTime(TimeUs t)
 {
     if (m_trace.firstTime < 0 || t < m_trace.firstTime)
         m_trace.firstTime = t;
@@ -122,18 +65,22 @@ void PeTraceBuilder::noteTime(TimeUs t)
 // Executions, idles and pack intervals must stay sorted and non-overlapping for the interval
 // index, so a record that opens or closes one of them never moves time backwards: an earlier
 // timestamp is clamped to the previous one and counted.
-TimeUs PeTraceBuilder::intervalTime(TimeUs t)
+[[gnu::always_inline]] inline TimeUs PeTraceBuilder::intervalTime(TimeUs t)
 {
-    if (t < m_lastIntervalTime) {
-        issue(Issue::TimeWentBackwards,
-            "time " + std::to_string(t) + " us is before the previous record's "
-                + std::to_string(m_lastIntervalTime) + " us; clamped");
-        m_clamped = true;
-        return m_lastIntervalTime;
-    }
+    if (t < m_lastIntervalTime) [[unlikely]]
+        return clampTime(t);
     m_clamped = false;
     m_lastIntervalTime = t;
     return t;
+}
+
+TimeUs PeTraceBuilder::clampTime(TimeUs t)
+{
+    issue(Issue::TimeWentBackwards,
+        "time " + std::to_string(t) + " us is before the previous record's "
+            + std::to_string(m_lastIntervalTime) + " us; clamped");
+    m_clamped = true;
+    return m_lastIntervalTime;
 }
 
 void PeTraceBuilder::noteObject(std::span<const std::int32_t> ids)
@@ -151,9 +98,13 @@ void PeTraceBuilder::noteObject(std::span<const std::int32_t> ids)
     hash ^= hash >> 33;
     hash *= 0xc4ceb93e53ca8d63ULL;
     hash ^= hash >> 33;
-    m_objectHashes.push_back(static_cast<std::uint32_t>(hash));
-    m_objectLengths.push_back(static_cast<std::uint8_t>(length));
-    m_objectValues.insert(m_objectValues.end(), ids.data(), ids.data() + length);
+    auto& staged = m_stage.objectIds;
+    const auto row = staged.append();
+    staged.growValues(staged.valueCount + length);
+    std::copy_n(ids.data(), length, staged.values.data() + staged.valueCount);
+    staged.valueCount += length;
+    staged.hash[row] = static_cast<std::uint32_t>(hash);
+    staged.length[row] = static_cast<std::uint8_t>(length);
 }
 
 // Executions are recorded in begin order, one per BEGIN_PROCESSING, so the k-th noted object id
@@ -161,47 +112,63 @@ void PeTraceBuilder::noteObject(std::span<const std::int32_t> ids)
 // was interned at its BEGIN.
 void PeTraceBuilder::internObjects()
 {
-    const std::size_t n = m_objectHashes.size();
+    const auto& ids = m_stage.objectIds;
+    const std::size_t n = ids.rows;
     // At most one new object per execution, so a table of twice that never fills past half and
     // never regrows: the slot of an id further on can be prefetched.
     std::size_t size = 64;
     while (size < 2 * (n + 1))
         size *= 2;
-    m_objectSlots.assign(size, 0);
+    auto& st = m_stage;
+    ensureRoom(st.objectSlots, st.objectSlotCapacity, size);
+    std::uint64_t* slots = st.objectSlots.data();
+    std::fill_n(slots, size, 0);
+    ensureRoom(st.tableOffset, st.tableOffsetCapacity, n + 1);
+    ensureRoom(st.tableValues, st.tableValueCapacity, std::max<std::size_t>(ids.valueCount, 1));
+    std::uint32_t* offset = st.tableOffset.data();
+    std::int32_t* tableValues = st.tableValues.data();
+    std::size_t objects = 0;
+    offset[0] = 0;
     const std::size_t mask = size - 1;
-    auto& column = m_trace.executions.object;
-    column.clear(); // keeps the scratch capacity
-    column.resize(m_trace.executions.size());
-    std::uint32_t* out = column.data();
-    const std::size_t count = std::min(n, column.size());
+    const auto rows = st.executions.rows;
+    std::uint32_t* out = st.executions.object.data();
+    const std::size_t count = std::min(n, rows);
+    std::fill(out + count, out + rows, 0U);
     constexpr std::size_t kAhead = 16;
-    std::size_t valueAt = 0;
-    ObjectId object;
+    const std::int32_t* values = ids.values.data();
     for (std::size_t i = 0; i < count; ++i) {
         if (i + kAhead < n)
-            __builtin_prefetch(&m_objectSlots[m_objectHashes[i + kAhead] & mask]);
-        const auto key = m_objectHashes[i];
-        object.length = m_objectLengths[i];
-        std::copy_n(m_objectValues.data() + valueAt, object.length, object.values.begin());
-        valueAt += object.length;
+            __builtin_prefetch(&slots[ids.hash[i + kAhead] & mask]);
+        const auto key = ids.hash[i];
+        const std::uint32_t length = ids.length[i];
         std::size_t at = key & mask;
         constexpr auto kNotFound = std::numeric_limits<std::uint32_t>::max();
         std::uint32_t index = kNotFound;
-        while (const auto slot = m_objectSlots[at]) {
-            if ((slot >> 32) == key
-                && m_trace.objects.matches(static_cast<std::uint32_t>(slot) - 1, object)) {
-                index = static_cast<std::uint32_t>(slot) - 1;
-                break;
+        while (const auto slot = slots[at]) {
+            if ((slot >> 32) == key) {
+                const auto k = static_cast<std::uint32_t>(slot) - 1;
+                if (offset[k + 1] - offset[k] == length
+                    && std::equal(values, values + length, tableValues + offset[k])) {
+                    index = k;
+                    break;
+                }
             }
             at = (at + 1) & mask;
         }
         if (index == kNotFound) {
-            index = static_cast<std::uint32_t>(m_trace.objects.size());
-            m_trace.objects.push_back(object);
-            m_objectSlots[at] = (std::uint64_t { key } << 32) | (index + 1);
+            index = static_cast<std::uint32_t>(objects);
+            std::copy_n(values, length, tableValues + offset[objects]);
+            offset[objects + 1] = offset[objects] + length;
+            ++objects;
+            slots[at] = (std::uint64_t { key } << 32) | (index + 1);
         }
+        values += length;
         out[i] = index;
     }
+    ColumnPlacer placer { m_arena };
+    placer.place(m_trace.objects.offset, offset, objects == 0 ? 0 : objects + 1);
+    placer.place(
+        m_trace.objects.values, tableValues, objects == 0 ? 0 : std::size_t { offset[objects] });
 }
 
 void PeTraceBuilder::resumeGapAt(TimeUs t)
@@ -227,7 +194,7 @@ void PeTraceBuilder::beginExecution(const LogRecord& r)
     }
     if (m_idle.open) {
         issue(Issue::EntryInsideIdle, "BEGIN_PROCESSING while idle; idle closed there");
-        closeInterval(m_idle, m_trace.idles, t);
+        closeInterval(m_idle, m_stage.idles, t);
     }
     if (r.entry < 0 || static_cast<std::size_t>(r.entry) >= m_meta.entries.size())
         issue(Issue::UnknownEntry, "entry id " + std::to_string(r.entry) + " is not in the .sts");
@@ -248,14 +215,6 @@ void PeTraceBuilder::beginExecution(const LogRecord& r)
 
 void PeTraceBuilder::endExecution(TimeUs t, std::uint8_t flags, const LogRecord* end)
 {
-    auto& e = m_trace.executions;
-    e.begin.push_back(m_exec.begin);
-    e.end.push_back(std::max(t, m_exec.begin));
-    e.entry.push_back(static_cast<std::uint16_t>(m_exec.entry));
-    e.sourcePe.push_back(m_exec.sourcePe);
-    e.msgBytes.push_back(m_exec.msgBytes);
-    e.eventId.push_back(m_exec.eventId);
-    e.cpuBegin.push_back(m_exec.cpuBegin);
     std::uint32_t cpuDuration = 0;
     if (end != nullptr && end->hasCpuTime && end->cpuTime > m_exec.cpuBegin) {
         const auto d = end->cpuTime - m_exec.cpuBegin;
@@ -263,8 +222,18 @@ void PeTraceBuilder::endExecution(TimeUs t, std::uint8_t flags, const LogRecord*
             ? std::numeric_limits<std::uint32_t>::max()
             : static_cast<std::uint32_t>(d);
     }
-    e.cpuDuration.push_back(cpuDuration);
-    e.flags.push_back(static_cast<std::uint8_t>(m_exec.flags | flags));
+    auto& x = m_stage.executions;
+    const auto i = x.append();
+    x.begin[i] = m_exec.begin;
+    x.end[i] = std::max(t, m_exec.begin);
+    x.sourcePe[i] = m_exec.sourcePe;
+    x.msgBytes[i] = m_exec.msgBytes;
+    x.eventId[i] = m_exec.eventId;
+    x.cpuBegin[i] = m_exec.cpuBegin;
+    x.cpuDuration[i] = cpuDuration;
+    x.entry[i] = static_cast<std::uint16_t>(m_exec.entry);
+    x.flags[i] = static_cast<std::uint8_t>(m_exec.flags | flags); // last: a byte store aliases all
+    auto& e = m_trace.executions;
     if (m_papiCount > 0) {
         e.papi.insert(e.papi.end(), m_exec.papiBegin.begin(), m_exec.papiBegin.end());
         const auto before = e.papi.size();
@@ -276,39 +245,44 @@ void PeTraceBuilder::endExecution(TimeUs t, std::uint8_t flags, const LogRecord*
     m_exec.open = false;
 }
 
-void PeTraceBuilder::closeInterval(OpenInterval& open, IntervalColumns& into, TimeUs t)
+[[gnu::always_inline]] inline void PeTraceBuilder::closeInterval(
+    OpenInterval& open, StagedIntervals& into, TimeUs t)
 {
-    into.begin.push_back(open.begin);
-    into.end.push_back(std::max(t, open.begin));
+    const auto i = into.append();
+    into.begin[i] = open.begin;
+    into.end[i] = std::max(t, open.begin);
     open.open = false;
 }
 
 void PeTraceBuilder::addSend(const LogRecord& r, SendKind kind)
 {
-    auto& s = m_trace.sends;
-    const auto index = static_cast<std::uint32_t>(s.time.size());
-    s.time.push_back(r.time);
-    s.entry.push_back(static_cast<std::uint16_t>(std::max(r.entry, 0)));
-    s.kind.push_back(kind);
-    s.messageType.push_back(static_cast<std::uint8_t>(std::clamp(r.messageType, 0, 255)));
-    s.msgBytes.push_back(r.msgBytes);
-    s.eventId.push_back(r.eventId);
-    s.destinationCount.push_back(kind == SendKind::PointToPoint ? 1 : r.destinationCount);
-    const auto begun = m_trace.executions.size() + (m_exec.open ? 1U : 0U);
-    if (begun == 0)
-        s.execution.push_back(kNoExecution);
-    else if (m_exec.open)
-        s.execution.push_back(static_cast<std::uint32_t>(begun - 1));
-    else
-        s.execution.push_back(static_cast<std::uint32_t>(begun - 1) | kSendAfterExecution);
-    s.sendDuration.push_back(static_cast<std::int32_t>(std::clamp<std::int64_t>(r.sendDuration,
-        std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max())));
+    auto& s = m_stage.sends;
+    const auto index = static_cast<std::uint32_t>(s.rows);
+    if (index > 0 && r.time < s.time[index - 1])
+        s.unsorted = true;
+    const auto begun = m_stage.executions.rows + (m_exec.open ? 1U : 0U);
+    std::uint32_t execution = kNoExecution;
+    if (begun > 0)
+        execution
+            = static_cast<std::uint32_t>(begun - 1) | (m_exec.open ? 0U : kSendAfterExecution);
+    const auto i = s.append();
+    s.time[i] = r.time;
+    s.msgBytes[i] = r.msgBytes;
+    s.eventId[i] = r.eventId;
+    s.destinationCount[i] = kind == SendKind::PointToPoint ? 1 : r.destinationCount;
+    s.sendDuration[i] = static_cast<std::int32_t>(std::clamp<std::int64_t>(r.sendDuration,
+        std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()));
+    s.execution[i] = execution;
+    s.entry[i] = static_cast<std::uint16_t>(std::max(r.entry, 0));
+    s.kind[i] = static_cast<std::uint8_t>(kind);
+    s.messageType[i] = static_cast<std::uint8_t>(std::clamp(r.messageType, 0, 255));
     if (kind == SendKind::Multicast && !r.destinations.empty()) {
-        if (s.multicastOffset.empty())
-            s.multicastOffset.push_back(0);
-        s.multicastSend.push_back(index);
-        s.multicastPes.insert(s.multicastPes.end(), r.destinations.begin(), r.destinations.end());
-        s.multicastOffset.push_back(static_cast<std::uint32_t>(s.multicastPes.size()));
+        auto& m = m_trace.sends;
+        if (m.multicastOffset.empty())
+            m.multicastOffset.push_back(0);
+        m.multicastSend.push_back(index);
+        m.multicastPes.insert(m.multicastPes.end(), r.destinations.begin(), r.destinations.end());
+        m.multicastOffset.push_back(static_cast<std::uint32_t>(m.multicastPes.size()));
     }
     if (r.entry < 0 || static_cast<std::size_t>(r.entry) >= m_meta.entries.size())
         issue(Issue::UnknownEntry,
@@ -344,13 +318,13 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
             endExecution(t, kClosedAtEndComputation, nullptr);
         }
         if (m_idle.open) {
-            closeInterval(m_idle, m_trace.idles, t);
+            closeInterval(m_idle, m_stage.idles, t);
             m_trace.lastIdleFlags = kClosedAtEndComputation;
         }
         if (m_pack.open)
-            closeInterval(m_pack, m_trace.packs, t);
+            closeInterval(m_pack, m_stage.packs, t);
         if (m_unpack.open)
-            closeInterval(m_unpack, m_trace.unpacks, t);
+            closeInterval(m_unpack, m_stage.unpacks, t);
         m_trace.endComputation = r.time;
         m_ended = true;
         break;
@@ -407,7 +381,7 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
             issue(Issue::UnmatchedEndIdle, "END_IDLE without BEGIN_IDLE");
             break;
         }
-        closeInterval(m_idle, m_trace.idles, t);
+        closeInterval(m_idle, m_stage.idles, t);
         break;
     }
     case RecordType::BeginPack:
@@ -433,7 +407,7 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
             issue(Issue::UnmatchedPack, "END_PACK/UNPACK without its BEGIN");
             break;
         }
-        closeInterval(open, pack ? m_trace.packs : m_trace.unpacks, t);
+        closeInterval(open, pack ? m_stage.packs : m_stage.unpacks, t);
         break;
     }
     case RecordType::Creation:
@@ -459,7 +433,9 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
             auto& f = m_trace.flushes;
             if (!f.end.empty() && m_flush.begin < f.end.back())
                 m_flush.begin = f.end.back();
-            closeInterval(m_flush, f, r.time);
+            f.begin.push_back(m_flush.begin);
+            f.end.push_back(std::max(r.time, m_flush.begin));
+            m_flush.open = false;
             m_report.increment(Issue::BufferFlush);
         }
         break;
@@ -474,7 +450,7 @@ void PeTraceBuilder::add(const LogRecord& r, std::uint64_t lineNumber)
             endExecution(t, kClosedAtTraceOff, nullptr);
         }
         if (m_idle.open)
-            closeInterval(m_idle, m_trace.idles, t);
+            closeInterval(m_idle, m_stage.idles, t);
         if (!m_tracingOff) {
             m_trace.traceGaps.push_back(gap);
             m_report.increment(Issue::TracingGap);
@@ -599,32 +575,34 @@ template <typename C, typename Key> void sortStable(C& v, Key key)
             v.begin(), v.end(), [&](const T& a, const T& b) { return key(a) < key(b); });
 }
 
-template <typename C> void permute(C& v, const std::vector<std::uint32_t>& order)
+template <typename T> void permute(StagedArray<T>& v, const std::vector<std::uint32_t>& order)
 {
-    if constexpr (requires(std::vector<typename C::value_type> & x) { v.swap(x); }) {
-        std::vector<typename C::value_type> out;
-        out.reserve(v.size());
-        for (auto i : order)
-            out.push_back(v[i]);
-        v.swap(out);
-    } else { // a packed or sparse column
-        C out;
-        for (auto i : order)
-            out.push_back(v[i]);
-        v = std::move(out);
-    }
+    std::vector<T> out;
+    out.reserve(order.size());
+    for (const auto i : order)
+        out.push_back(v[i]);
+    std::copy(out.begin(), out.end(), v.data());
 }
+
+template <typename... V> void shrinkAll(V&... v)
+{
+    (v.shrink_to_fit(), ...);
+}
+
+} // namespace
 
 // Sends are appended in file order, which is almost but not always time order
 // (docs/format.md §2.1).
-void sortSends(SendColumns& s)
+void PeTraceBuilder::sortSends()
 {
-    if (std::is_sorted(s.time.begin(), s.time.end()))
+    auto& t = m_stage.sends;
+    if (!t.unsorted)
         return;
-    std::vector<std::uint32_t> order(s.time.size());
+    auto& s = m_trace.sends;
+    std::vector<std::uint32_t> order(t.rows);
     std::iota(order.begin(), order.end(), 0U);
     std::stable_sort(
-        order.begin(), order.end(), [&](auto a, auto b) { return s.time[a] < s.time[b]; });
+        order.begin(), order.end(), [&](auto a, auto b) { return t.time[a] < t.time[b]; });
     // Rebuild the multicast lists under the new indices.
     std::vector<std::uint32_t> newIndexOf(order.size());
     for (std::uint32_t i = 0; i < order.size(); ++i)
@@ -647,23 +625,53 @@ void sortSends(SendColumns& s)
     s.multicastSend.swap(sendIdx);
     s.multicastOffset.swap(offsets);
     s.multicastPes.swap(pes);
-    permute(s.time, order);
-    permute(s.entry, order);
-    permute(s.kind, order);
-    permute(s.messageType, order);
-    permute(s.msgBytes, order);
-    permute(s.eventId, order);
-    permute(s.destinationCount, order);
-    permute(s.sendDuration, order);
-    permute(s.execution, order);
+    t.each([&](auto& column) { permute(column, order); });
 }
 
-template <typename... V> void shrinkAll(V&... v)
+// Writes each staged column once, in its final form, into the arena (or memory of its own).
+void PeTraceBuilder::placeColumns()
 {
-    (v.shrink_to_fit(), ...);
+    auto& x = m_stage.executions;
+    auto& e = m_trace.executions;
+    const auto n = x.rows;
+    internObjects(); // fills x.object
+    ColumnPlacer out { m_arena };
+    out.place(e.begin, x.begin.data(), n);
+    out.place(e.end, x.end.data(), n);
+    out.place(e.entry, x.entry.data(), n);
+    out.place(e.sourcePe, x.sourcePe.data(), n);
+    out.place(e.msgBytes, x.msgBytes.data(), n);
+    out.place(e.eventId, x.eventId.data(), n);
+    out.place(e.object, x.object.data(), n);
+    out.place(e.cpuBegin, x.cpuBegin.data(), n);
+    out.place(e.cpuDuration, x.cpuDuration.data(), n);
+    out.place(e.flags, x.flags.data(), n);
+    out.place(m_trace.idles, m_stage.idles);
+    out.place(m_trace.packs, m_stage.packs);
+    out.place(m_trace.unpacks, m_stage.unpacks);
+    auto& t = m_stage.sends;
+    auto& s = m_trace.sends;
+    const auto m = t.rows;
+    out.place(s.time, t.time.data(), m);
+    out.place(s.entry, t.entry.data(), m);
+    static_assert(sizeof(SendKind) == 1);
+    out.place(s.kind, reinterpret_cast<const SendKind*>(t.kind.data()), m);
+    out.place(s.messageType, t.messageType.data(), m);
+    out.place(s.msgBytes, t.msgBytes.data(), m);
+    out.place(s.eventId, t.eventId.data(), m);
+    std::vector<std::uint32_t> rows;
+    std::vector<std::int32_t> values;
+    for (std::size_t i = 0; i < m; ++i)
+        if (t.destinationCount[i] != 1) {
+            rows.push_back(static_cast<std::uint32_t>(i));
+            values.push_back(t.destinationCount[i]);
+        }
+    rows.shrink_to_fit();
+    values.shrink_to_fit();
+    s.destinationCount.assign(m, std::move(rows), std::move(values));
+    out.place(s.sendDuration, t.sendDuration.data(), m);
+    out.place(s.execution, t.execution.data(), m);
 }
-
-} // namespace
 
 PeTrace PeTraceBuilder::finish()
 {
@@ -676,20 +684,20 @@ PeTrace PeTraceBuilder::finish()
         if (m_exec.open)
             endExecution(t, kClosedAtEof, nullptr);
         if (m_idle.open) {
-            closeInterval(m_idle, m_trace.idles, t);
+            closeInterval(m_idle, m_stage.idles, t);
             m_trace.lastIdleFlags = kClosedAtEof;
         }
         if (m_pack.open)
-            closeInterval(m_pack, m_trace.packs, t);
+            closeInterval(m_pack, m_stage.packs, t);
         if (m_unpack.open)
-            closeInterval(m_unpack, m_trace.unpacks, t);
+            closeInterval(m_unpack, m_stage.unpacks, t);
     }
     if (m_pendingPair.present)
         m_report.increment(Issue::UnmatchedUserEventPair);
     if (m_openBracketCount > 0)
         m_report.increment(Issue::UnmatchedUserEventPair, m_openBracketCount);
 
-    sortSends(m_trace.sends);
+    sortSends();
     sortStable(m_trace.userEvents, [](const auto& x) { return x.time; });
     sortStable(m_trace.userBrackets, [](const auto& x) { return x.begin; });
     sortStable(m_trace.notes, [](const auto& x) { return x.begin; });
@@ -697,60 +705,16 @@ PeTrace PeTraceBuilder::finish()
     sortStable(m_trace.memory, [](const auto& x) { return x.time; });
     sortStable(m_trace.userSupplied, [](const auto& x) { return x.time; });
 
-    internObjects();
-    auto& e = m_trace.executions;
-    auto& scratch = t_scratch;
-    t_scratchBytes = 0;
-    auto& x = scratch.executions;
-    exactFromScratch(e.begin, x.begin);
-    exactFromScratch(e.end, x.end);
-    exactFromScratch(e.entry, x.entry);
-    exactFromScratch(e.sourcePe, x.sourcePe);
-    exactFromScratch(e.msgBytes, x.msgBytes);
-    exactFromScratch(e.eventId, x.eventId);
-    exactFromScratch(e.object, x.object);
-    exactFromScratch(e.cpuBegin, x.cpuBegin);
-    exactFromScratch(e.cpuDuration, x.cpuDuration);
-    exactFromScratch(e.flags, x.flags);
-    e.papi.shrink_to_fit();
-    exactIntervals(m_trace.idles, scratch.idles);
-    exactIntervals(m_trace.packs, scratch.packs);
-    exactIntervals(m_trace.unpacks, scratch.unpacks);
-    shrinkAll(m_trace.flushes.begin, m_trace.flushes.end);
+    placeColumns();
+    m_trace.executions.papi.shrink_to_fit();
     auto& s = m_trace.sends;
-    auto& y = scratch.sends;
-    exactFromScratch(s.time, y.time);
-    exactFromScratch(s.entry, y.entry);
-    exactFromScratch(s.kind, y.kind);
-    exactFromScratch(s.messageType, y.messageType);
-    exactFromScratch(s.msgBytes, y.msgBytes);
-    exactFromScratch(s.eventId, y.eventId);
-    exactFromScratch(s.destinationCount, y.destinationCount);
-    exactFromScratch(s.sendDuration, y.sendDuration);
-    exactFromScratch(s.execution, y.execution);
-    exactFromScratch(m_trace.objects.offset, scratch.objects.offset);
-    exactFromScratch(m_trace.objects.values, scratch.objects.values);
+    shrinkAll(m_trace.flushes.begin, m_trace.flushes.end);
     shrinkAll(s.multicastSend, s.multicastOffset, s.multicastPes);
     shrinkAll(m_trace.userEvents, m_trace.userBrackets, m_trace.notes, m_trace.stats,
         m_trace.memory, m_trace.userSupplied, m_trace.traceGaps, m_trace.phaseEnds);
-    m_objectHashes.clear();
-    m_objectLengths.clear();
-    m_objectValues.clear();
-    t_scratchBytes += m_objectSlots.capacity() * sizeof(std::uint64_t)
-        + m_objectHashes.capacity() * sizeof(std::uint32_t) + m_objectLengths.capacity()
-        + m_objectValues.capacity() * sizeof(std::int32_t);
-    if (t_scratchBytes <= kMaxScratchBytes) {
-        scratch.objectHashes.swap(m_objectHashes);
-        scratch.objectLengths.swap(m_objectLengths);
-        scratch.objectValues.swap(m_objectValues);
-        scratch.objectSlots.swap(m_objectSlots);
-    } else {
-        scratch = BuilderScratch {};
-    }
-    m_objectHashes = {};
-    m_objectLengths = {};
-    m_objectValues = {};
-    m_objectSlots = {};
+    if (m_stage.bytes() <= kMaxStageBytes)
+        t_stage = std::move(m_stage);
+    m_stage = BuilderStage {};
     return std::move(m_trace);
 }
 

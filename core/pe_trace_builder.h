@@ -1,5 +1,6 @@
 #pragma once
 
+#include "builder_stage.h"
 #include "import_report.h"
 #include "log_record.h"
 #include "pe_trace.h"
@@ -56,21 +57,18 @@ private:
 
     void issue(Issue kind, std::string message);
     TimeUs intervalTime(TimeUs t);
+    [[gnu::noinline]] TimeUs clampTime(TimeUs t);
     void beginExecution(const LogRecord& r);
     void endExecution(TimeUs t, std::uint8_t flags, const LogRecord* end);
-    void closeInterval(OpenInterval& open, IntervalColumns& into, TimeUs t);
+    void closeInterval(OpenInterval& open, StagedIntervals& into, TimeUs t);
     void addSend(const LogRecord& r, SendKind kind);
     void noteObject(std::span<const std::int32_t> ids);
     void internObjects();
     void noteTime(TimeUs t);
     void resumeGapAt(TimeUs t);
 
-    template <typename T> void exactFromScratch(Column<T>& column, Column<T>& scratch);
-    template <typename W, typename N, W B, bool F>
-    void exactFromScratch(PackedColumn<W, N, B, F>& column, PackedColumn<W, N, B, F>& scratch);
-    template <typename T, T D>
-    void exactFromScratch(SparseColumn<T, D>& column, SparseColumn<T, D>& scratch);
-    void exactIntervals(IntervalColumns& c, IntervalColumns& scratch);
+    void sortSends();
+    void placeColumns();
 
     PeTrace m_trace;
     StoreArena* m_arena = nullptr;
@@ -100,17 +98,8 @@ private:
     std::map<std::pair<UserEventId, std::int32_t>, std::multimap<TimeUs, UserEventBracket>>
         m_openBrackets;
     std::size_t m_openBracketCount = 0;
-    // The object id of every execution in begin order (its hash, its length, its values one
-    // after another), interned by finish(): all at once, the table's slot of an id a few
-    // executions ahead prefetched while the current one is probed (a new object's slot is
-    // otherwise a cache miss, and most objects of a large run are new).
-    std::vector<std::uint32_t> m_objectHashes;
-    std::vector<std::uint8_t> m_objectLengths;
-    std::vector<std::int32_t> m_objectValues;
-    // Object-id interning: open addressing with linear probing; a slot holds the object's
-    // 32-bit hash in its high half and its index + 1 in its low half (0 = empty), so probing
-    // touches only the table.
-    std::vector<std::uint64_t> m_objectSlots;
+    // The hot columns, staged until finish() (see builder_stage.h).
+    BuilderStage m_stage;
 };
 
 } // namespace parallax::core

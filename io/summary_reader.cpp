@@ -96,6 +96,40 @@ core::TimeUs intervalMicros(double seconds)
                   : (us > 1e15 ? static_cast<core::TimeUs>(1e15) : static_cast<core::TimeUs>(us));
 }
 
+// Reads a plain `[-]digits[+digits]` token at p (at most 18 digits each, so nothing overflows)
+// ending at a blank or at e, into value and repeat, and moves p past it; false (p unchanged) for
+// anything else, which the caller then reads the long way.
+[[gnu::always_inline]] inline bool readPlainRun(
+    const char*& p, const char* e, std::int64_t& value, std::int64_t& repeat)
+{
+    const char* q = p;
+    const auto digits = [&](std::int64_t& out) {
+        const char* first = q;
+        std::int64_t v = 0;
+        while (q != e && static_cast<unsigned>(*q - '0') < 10 && q - first < 18)
+            v = v * 10 + (*q++ - '0');
+        out = v;
+        return q != first && (q == e || static_cast<unsigned>(*q - '0') >= 10);
+    };
+    const bool negative = q != e && *q == '-';
+    if (negative)
+        ++q;
+    if (!digits(value))
+        return false;
+    if (negative)
+        value = -value;
+    repeat = 1;
+    if (q != e && *q == '+') {
+        ++q;
+        if (!digits(repeat) || repeat < 1)
+            return false;
+    }
+    if (q != e && *q != ' ' && *q != '\t')
+        return false;
+    p = q;
+    return true;
+}
+
 // Calls `emit(value, repeat)` for every `value[+repeat]` token after an optional label.
 // Returns false on a token that is not a number.
 // A template rather than a std::function: it is called for every value of a .sumd, and the
@@ -107,6 +141,17 @@ template <typename Emit> bool forEachRun(std::string_view line, Emit&& emit)
     while (i < line.size()) {
         while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
             ++i;
+        if (!first && i < line.size()) { // the common token, read in one pass
+            const char* p = line.data() + i;
+            std::int64_t value = 0;
+            std::int64_t repeat = 1;
+            if (readPlainRun(p, line.data() + line.size(), value, repeat)) {
+                i = static_cast<std::size_t>(p - line.data());
+                if (!emit(value, repeat))
+                    return true; // consumer is full
+                continue;
+            }
+        }
         const auto start = i;
         while (i < line.size() && line[i] != ' ' && line[i] != '\t')
             ++i;
@@ -356,6 +401,7 @@ std::optional<core::PeSummaryDetail> readSummaryDetail(
     bool negative = false;
     auto readRuns = [&](std::string_view text, std::vector<Run>& out) {
         std::int64_t position = 0;
+        std::int64_t entryEnd = 0; // end of the entry holding the last run kept
         bool full = false;
         const bool ok = forEachRun(text, [&](std::int64_t value, std::int64_t repeat) {
             if (repeat > total - position) {
@@ -371,7 +417,8 @@ std::optional<core::PeSummaryDetail> readSummaryDetail(
                     full = true;
                     return false;
                 }
-                const auto entryEnd = (at / n + 1) * n;
+                if (at >= entryEnd) // (a division only where a new entry starts)
+                    entryEnd = (at / n + 1) * n;
                 const auto length = std::min(position + repeat, entryEnd) - at;
                 out.push_back({ at, length, value });
                 at += length;

@@ -2,11 +2,14 @@
 // irregularity of docs/format.md §5.1 (each handled as recommended there and counted).
 
 #include "builder_fixture.h"
+#include "core/column_placer.h"
 #include "support/report_support.h"
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <utility>
+#include <vector>
 
 using namespace parallax;
 using namespace parallax::test;
@@ -453,4 +456,59 @@ TEST_CASE("point records are kept sorted by time")
     REQUIRE(built.trace.memory.size() == 2);
     CHECK(built.trace.memory[0].time == 5);
     CHECK(built.trace.memory[0].bytes == 50);
+}
+
+namespace {
+
+// The parts of a column packed by ColumnPlacer (with and without an arena) are those that
+// PackedColumn::push_back, value after value, and widenIfMostlyEscaped leave.
+template <typename Packed>
+void checkPlacedLikePushed(const std::vector<typename Packed::value_type>& values)
+{
+    Packed pushed;
+    for (const auto v : values)
+        pushed.push_back(v);
+    pushed.widenIfMostlyEscaped();
+    core::StoreArena arena;
+    for (auto* a : { static_cast<core::StoreArena*>(nullptr), &arena }) {
+        core::ColumnPlacer placer { a };
+        Packed placed;
+        placer.place(placed, values.data(), values.size());
+        CHECK(placed.wide() == pushed.wide());
+        CHECK(placed.narrow == pushed.narrow);
+        CHECK(placed.escapeRow == pushed.escapeRow);
+        CHECK(placed.escapeValue == pushed.escapeValue);
+        CHECK(placed.base == pushed.base);
+        CHECK(placed == pushed);
+    }
+}
+
+} // namespace
+
+TEST_CASE("placed columns are packed exactly as pushed ones, across blocks and escapes")
+{
+    // A clock over three blocks of rows: steps forward, a few readings before their block's
+    // first one or more than 2^32 us after it (escaped).
+    std::vector<core::TimeUs> clock;
+    core::TimeUs t = 1000;
+    for (std::size_t i = 0; i < 150000; ++i) {
+        t += static_cast<core::TimeUs>(i % 7);
+        clock.push_back(
+            i % 9973 == 5 ? t - 5000 : (i % 30011 == 7 ? t + (core::TimeUs { 1 } << 33) : t));
+    }
+    checkPlacedLikePushed<core::ClockColumn>(clock);
+    checkPlacedLikePushed<core::ClockColumn>({});
+    checkPlacedLikePushed<core::ClockColumn>({ -5 });
+    // Message sizes: one in ten escaped stays narrow, one in five makes the column wide.
+    for (const std::size_t every : { 10U, 5U, 1U }) {
+        std::vector<std::int32_t> sizes;
+        for (std::size_t i = 0; i < 1000; ++i)
+            sizes.push_back(i % every == 0 ? 70000 + static_cast<std::int32_t>(i)
+                                           : static_cast<std::int32_t>(i % 500));
+        sizes.push_back(-1);
+        sizes.push_back(65534);
+        sizes.push_back(65535);
+        checkPlacedLikePushed<core::SmallIntColumn>(sizes);
+    }
+    checkPlacedLikePushed<core::ObjectValueColumn>({ -1, 0, 65533, 65534, -2, 7 });
 }

@@ -435,3 +435,35 @@ TEST_CASE("real sumd per-entry times agree with the sum totals up to per-cell tr
         CHECK(exactEntries >= 200);
     }
 }
+
+TEST_CASE("sumd tokens: the one-pass reading agrees with the long way at its edges")
+{
+    // Leading zeros, a tab, 19 digits (past the one-pass reader's 18), a negative value.
+    const auto d
+        = readSumdText("ver:7.1 cpu:0/1 numIntervals:5 numEPs:1 intervalSize:1.000000e-03\n"
+                       "ExeTimePerEPperInterval\t007 1234567890123456789+1\t-4 2+2\n");
+    REQUIRE(d.detail);
+    const auto& cells = d.detail->cells;
+    REQUIRE(cells.size() == 3);
+    CHECK(cells[0].interval == 0);
+    CHECK(cells[0].timeUs == 7);
+    CHECK(cells[1].interval == 1);
+    CHECK(cells[1].timeUs == 1234567890123456789);
+    CHECK(cells[2].interval == 3);
+    CHECK(cells[2].length == 2);
+    CHECK(cells[2].timeUs == 2);
+    CHECK(summaryProblems(d.report) == 1); // the negative value, read as 0
+
+    // A token that is not `value[+repeat]` ends the line: what came before it is kept.
+    for (const std::string token : { "5-", "+3", "1+0", "2+3+1", "4x", "-", "9+" }) {
+        INFO(token);
+        const auto bad
+            = readSumdText("ver:7.1 cpu:0/1 numIntervals:3 numEPs:1 intervalSize:1.000000e-03\n"
+                           "ExeTimePerEPperInterval 1 "
+                + token + " 1\n");
+        REQUIRE(bad.detail);
+        REQUIRE(bad.detail->cells.size() == 1);
+        CHECK(bad.detail->cells[0].timeUs == 1);
+        CHECK(summaryProblems(bad.report) == 1);
+    }
+}
