@@ -103,4 +103,28 @@ private:
 // opened from its summaries (memory budget) or has no logs at all.
 QString logsOnlyMessage(const core::Trace& trace, const QString& what);
 
+// The result of an analysis that only a run's logs feed, or the reason there is none (said in
+// the chart instead of an empty plot).
+template <typename Result> struct ResultOrReason {
+    std::optional<Result> result;
+    QString reason;
+};
+
+// The start of such a view's computation, on the worker: the reason is logsOnlyMessage() when
+// the run has no logs, else `absent()` when that is not empty (why the logs hold none of
+// `what`); otherwise the result is `compute()`.
+template <typename Result, typename Absent, typename Compute>
+ResultOrReason<Result> computeFromLogs(
+    const core::Trace& trace, const QString& what, Absent absent, Compute compute)
+{
+    ResultOrReason<Result> r;
+    if (!trace.hasLogs())
+        r.reason = logsOnlyMessage(trace, what);
+    else
+        r.reason = absent();
+    if (r.reason.isEmpty())
+        r.result = compute();
+    return r;
+}
+
 } // namespace parallax::views
