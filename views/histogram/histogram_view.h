@@ -13,6 +13,8 @@ class QPushButton;
 
 namespace parallax::views {
 
+class EntriesButton;
+
 // Histogram of execution times (stacked by entry method), message sizes (stacked by
 // destination entry) or PEs by idle %. Options: the metric, bins, bin size (a time for
 // durations), minimum; "Entries…" chooses the entry methods counted (a searchable, checkable
@@ -40,7 +42,7 @@ public:
     void setAccumulated(bool accumulated);
     // The entry methods counted, sorted ids; empty = all.
     void setEntries(std::vector<core::EntryId> entries);
-    [[nodiscard]] const std::vector<core::EntryId>& entries() const { return m_entries; }
+    [[nodiscard]] const std::vector<core::EntryId>& entries() const;
     // Opens "Choose Entries…" (modal) and applies the choice.
     void chooseEntries();
 
@@ -52,7 +54,7 @@ public:
     [[nodiscard]] QCheckBox* accumulatedToggle() const { return m_accumulated; }
     [[nodiscard]] QCheckBox* logScaleToggle() const { return m_logScale; }
     [[nodiscard]] QCheckBox* idleToggle() const { return m_idle; }
-    [[nodiscard]] QPushButton* entriesButton() const { return m_entriesButton; }
+    [[nodiscard]] QPushButton* entriesButton() const;
     [[nodiscard]] const std::optional<core::analysis::Histogram>& histogram() const
     {
         return m_histogram;
@@ -63,7 +65,6 @@ private:
     void clearResult() override;
     void rebuildChart();
     void metricChanged();
-    void updateEntriesButton();
     [[nodiscard]] std::optional<QString> quantityError(
         const QString& text, const QString& what, bool positive) const;
     [[nodiscard]] double quantity(const QString& text) const;
@@ -75,8 +76,7 @@ private:
     QCheckBox* m_accumulated = nullptr;
     QCheckBox* m_logScale = nullptr;
     QCheckBox* m_idle = nullptr;
-    QPushButton* m_entriesButton = nullptr;
-    std::vector<core::EntryId> m_entries; // empty = all
+    EntriesButton* m_entriesButton = nullptr; // the entry methods counted; empty = all
     std::optional<core::analysis::Histogram> m_histogram;
 };
 

@@ -8,9 +8,10 @@
 
 class QComboBox;
 class QLineEdit;
-class QPushButton;
 
 namespace parallax::views {
+
+class EntriesButton;
 
 // Message Size Evolution: how many messages of each size were sent (or received) in each time
 // interval, as a time × size heat map (largest sizes at the top) with the messages per interval
@@ -35,7 +36,7 @@ public:
     {
         return m_result;
     }
-    [[nodiscard]] const std::vector<core::EntryId>& entries() const { return m_entries; }
+    [[nodiscard]] const std::vector<core::EntryId>& entries() const;
     // Counts only these entry methods' messages (empty: all) and recomputes.
     void setEntries(std::vector<core::EntryId> entries);
     // "256 B–512 B", "1 KiB–2 KiB", "≥ 5,000 B": the label of size bin `bin` of a result.
@@ -47,7 +48,6 @@ private:
     void clearResult() override;
     void rebuildChart();
     void chooseEntries();
-    void updateEntriesButton();
     [[nodiscard]] std::size_t binOfRow(std::size_t row) const;
     [[nodiscard]] core::TimeRange intervalRange(std::size_t column) const;
     void showContextMenu(QPoint globalPos, int row, int column);
@@ -56,8 +56,7 @@ private:
     QLineEdit* m_sizeBin = nullptr;
     QLineEdit* m_interval = nullptr;
     QLineEdit* m_bins = nullptr;
-    QPushButton* m_entriesButton = nullptr;
-    std::vector<core::EntryId> m_entries;
+    EntriesButton* m_entriesButton = nullptr; // the entry methods counted; empty = all
     std::optional<core::analysis::MsgSizeEvolution> m_result;
 };
 
