@@ -268,16 +268,6 @@ void HistogramView::setEntries(std::vector<core::EntryId> entries)
     recompute();
 }
 
-const std::vector<core::EntryId>& HistogramView::entries() const
-{
-    return m_entriesButton->entries();
-}
-
-QPushButton* HistogramView::entriesButton() const
-{
-    return m_entriesButton;
-}
-
 void HistogramView::chooseEntries()
 {
     if (!m_trace)

@@ -2,6 +2,7 @@
 
 #include "core/analysis/histogram.h"
 #include "views/common/bar_chart_view.h"
+#include "views/common/entry_chooser.h"
 
 #include <optional>
 #include <vector>
@@ -12,8 +13,6 @@ class QLineEdit;
 class QPushButton;
 
 namespace parallax::views {
-
-class EntriesButton;
 
 // Histogram of execution times (stacked by entry method), message sizes (stacked by
 // destination entry) or PEs by idle %. Options: the metric, bins, bin size (a time for
@@ -42,7 +41,10 @@ public:
     void setAccumulated(bool accumulated);
     // The entry methods counted, sorted ids; empty = all.
     void setEntries(std::vector<core::EntryId> entries);
-    [[nodiscard]] const std::vector<core::EntryId>& entries() const;
+    [[nodiscard]] const std::vector<core::EntryId>& entries() const
+    {
+        return m_entriesButton->entries();
+    }
     // Opens "Choose Entries…" (modal) and applies the choice.
     void chooseEntries();
 
@@ -54,7 +56,7 @@ public:
     [[nodiscard]] QCheckBox* accumulatedToggle() const { return m_accumulated; }
     [[nodiscard]] QCheckBox* logScaleToggle() const { return m_logScale; }
     [[nodiscard]] QCheckBox* idleToggle() const { return m_idle; }
-    [[nodiscard]] QPushButton* entriesButton() const;
+    [[nodiscard]] QPushButton* entriesButton() const { return m_entriesButton; }
     [[nodiscard]] const std::optional<core::analysis::Histogram>& histogram() const
     {
         return m_histogram;

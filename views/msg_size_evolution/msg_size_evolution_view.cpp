@@ -149,11 +149,6 @@ void MsgSizeEvolutionView::setEntries(std::vector<core::EntryId> entries)
         recompute();
 }
 
-const std::vector<core::EntryId>& MsgSizeEvolutionView::entries() const
-{
-    return m_entriesButton->entries();
-}
-
 void MsgSizeEvolutionView::chooseEntries()
 {
     if (!m_trace)

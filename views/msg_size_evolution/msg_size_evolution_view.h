@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/msg_size_evolution.h"
+#include "views/common/entry_chooser.h"
 #include "views/common/heat_map_view.h"
 
 #include <optional>
@@ -8,10 +9,9 @@
 
 class QComboBox;
 class QLineEdit;
+class QPushButton;
 
 namespace parallax::views {
-
-class EntriesButton;
 
 // Message Size Evolution: how many messages of each size were sent (or received) in each time
 // interval, as a time × size heat map (largest sizes at the top) with the messages per interval
@@ -36,7 +36,10 @@ public:
     {
         return m_result;
     }
-    [[nodiscard]] const std::vector<core::EntryId>& entries() const;
+    [[nodiscard]] const std::vector<core::EntryId>& entries() const
+    {
+        return m_entriesButton->entries();
+    }
     // Counts only these entry methods' messages (empty: all) and recomputes.
     void setEntries(std::vector<core::EntryId> entries);
     // "256 B–512 B", "1 KiB–2 KiB", "≥ 5,000 B": the label of size bin `bin` of a result.
