@@ -58,6 +58,9 @@ protected:
         core::TimeRange range;
     };
     [[nodiscard]] virtual BarPes pesOfBar(int category) const;
+    // pesOfBar() of a chart whose bars are PEs labelled by their number: that PE over the
+    // range shown (none for another label).
+    [[nodiscard]] BarPes peOfNumberedBar(int category) const;
     // The context menu of a time-axis view: "Zoom to" the bar's `interval` when there is one,
     // zoom out, the whole traced run, "Open this range in …" and the export actions.
     void showTimeAxisMenu(QPoint globalPos, std::optional<core::TimeRange> interval);

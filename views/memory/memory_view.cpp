@@ -218,14 +218,7 @@ void MemoryView::rebuildChart()
 
 BarChartView::BarPes MemoryView::pesOfBar(int category) const
 {
-    const auto& bars = m_chart->data();
-    if (category < 0 || static_cast<std::size_t>(category) >= bars.categories.size())
-        return {};
-    bool ok = false;
-    const int pe = bars.categories[static_cast<std::size_t>(category)].label.toInt(&ok);
-    if (!ok)
-        return {};
-    return { { pe }, m_options->range() };
+    return peOfNumberedBar(category);
 }
 
 QString MemoryView::csv() const
