@@ -5,6 +5,7 @@
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
+#include "support/view_test_support.h"
 #include "views/common/chart_frame.h"
 #include "views/common/entry_palette.h"
 #include "views/common/line_chart.h"
@@ -33,17 +34,9 @@ namespace parallax_test_series_views_test {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-core::TracePtr loadRun(const std::filesystem::path& path)
-{
-    auto loaded = io::loadRun(path.string());
-    INFO(loaded.error);
-    REQUIRE(loaded.trace);
-    return loaded.trace;
-}
-
 core::TracePtr seriesRun()
 {
-    static const auto trace = loadRun(test::dataDir() / "runs" / "series");
+    static const auto trace = test::loadRunOnce(test::dataDir() / "runs" / "series");
     return trace;
 }
 
@@ -357,7 +350,7 @@ TEST_CASE("the memory view draws levels with the PE spread, peaks per PE, or say
     }
 
     // A run without memory records says so instead of drawing an empty chart.
-    const auto tiny = loadRun(test::dataDir() / "runs" / "tiny");
+    const auto tiny = test::loadRunOnce(test::dataDir() / "runs" / "tiny");
     MemoryView empty(&palette);
     showAndWait(empty, tiny);
     CHECK_FALSE(empty.result());
@@ -419,7 +412,7 @@ TEST_CASE("the counters view draws a counter per entry or PE, totals or rates", 
     CHECK(files.csv().count(QLatin1Char('\n')) == 17); // header, 8 PEs × 2 counters
 
     // A run without PAPI values says so.
-    const auto tiny = loadRun(test::dataDir() / "runs" / "tiny");
+    const auto tiny = test::loadRunOnce(test::dataDir() / "runs" / "tiny");
     CountersView none(&palette);
     showAndWait(none, tiny);
     CHECK(none.chart()->message().contains(QStringLiteral("no hardware-counter")));
@@ -476,7 +469,7 @@ TEST_CASE("the compare view shows two ranges or two runs: profiles, differences 
     CHECK(chart->data().series[0].values == std::vector<double> { -20.0, -5.0 });
 
     // Another program: the warning line says so.
-    view.setOtherRun(loadRun(test::dataDir() / "runs" / "tiny"), QStringLiteral("tiny"));
+    view.setOtherRun(test::loadRunOnce(test::dataDir() / "runs" / "tiny"), QStringLiteral("tiny"));
     REQUIRE(view.applyOptions({ { QStringLiteral("range-b"), QString() } }, &error));
     test::waitUntil([&]() { return !view.busy(); });
     REQUIRE(view.result());
