@@ -60,15 +60,6 @@ void showAndWait(AnalysisView& view, const core::TracePtr& trace)
     test::waitUntil([&]() { return !view.busy(); });
 }
 
-std::size_t distinctColours(const QImage& image)
-{
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    return colours.size();
-}
-
 QPoint pointOf(const LineChart& chart, std::size_t series, std::size_t index)
 {
     const auto& g = chart.geometry();
@@ -234,7 +225,7 @@ TEST_CASE(
     const QImage image = chart.renderImage(QSize(700, 400));
     CHECK(image.size() == QSize(700, 400));
     CHECK(image.pixel(1, 1) == qRgb(255, 255, 255));
-    CHECK(distinctColours(image) > 5);
+    CHECK(test::distinctColours(image) > 5);
 
     chart.clearData(QStringLiteral("This run has no memory-usage records"));
     CHECK_FALSE(chart.hasData());
@@ -259,7 +250,7 @@ TEST_CASE(
     // The mean over PEs, then PE 0 and PE 1.
     REQUIRE(chart->data().series.size() == 3);
     CHECK(chart->data().series[2].pe == 1);
-    CHECK(distinctColours(view.renderChart(QSize(800, 500))) > 5);
+    CHECK(test::distinctColours(view.renderChart(QSize(800, 500))) > 5);
     CHECK(view.csv().startsWith(QStringLiteral("interval,begin_us,end_us,stat,stat_name")));
 
     QString error;
