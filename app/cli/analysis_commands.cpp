@@ -57,13 +57,11 @@ int runIntervalCsvCommand(const std::string& command, const std::string& help,
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepareAnalysisCommand(
-            command, args, { "interval", "bins" }, help, cl, trace, request, out, err);
-        rc >= 0)
-        return rc;
     Options options;
-    int rc = kExitOk;
-    if (!parseIntervalOptions(command, cl, options.intervalSize, options.bins, err, rc))
+    const IntervalFields intervals { options.intervalSize, options.bins };
+    if (const int rc = prepareAnalysisCommand(
+            command, args, {}, help, cl, trace, request, out, err, {}, &intervals);
+        rc >= 0)
         return rc;
     const auto result = compute(*trace, request, options, {});
     if (!result)
@@ -259,12 +257,8 @@ int runExtrema(const std::vector<std::string>& args, std::ostream& out, std::ost
         rc != kExitOk)
         return rc;
     const auto x = core::analysis::computeExtrema(*trace, request, options);
-    if (!x)
-        return kExitFatal;
-    if (!x->error.empty()) {
-        err << "parallax-cli extrema: " << x->error << "\n";
-        return kExitUsage;
-    }
+    if (const int rc = analysisFailed("extrema", x, err, kExitUsage); rc >= 0)
+        return rc;
     out << core::analysis::extremaCsv(&*x);
     return kExitOk;
 }

@@ -181,9 +181,11 @@ const char* const kAnalysisOptionsHelp
 int prepareAnalysisCommand(const std::string& command, const std::vector<std::string>& args,
     std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
     core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err,
-    std::set<std::string> flags)
+    std::set<std::string> flags, const IntervalFields* intervals)
 {
     options.insert({ "range", "pes", "entries", "compat" });
+    if (intervals != nullptr)
+        options.insert({ "interval", intervals->countOption });
     flags.insert("include-comm-threads");
     if (const int rc = parseCommand(
             command, args, std::move(options), cl, out, err, help.c_str(), std::move(flags));
@@ -197,6 +199,10 @@ int prepareAnalysisCommand(const std::string& command, const std::vector<std::st
         return rc;
     if (const int check = checkRequestAgainstRun(command, *trace, request, err); check != kExitOk)
         return check;
+    if (intervals != nullptr
+        && !parseIntervalOptions(command, cl, intervals->size, intervals->count, err, rc,
+            intervals->countOption, intervals->maxCount))
+        return rc;
     return -1;
 }
 

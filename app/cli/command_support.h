@@ -1,11 +1,13 @@
 #pragma once
 
 #include "arg_parser.h"
+#include "commands.h"
 #include "core/analysis/analysis_request.h"
 #include "core/trace.h"
 
 #include <cstdint>
-#include <iosfwd>
+#include <optional>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -51,13 +53,37 @@ int readIntOption(const std::string& command, const CommandLine& cl, const std::
 // --compat, --include-comm-threads, --threads).
 extern const char* const kAnalysisOptionsHelp;
 
+// The grid of a command over intervals of its range: --interval T into `size`, or the count
+// option --`countOption` N (1..maxCount) into `count` (parseIntervalOptions()).
+struct IntervalFields {
+    core::TimeUs& size;
+    std::int64_t& count;
+    std::string countOption = "bins";
+    std::int64_t maxCount = 10'000'000;
+};
+
 // An analysis command's start: parses its options (`options` and `flags` plus the shared ones
-// above) and the request, loads the run and checks the request against it. Returns -1 to go on,
-// else the exit code (0 after --help).
+// above) and the request, loads the run and checks the request against it, then, when given,
+// reads the `intervals` fields (their options are added to `options`). Returns -1 to go on, else
+// the exit code (0 after --help).
 int prepareAnalysisCommand(const std::string& command, const std::vector<std::string>& args,
     std::set<std::string> options, const std::string& help, CommandLine& cl, core::TracePtr& trace,
     core::analysis::AnalysisRequest& request, std::ostream& out, std::ostream& err,
-    std::set<std::string> flags = {});
+    std::set<std::string> flags = {}, const IntervalFields* intervals = nullptr);
+
+// An analysis's end: kExitFatal when it gave no result (cancelled) or, after saying its error in
+// one line, `errorCode`; -1 to go on with `result`.
+template <typename Result>
+int analysisFailed(const std::string& command, const std::optional<Result>& result,
+    std::ostream& err, int errorCode = kExitFatal)
+{
+    if (!result)
+        return kExitFatal;
+    if (result->error.empty())
+        return -1;
+    err << "parallax-cli " << command << ": " << result->error << "\n";
+    return errorCode;
+}
 
 // --interval T and --bins N (or the count option `countOption`, 1..maxCount; not both) into
 // `size` and `bins`; false with `rc` set after printing the usage error.

@@ -48,12 +48,8 @@ int runUserEvents(const std::vector<std::string>& args, std::ostream& out, std::
         options.events.assign(ids->begin(), ids->end());
     }
     const auto summary = core::analysis::computeUserEvents(*trace, request, options);
-    if (!summary)
-        return kExitFatal;
-    if (!summary->error.empty()) {
-        err << "parallax-cli user-events: " << summary->error << "\n";
-        return kExitFatal;
-    }
+    if (const int rc = analysisFailed("user-events", summary, err); rc >= 0)
+        return rc;
     if (const auto unknown = core::analysis::unknownUserEvents(*trace, options.events);
         !unknown.empty()) {
         std::vector<core::PeId> known;

@@ -206,14 +206,12 @@ int runAnimation(const std::vector<std::string>& args, std::ostream& out, std::o
     CommandLine cl;
     core::TracePtr trace;
     core::analysis::AnalysisRequest request;
-    if (const int rc = prepareAnalysisCommand(
-            command, args, { "frames", "interval" }, help, cl, trace, request, out, err);
-        rc >= 0)
-        return rc;
     core::analysis::AnimationOptions options;
-    int rc = kExitOk;
-    if (!parseIntervalOptions(command, cl, options.intervalSize, options.frames, err, rc, "frames",
-            kMaxAnimationFrames))
+    const IntervalFields intervals { options.intervalSize, options.frames, "frames",
+        kMaxAnimationFrames };
+    if (const int rc = prepareAnalysisCommand(
+            command, args, {}, help, cl, trace, request, out, err, {}, &intervals);
+        rc >= 0)
         return rc;
     if (!trace->hasLogs() && !trace->hasSummaries()) {
         err << "parallax-cli " << command << ": this run has neither logs nor summary files to "

@@ -24,6 +24,29 @@ const char* const kSelectionHelp
       "                     count the executions of SMP comm threads too (default: apart)\n"
       "  --threads N        worker threads (default: all cores)\n";
 
+// entry-profile and call-table: the shared start, the analysis (`compute`), its error said, and
+// `table` of its result as CSV (which may add a note on err).
+template <typename Result, typename Table>
+int runTableCommand(const std::string& command, const std::string& help,
+    const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+    std::optional<Result> (*compute)(const core::Trace&, const core::analysis::AnalysisRequest&,
+        const core::analysis::Progress&),
+    Table table)
+{
+    CommandLine cl;
+    core::TracePtr trace;
+    core::analysis::AnalysisRequest request;
+    if (const int rc
+        = prepareAnalysisCommand(command, args, {}, help, cl, trace, request, out, err);
+        rc >= 0)
+        return rc;
+    const auto result = compute(*trace, request, {});
+    if (const int rc = analysisFailed(command, result, err); rc >= 0)
+        return rc;
+    out << core::analysis::resultTableCsv(table(*result, trace->metadata));
+    return kExitOk;
+}
+
 } // namespace
 
 int runEntryProfile(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -38,26 +61,14 @@ int runEntryProfile(const std::vector<std::string>& args, std::ostream& out, std
               "A run without logs is profiled from its .sum files: the whole run, no min or sd.\n\n"
               "options:\n")
         + kSelectionHelp;
-    CommandLine cl;
-    core::TracePtr trace;
-    core::analysis::AnalysisRequest request;
-    if (const int rc
-        = prepareAnalysisCommand("entry-profile", args, {}, help, cl, trace, request, out, err);
-        rc >= 0)
-        return rc;
-    const auto profile = core::analysis::computeEntryProfile(*trace, request);
-    if (!profile)
-        return kExitFatal;
-    if (!profile->error.empty()) {
-        err << "parallax-cli entry-profile: " << profile->error << "\n";
-        return kExitFatal;
-    }
-    if (profile->fromSummaries)
-        err << "parallax-cli: note: the profile comes from the .sum files (the logs are absent "
-               "or were left unread) and covers the whole run (no min_us, sd_us)\n";
-    out << core::analysis::resultTableCsv(
-        core::analysis::entryProfileTable(*profile, trace->metadata));
-    return kExitOk;
+    return runTableCommand("entry-profile", help, args, out, err,
+        &core::analysis::computeEntryProfile,
+        [&err](const core::analysis::EntryProfile& profile, const core::RunMetadata& metadata) {
+            if (profile.fromSummaries)
+                err << "parallax-cli: note: the profile comes from the .sum files (the logs are "
+                       "absent or were left unread) and covers the whole run (no min_us, sd_us)\n";
+            return core::analysis::entryProfileTable(profile, metadata);
+        });
 }
 
 int runCallTable(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
@@ -78,22 +89,8 @@ int runCallTable(const std::vector<std::string>& args, std::ostream& out, std::o
               "not found in the sender's log). --entries selects the entry methods started.\n\n"
               "options:\n")
         + kSelectionHelp;
-    CommandLine cl;
-    core::TracePtr trace;
-    core::analysis::AnalysisRequest request;
-    if (const int rc
-        = prepareAnalysisCommand("call-table", args, {}, help, cl, trace, request, out, err);
-        rc >= 0)
-        return rc;
-    const auto table = core::analysis::computeCallTable(*trace, request);
-    if (!table)
-        return kExitFatal;
-    if (!table->error.empty()) {
-        err << "parallax-cli call-table: " << table->error << "\n";
-        return kExitFatal;
-    }
-    out << core::analysis::resultTableCsv(core::analysis::callTableTable(*table, trace->metadata));
-    return kExitOk;
+    return runTableCommand("call-table", help, args, out, err, &core::analysis::computeCallTable,
+        &core::analysis::callTableTable);
 }
 
 namespace {
@@ -162,12 +159,8 @@ int runNoise(const std::vector<std::string>& args, std::ostream& out, std::ostre
         return usageError(
             err, "noise", "--list takes events, executions or baselines, got '" + list + "'");
     const auto report = core::analysis::computeNoise(*trace, request, options);
-    if (!report)
-        return kExitFatal;
-    if (!report->error.empty()) {
-        err << "parallax-cli noise: " << report->error << "\n";
-        return kExitFatal;
-    }
+    if (const int rc = analysisFailed("noise", report, err); rc >= 0)
+        return rc;
     const auto& m = trace->metadata;
     const auto table = list == "executions" ? core::analysis::noisyExecutionsTable(*report, m)
         : list == "baselines"               ? core::analysis::noiseBaselinesTable(*report, m)

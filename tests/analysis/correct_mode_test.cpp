@@ -11,6 +11,7 @@
 #include "core/analysis/usage_profile.h"
 #include "core/pe_trace_builder.h"
 #include "core/trace.h"
+#include "support/busy_idle_run.h"
 
 #include <catch2/catch.hpp>
 
@@ -24,13 +25,7 @@ namespace {
 
 LogRecord record(RecordType type, TimeUs t, EntryId entry = kNoEntry)
 {
-    LogRecord r;
-    r.type = type;
-    r.time = t;
-    r.entry = entry;
-    r.pe = 1;
-    r.msgBytes = 64;
-    return r;
+    return test::handMadeRecord(type, t, entry, 1, 64);
 }
 
 // PE 0:  BEGIN_COMPUTATION 0
@@ -41,14 +36,8 @@ LogRecord record(RecordType type, TimeUs t, EntryId entry = kNoEntry)
 // PE 1:  BEGIN_COMPUTATION 0, idle [0, 80), entry 1 [80, 90) (message from PE 0), END 100
 TracePtr makeRun()
 {
-    auto trace = std::make_shared<Trace>();
-    auto& m = trace->metadata;
-    m.version = 11.0;
-    m.processors = 2;
-    m.numNodes = 2;
-    m.chares.push_back({ "Main", -1 });
-    m.entries.push_back({ "Main::a()", 0, -1 });
-    m.entries.push_back({ "Main::b()", 0, -1 });
+    auto trace = test::handMadeTrace(2, { "Main::a()", "Main::b()" });
+    const auto& m = trace->metadata;
     ImportReport report;
     {
         PeTraceBuilder b(0, m, "run.0.log", report);

@@ -13,6 +13,7 @@
 
 #include "core/pe_trace_builder.h"
 #include "core/trace.h"
+#include "support/busy_idle_run.h"
 
 #include <memory>
 
@@ -20,19 +21,13 @@ namespace parallax::test {
 
 inline core::TracePtr makeGroupRun()
 {
-    using core::LogRecord;
     using core::RecordType;
-    auto trace = std::make_shared<core::Trace>();
+    auto trace = handMadeTrace(6, { "Main::a()", "Main::b()" });
     auto& m = trace->metadata;
-    m.version = 11.0;
-    m.processors = 6;
     m.smp = true;
     m.nodeSize = 2;
     m.numNodes = 2;
     m.commThreadsPerNode = 1;
-    m.chares.push_back({ "Main", -1 });
-    m.entries.push_back({ "Main::a()", 0, -1 });
-    m.entries.push_back({ "Main::b()", 0, -1 });
     struct Span {
         core::EntryId entry; // -1: idle
         core::TimeUs begin;
@@ -52,13 +47,7 @@ inline core::TracePtr makeGroupRun()
         core::PeTraceBuilder b(pe, m, "run." + std::to_string(p) + ".log", report);
         std::uint64_t line = 1;
         auto add = [&](RecordType type, core::TimeUs t, core::EntryId entry = core::kNoEntry) {
-            LogRecord r;
-            r.type = type;
-            r.time = t;
-            r.entry = entry;
-            r.pe = pe;
-            r.msgBytes = 64;
-            b.add(r, ++line);
+            b.add(handMadeRecord(type, t, entry, pe, 64), ++line);
         };
         add(RecordType::BeginComputation, 0);
         for (const auto& s : pes[p]) {

@@ -4,6 +4,7 @@
 #include "core/analysis/message_links.h"
 #include "core/pe_trace_builder.h"
 #include "core/trace.h"
+#include "support/busy_idle_run.h"
 #include "support/io_support.h"
 #include "support/test_support.h"
 
@@ -20,13 +21,8 @@ namespace parallax_test_message_links_test {
 LogRecord record(
     RecordType type, TimeUs t, EntryId entry = kNoEntry, std::int32_t event = 0, PeId pe = kNoPe)
 {
-    LogRecord r;
-    r.type = type;
-    r.time = t;
-    r.entry = entry;
+    auto r = test::handMadeRecord(type, t, entry, pe, 64);
     r.eventId = event;
-    r.pe = pe;
-    r.msgBytes = 64;
     return r;
 }
 
@@ -39,14 +35,8 @@ LogRecord record(
 //       a() [150, 160) with no sender (event -1)
 TracePtr makeRun()
 {
-    auto trace = std::make_shared<Trace>();
-    auto& m = trace->metadata;
-    m.version = 11.0;
-    m.processors = 2;
-    m.numNodes = 2;
-    m.chares.push_back({ "Main", -1 });
-    m.entries.push_back({ "Main::a()", 0, -1 });
-    m.entries.push_back({ "Main::b()", 0, -1 });
+    auto trace = test::handMadeTrace(2, { "Main::a()", "Main::b()" });
+    const auto& m = trace->metadata;
     ImportReport report;
     auto build = [&](PeId pe, const std::vector<LogRecord>& records) {
         PeTraceBuilder b(pe, m, "run." + std::to_string(pe) + ".log", report);

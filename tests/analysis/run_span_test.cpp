@@ -10,6 +10,7 @@
 #include "core/pe_trace_builder.h"
 #include "core/trace.h"
 #include "io/run_loader.h"
+#include "support/busy_idle_run.h"
 #include "support/test_support.h"
 
 #include <catch2/catch.hpp>
@@ -25,13 +26,7 @@ namespace parallax_test_run_span_test {
 
 LogRecord record(RecordType type, TimeUs t, EntryId entry = kNoEntry)
 {
-    LogRecord r;
-    r.type = type;
-    r.time = t;
-    r.entry = entry;
-    r.pe = 0;
-    r.msgBytes = 64;
-    return r;
+    return test::handMadeRecord(type, t, entry, 0, 64);
 }
 
 // One SMP node of two worker PEs and a comm thread (PE 2):
@@ -41,17 +36,13 @@ LogRecord record(RecordType type, TimeUs t, EntryId entry = kNoEntry)
 //       END 150 (a comm-thread tail past the workers' end)
 TracePtr makeSmpRun(TimeUs projrcEnd)
 {
-    auto trace = std::make_shared<Trace>();
+    auto trace = test::handMadeTrace(3, { "Main::work()" });
     auto& m = trace->metadata;
-    m.version = 11.0;
-    m.processors = 3;
     m.smp = true;
     m.nodeSize = 2;
     m.numNodes = 1;
     m.commThreadsPerNode = 1;
     m.projrcEndTime = projrcEnd;
-    m.chares.push_back({ "Main", -1 });
-    m.entries.push_back({ "Main::work()", 0, -1 });
     ImportReport report;
     auto pe = [&](PeId id, const std::vector<LogRecord>& records) {
         PeTraceBuilder b(id, m, "run.log", report);

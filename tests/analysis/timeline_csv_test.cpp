@@ -3,6 +3,7 @@
 #include "core/analysis/csv_export.h"
 #include "core/pe_trace_builder.h"
 #include "core/trace.h"
+#include "support/busy_idle_run.h"
 
 #include <catch2/catch.hpp>
 
@@ -14,26 +15,14 @@ namespace parallax_test_timeline_csv_test {
 
 LogRecord record(RecordType type, TimeUs t, EntryId entry = kNoEntry)
 {
-    LogRecord r;
-    r.type = type;
-    r.time = t;
-    r.entry = entry;
-    r.pe = 1; // the sender of the messages
-    r.msgBytes = 96;
-    return r;
+    return test::handMadeRecord(type, t, entry, 1, 96); // PE 1 sent the messages
 }
 
 // PE 0: a(int x, int y) [10, 30), idle [30, 50), b() [50, 70) with a pack [55, 60).
 TracePtr makeRun()
 {
-    auto trace = std::make_shared<Trace>();
-    auto& m = trace->metadata;
-    m.version = 11.0;
-    m.processors = 2;
-    m.numNodes = 2;
-    m.chares.push_back({ "Main", -1 });
-    m.entries.push_back({ "a(int x, int y)", 0, -1 });
-    m.entries.push_back({ "b()", 0, -1 });
+    auto trace = test::handMadeTrace(2, { "a(int x, int y)", "b()" });
+    const auto& m = trace->metadata;
     ImportReport report;
     PeTraceBuilder b(0, m, "run.0.log", report);
     std::uint64_t line = 1;

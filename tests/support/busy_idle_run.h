@@ -1,6 +1,7 @@
 #pragma once
 
-// Hand-made runs for tests of many PEs. busyIdleRun: PE p runs entry 0 ("Main::work()") over
+// Hand-made runs for tests. handMadeTrace and handMadeRecord: the symbol table and the records
+// of a small run written by hand. busyIdleRun: PE p runs entry 0 ("Main::work()") over
 // [0, busy[p]) and idles from there to `end`; traced over [0, end), no SMP.
 
 #include "core/pe_trace_builder.h"
@@ -8,10 +9,41 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
 namespace parallax::test {
+
+// A run of `processors` PEs, one a node (no SMP), with no PE traced yet: version 11.0, one chare
+// "Main" and its entry methods named `entries` (ids 0, 1, ...).
+inline std::shared_ptr<core::Trace> handMadeTrace(
+    core::PeId processors, const std::vector<std::string>& entries)
+{
+    auto trace = std::make_shared<core::Trace>();
+    auto& m = trace->metadata;
+    m.version = 11.0;
+    m.processors = processors;
+    m.numNodes = processors;
+    m.chares.push_back({ "Main", -1 });
+    for (const auto& name : entries)
+        m.entries.push_back({ name, 0, -1 });
+    return trace;
+}
+
+// A record of a hand-written log; `pe` and `msgBytes` are the message's sender and size (of a
+// BEGIN_PROCESSING or a CREATION).
+inline core::LogRecord handMadeRecord(core::RecordType type, core::TimeUs t,
+    core::EntryId entry = core::kNoEntry, core::PeId pe = core::kNoPe, std::int32_t msgBytes = -1)
+{
+    core::LogRecord r;
+    r.type = type;
+    r.time = t;
+    r.entry = entry;
+    r.pe = pe;
+    r.msgBytes = msgBytes;
+    return r;
+}
 
 // PEs 0 .. count-1 traced over [0, end) with no SMP, their one entry 0 ("Main::work()"):
 // records(pe, add) writes each PE's records between its BeginComputation and EndComputation
@@ -19,24 +51,14 @@ namespace parallax::test {
 template <typename Records>
 core::TracePtr handMadeRun(core::PeId count, core::TimeUs end, Records&& records)
 {
-    auto trace = std::make_shared<core::Trace>();
-    auto& m = trace->metadata;
-    m.version = 11.0;
-    m.processors = count;
-    m.numNodes = count;
-    m.chares.push_back({ "Main", -1 });
-    m.entries.push_back({ "Main::work()", 0, -1 });
+    auto trace = handMadeTrace(count, { "Main::work()" });
+    const auto& m = trace->metadata;
     core::ImportReport report;
     for (core::PeId pe = 0; pe < count; ++pe) {
         core::PeTraceBuilder b(pe, m, "run.log", report);
         std::uint64_t line = 1;
         const auto add = [&](core::RecordType type, core::TimeUs t, core::EntryId entry) {
-            core::LogRecord r;
-            r.type = type;
-            r.time = t;
-            r.entry = entry;
-            r.pe = pe;
-            b.add(r, ++line);
+            b.add(handMadeRecord(type, t, entry, pe), ++line);
         };
         add(core::RecordType::BeginComputation, 0, core::kNoEntry);
         records(pe, add);

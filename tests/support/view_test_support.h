@@ -1,7 +1,7 @@
 #pragma once
 
 // Shared set-up of the view tests: runs loaded once per test executable, a palette ranked for a
-// run, and waiting until a view has drawn its result.
+// run, waiting until a view has drawn its result, and counting the colours of its picture.
 
 #include "core/trace.h"
 #include "io/run_loader.h"
@@ -10,10 +10,13 @@
 #include "views/common/analysis_view.h"
 #include "views/common/entry_palette.h"
 
+#include <QImage>
+
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -54,6 +57,17 @@ struct RunPalette {
 inline void waitForResult(views::AnalysisView& view)
 {
     waitUntil([&]() { return !view.busy(); }, 60'000);
+}
+
+// How many colours a picture has (every other pixel of every other row): a chart that draws
+// something has many more than its background and frame.
+inline std::size_t distinctColours(const QImage& image)
+{
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2)
+            colours.insert(image.pixel(x, y));
+    return colours.size();
 }
 
 // Shows a run in a 1200 x 700 view over its whole time and waits for the result.

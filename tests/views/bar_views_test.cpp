@@ -37,15 +37,6 @@ using namespace parallax::views;
 
 namespace {
 
-std::size_t distinctColours(const QImage& image)
-{
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    return colours.size();
-}
-
 QString firstLine(const QString& text)
 {
     return text.section(QLatin1Char('\n'), 0, 0);
@@ -58,7 +49,7 @@ void checkRendersChart(AnalysisView& view, StackedBarChart* chart)
     REQUIRE_FALSE(image.isNull());
     CHECK(image.size() == QSize(1000, 600));
     CHECK(image.pixel(2, 2) == qRgb(255, 255, 255)); // white background
-    CHECK(distinctColours(image) > 5);
+    CHECK(test::distinctColours(image) > 5);
     CHECK(legendItems(chart->data()).size() >= 3);
 }
 
@@ -537,7 +528,7 @@ TEST_CASE("every bar view renders the real LeanMD run", "[views][real]")
         INFO(viewKey(view->kind()).toStdString());
         test::showAndWait(*view, trace);
         const QImage image = view->renderChart(QSize(1400, 800));
-        CHECK(distinctColours(image) > 5);
+        CHECK(test::distinctColours(image) > 5);
         CHECK(view->csv().count(QLatin1Char('\n')) > 2);
     }
 }

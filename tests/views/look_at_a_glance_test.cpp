@@ -10,7 +10,7 @@
 #include "views/common/entry_palette.h"
 #include "views/common/stacked_bar_chart.h"
 #include "views/extrema/extrema_view.h"
-#include "views/histogram/entry_chooser.h"
+#include "views/common/entry_chooser.h"
 #include "views/histogram/histogram_view.h"
 #include "views/time_profile/time_profile_view.h"
 #include "views/timeline/timeline_view.h"

@@ -5,6 +5,7 @@
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
+#include "support/view_test_support.h"
 #include "views/common/chart_frame.h"
 #include "views/common/entry_palette.h"
 #include "views/common/line_chart.h"
@@ -33,17 +34,9 @@ namespace parallax_test_series_views_test {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-core::TracePtr loadRun(const std::filesystem::path& path)
-{
-    auto loaded = io::loadRun(path.string());
-    INFO(loaded.error);
-    REQUIRE(loaded.trace);
-    return loaded.trace;
-}
-
 core::TracePtr seriesRun()
 {
-    static const auto trace = loadRun(test::dataDir() / "runs" / "series");
+    static const auto trace = test::loadRunOnce(test::dataDir() / "runs" / "series");
     return trace;
 }
 
@@ -65,15 +58,6 @@ void showAndWait(AnalysisView& view, const core::TracePtr& trace)
     view.setTrace(trace);
     view.setSelection({}, {});
     test::waitUntil([&]() { return !view.busy(); });
-}
-
-std::size_t distinctColours(const QImage& image)
-{
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 2)
-        for (int x = 0; x < image.width(); x += 2)
-            colours.insert(image.pixel(x, y));
-    return colours.size();
 }
 
 QPoint pointOf(const LineChart& chart, std::size_t series, std::size_t index)
@@ -241,7 +225,7 @@ TEST_CASE(
     const QImage image = chart.renderImage(QSize(700, 400));
     CHECK(image.size() == QSize(700, 400));
     CHECK(image.pixel(1, 1) == qRgb(255, 255, 255));
-    CHECK(distinctColours(image) > 5);
+    CHECK(test::distinctColours(image) > 5);
 
     chart.clearData(QStringLiteral("This run has no memory-usage records"));
     CHECK_FALSE(chart.hasData());
@@ -266,7 +250,7 @@ TEST_CASE(
     // The mean over PEs, then PE 0 and PE 1.
     REQUIRE(chart->data().series.size() == 3);
     CHECK(chart->data().series[2].pe == 1);
-    CHECK(distinctColours(view.renderChart(QSize(800, 500))) > 5);
+    CHECK(test::distinctColours(view.renderChart(QSize(800, 500))) > 5);
     CHECK(view.csv().startsWith(QStringLiteral("interval,begin_us,end_us,stat,stat_name")));
 
     QString error;
@@ -357,7 +341,7 @@ TEST_CASE("the memory view draws levels with the PE spread, peaks per PE, or say
     }
 
     // A run without memory records says so instead of drawing an empty chart.
-    const auto tiny = loadRun(test::dataDir() / "runs" / "tiny");
+    const auto tiny = test::loadRunOnce(test::dataDir() / "runs" / "tiny");
     MemoryView empty(&palette);
     showAndWait(empty, tiny);
     CHECK_FALSE(empty.result());
@@ -419,7 +403,7 @@ TEST_CASE("the counters view draws a counter per entry or PE, totals or rates", 
     CHECK(files.csv().count(QLatin1Char('\n')) == 17); // header, 8 PEs × 2 counters
 
     // A run without PAPI values says so.
-    const auto tiny = loadRun(test::dataDir() / "runs" / "tiny");
+    const auto tiny = test::loadRunOnce(test::dataDir() / "runs" / "tiny");
     CountersView none(&palette);
     showAndWait(none, tiny);
     CHECK(none.chart()->message().contains(QStringLiteral("no hardware-counter")));
@@ -476,7 +460,7 @@ TEST_CASE("the compare view shows two ranges or two runs: profiles, differences 
     CHECK(chart->data().series[0].values == std::vector<double> { -20.0, -5.0 });
 
     // Another program: the warning line says so.
-    view.setOtherRun(loadRun(test::dataDir() / "runs" / "tiny"), QStringLiteral("tiny"));
+    view.setOtherRun(test::loadRunOnce(test::dataDir() / "runs" / "tiny"), QStringLiteral("tiny"));
     REQUIRE(view.applyOptions({ { QStringLiteral("range-b"), QString() } }, &error));
     test::waitUntil([&]() { return !view.busy(); });
     REQUIRE(view.result());

@@ -8,6 +8,7 @@
 #include "io/run_loader.h"
 #include "support/qt_wait.h"
 #include "support/test_support.h"
+#include "support/view_test_support.h"
 #include "views/call_table/call_table_view.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
@@ -45,17 +46,9 @@ using core::analysis::ResultTable;
 
 namespace parallax_test_table_views_test {
 
-core::TracePtr loadRun(const std::filesystem::path& path)
-{
-    auto loaded = io::loadRun(path.string());
-    INFO(loaded.error);
-    REQUIRE(loaded.trace);
-    return loaded.trace;
-}
-
 core::TracePtr tablesRun()
 {
-    return loadRun(test::dataDir() / "runs" / "tables");
+    return test::loadRunOnce(test::dataDir() / "runs" / "tables");
 }
 
 // Three rows: names, durations that sort differently as text and as numbers, a target each.
@@ -220,7 +213,7 @@ TEST_CASE("the entry profile view shows the profile, its chart and opens the lon
 
 TEST_CASE("the entry profile view on leanmd puts the heaviest entry method first", "[tables]")
 {
-    const auto trace = loadRun(test::realLog("gen-leanmd-smp"));
+    const auto trace = test::realTrace("gen-leanmd-smp");
     EntryPalette palette;
     palette.setRun(trace.get());
     EntryProfileView view(&palette);
@@ -289,7 +282,7 @@ TEST_CASE("the user events view counts per event and PE and lists the selected r
 
 TEST_CASE("the user events view says when a run has none", "[tables]")
 {
-    const auto trace = loadRun(test::realLog("pipit-pingpong-v11"));
+    const auto trace = test::realTrace("pipit-pingpong-v11");
     EntryPalette palette;
     UserEventsView view(&palette);
     showAndWait(view, trace);

@@ -46,6 +46,18 @@ BarChartView::BarPes BarChartView::pesOfBar(int /*category*/) const
     return {};
 }
 
+BarChartView::BarPes BarChartView::peOfNumberedBar(int category) const
+{
+    const auto& bars = m_chart->data();
+    if (category < 0 || static_cast<std::size_t>(category) >= bars.categories.size())
+        return {};
+    bool ok = false;
+    const int pe = bars.categories[static_cast<std::size_t>(category)].label.toInt(&ok);
+    if (!ok)
+        return {};
+    return { { pe }, m_options->range() };
+}
+
 void BarChartView::showContextMenu(QPoint globalPos, int category)
 {
     QMenu menu(this);

@@ -58,6 +58,9 @@ protected:
         core::TimeRange range;
     };
     [[nodiscard]] virtual BarPes pesOfBar(int category) const;
+    // pesOfBar() of a chart whose bars are PEs labelled by their number: that PE over the
+    // range shown (none for another label).
+    [[nodiscard]] BarPes peOfNumberedBar(int category) const;
     // The context menu of a time-axis view: "Zoom to" the bar's `interval` when there is one,
     // zoom out, the whole traced run, "Open this range in …" and the export actions.
     void showTimeAxisMenu(QPoint globalPos, std::optional<core::TimeRange> interval);
@@ -102,5 +105,29 @@ private:
 // Why a run shows no records that only its logs hold ("memory usage", "user stats"): it was
 // opened from its summaries (memory budget) or has no logs at all.
 QString logsOnlyMessage(const core::Trace& trace, const QString& what);
+
+// The result of an analysis that only a run's logs feed, or the reason there is none (said in
+// the chart instead of an empty plot).
+template <typename Result> struct ResultOrReason {
+    std::optional<Result> result;
+    QString reason;
+};
+
+// The start of such a view's computation, on the worker: the reason is logsOnlyMessage() when
+// the run has no logs, else `absent()` when that is not empty (why the logs hold none of
+// `what`); otherwise the result is `compute()`.
+template <typename Result, typename Absent, typename Compute>
+ResultOrReason<Result> computeFromLogs(
+    const core::Trace& trace, const QString& what, Absent absent, Compute compute)
+{
+    ResultOrReason<Result> r;
+    if (!trace.hasLogs())
+        r.reason = logsOnlyMessage(trace, what);
+    else
+        r.reason = absent();
+    if (r.reason.isEmpty())
+        r.result = compute();
+    return r;
+}
 
 } // namespace parallax::views

@@ -142,27 +142,24 @@ void CountersView::recompute()
         m_chart->clearData(tr("No run loaded"));
         return;
     }
-    struct Computed {
-        std::optional<core::analysis::CounterTable> table;
-        QString message;
-    };
     const auto trace = m_trace;
     const auto request = m_options->request();
+    using Computed = ResultOrReason<core::analysis::CounterTable>;
     m_computation->run<Computed>(
         [trace, request](const core::analysis::Progress& progress) {
-            Computed c;
-            if (!trace->hasLogs())
-                c.message = logsOnlyMessage(*trace, tr("hardware counters"));
-            else if (!core::analysis::hasCounterValues(*trace))
-                c.message = tr("This run has no hardware-counter (PAPI) values: its .sts declares "
-                               "no PAPI_EVENT");
-            else
-                c.table = core::analysis::countersFromLogs(*trace, request, progress);
-            return c;
+            return computeFromLogs<core::analysis::CounterTable>(
+                *trace, tr("hardware counters"),
+                [&]() {
+                    return core::analysis::hasCounterValues(*trace)
+                        ? QString()
+                        : tr("This run has no hardware-counter (PAPI) values: its .sts declares "
+                             "no PAPI_EVENT");
+                },
+                [&]() { return core::analysis::countersFromLogs(*trace, request, progress); });
         },
         [this](Computed result) {
-            m_fromLogs = std::move(result.table);
-            m_message = result.message;
+            m_fromLogs = std::move(result.result);
+            m_message = result.reason;
             rebuildChart();
             emit computed();
         });
@@ -278,14 +275,7 @@ BarChartView::BarPes CountersView::pesOfBar(int category) const
 {
     if (m_given || !perPe())
         return {};
-    const auto& bars = m_chart->data();
-    if (category < 0 || static_cast<std::size_t>(category) >= bars.categories.size())
-        return {};
-    bool ok = false;
-    const int pe = bars.categories[static_cast<std::size_t>(category)].label.toInt(&ok);
-    if (!ok)
-        return {};
-    return { { pe }, m_options->range() };
+    return peOfNumberedBar(category);
 }
 
 QString CountersView::csv() const

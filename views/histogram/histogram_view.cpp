@@ -4,10 +4,10 @@
 #include "core/analysis/entry_ranking.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
+#include "views/common/entry_chooser.h"
 #include "views/common/entry_palette.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
-#include "views/histogram/entry_chooser.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -158,8 +158,14 @@ HistogramView::HistogramView(EntryPalette* palette, QWidget* parent)
     m_idle->setToolTip(tr("Also count idle periods by their length (they are not executions; "
                           "never with chosen entry methods)"));
 
-    m_entriesButton = new QPushButton(tr("&Entries…"), this);
-    m_entriesButton->setObjectName(QStringLiteral("chooseEntries"));
+    m_entriesButton = new EntriesButton(
+        [](const std::vector<core::EntryId>& entries) {
+            return entries.empty() ? tr("Choose the entry methods counted (now all of them)")
+                                   : tr("Choose the entry methods counted (now %1 of them; idle "
+                                        "periods are left out)")
+                                         .arg(entries.size());
+        },
+        this);
 
     m_chart->setObjectName(QStringLiteral("histogramChart"));
     addToolbarWidget(m_entriesButton);
@@ -173,7 +179,6 @@ HistogramView::HistogramView(EntryPalette* palette, QWidget* parent)
     connect(m_logScale, &QCheckBox::toggled, this, [this]() { rebuildChart(); });
     connect(m_idle, &QCheckBox::toggled, this, [this]() { recompute(); });
     connect(m_entriesButton, &QPushButton::clicked, this, &HistogramView::chooseEntries);
-    updateEntriesButton();
     metricChanged();
     recompute();
 }
@@ -210,7 +215,7 @@ void HistogramView::metricChanged()
         break;
     }
     m_accumulated->setEnabled(m == HistogramMetric::Duration);
-    m_idle->setEnabled(m == HistogramMetric::Duration && m_entries.empty());
+    m_idle->setEnabled(m == HistogramMetric::Duration && entries().empty());
     m_entriesButton->setEnabled(m != HistogramMetric::IdlePercent);
 }
 
@@ -257,26 +262,10 @@ void HistogramView::setAccumulated(bool accumulated)
 
 void HistogramView::setEntries(std::vector<core::EntryId> entries)
 {
-    std::sort(entries.begin(), entries.end());
-    entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
-    if (m_trace && entries.size() >= m_trace->metadata.entryCount())
-        entries.clear(); // every entry method: no filter
-    if (entries == m_entries)
+    if (!m_entriesButton->choose(std::move(entries), m_trace.get()))
         return;
-    m_entries = std::move(entries);
-    updateEntriesButton();
-    m_idle->setEnabled(metric() == HistogramMetric::Duration && m_entries.empty());
+    m_idle->setEnabled(metric() == HistogramMetric::Duration && this->entries().empty());
     recompute();
-}
-
-void HistogramView::updateEntriesButton()
-{
-    m_entriesButton->setText(
-        m_entries.empty() ? tr("&Entries: all…") : tr("&Entries: %1…").arg(m_entries.size()));
-    m_entriesButton->setToolTip(m_entries.empty()
-            ? tr("Choose the entry methods counted (now all of them)")
-            : tr("Choose the entry methods counted (now %1 of them; idle periods are left out)")
-                  .arg(m_entries.size()));
 }
 
 void HistogramView::chooseEntries()
@@ -288,16 +277,15 @@ void HistogramView::chooseEntries()
     auto order = palette()->entryOrder();
     if (order.size() != m_trace->metadata.entries.size())
         order = core::analysis::rankEntriesByTime(*m_trace).order;
-    EntryChooser chooser(m_trace->metadata, order, m_entries, palette(), this);
-    if (chooser.exec() != QDialog::Accepted)
+    auto chosen = m_entriesButton->ask(*m_trace, order, palette(), this);
+    if (!chosen)
         return;
-    auto chosen = chooser.selected();
-    if (chosen.empty()) {
+    if (chosen->empty()) {
         m_chart->clearData(tr("No entry method chosen: choose at least one in “Entries…”"));
-        m_entries.clear();
+        m_entriesButton->assign({}, m_trace.get());
         return;
     }
-    setEntries(std::move(chosen));
+    setEntries(std::move(*chosen));
 }
 
 bool HistogramView::applyOptions(const std::map<QString, QString>& options, QString* error)
@@ -329,8 +317,7 @@ bool HistogramView::applyOptions(const std::map<QString, QString>& options, QStr
             auto list = OptionsBar::parseEntryField(value, m_trace.get(), error);
             if (!list)
                 return false;
-            m_entries = std::move(*list);
-            updateEntriesButton();
+            m_entriesButton->assign(std::move(*list), m_trace.get());
         } else if (name == QStringLiteral("idle")) {
             if (value != QStringLiteral("on") && value != QStringLiteral("off")) {
                 if (error != nullptr)
@@ -356,8 +343,7 @@ bool HistogramView::applyOptions(const std::map<QString, QString>& options, QStr
 void HistogramView::clearResult()
 {
     m_histogram.reset();
-    m_entries.clear(); // entry ids belong to the previous run
-    updateEntriesButton();
+    m_entriesButton->assign({}, m_trace.get()); // entry ids belong to the previous run
 }
 
 void HistogramView::recompute()
@@ -377,9 +363,9 @@ void HistogramView::recompute()
         return;
     }
     auto request = m_options->request();
-    request.entries = m_entries;
+    request.entries = entries();
     HistogramOptions options;
-    options.includeIdle = m_idle->isChecked() && m_entries.empty();
+    options.includeIdle = m_idle->isChecked() && entries().empty();
     options.metric = metric();
     options.bins = countFieldValue(m_bins->text(), 0);
     options.binSize = quantity(m_binSize->text());
@@ -521,8 +507,8 @@ AnalysisView::State HistogramView::saveState() const
     state[QStringLiteral("bins")] = m_bins->text();
     state[QStringLiteral("bin-size")] = m_binSize->text();
     state[QStringLiteral("min")] = m_minimum->text();
-    if (!m_entries.empty())
-        state[QStringLiteral("entries")] = QString::fromStdString(core::formatPeList(m_entries));
+    if (!entries().empty())
+        state[QStringLiteral("entries")] = QString::fromStdString(core::formatPeList(entries()));
     state[QStringLiteral("idle")] = onOff(m_idle);
     state[QStringLiteral("total-time")] = onOff(m_accumulated);
     state[QStringLiteral("log-scale")] = onOff(m_logScale);

@@ -2,6 +2,7 @@
 
 #include "core/analysis/histogram.h"
 #include "views/common/bar_chart_view.h"
+#include "views/common/entry_chooser.h"
 
 #include <optional>
 #include <vector>
@@ -40,7 +41,10 @@ public:
     void setAccumulated(bool accumulated);
     // The entry methods counted, sorted ids; empty = all.
     void setEntries(std::vector<core::EntryId> entries);
-    [[nodiscard]] const std::vector<core::EntryId>& entries() const { return m_entries; }
+    [[nodiscard]] const std::vector<core::EntryId>& entries() const
+    {
+        return m_entriesButton->entries();
+    }
     // Opens "Choose Entries…" (modal) and applies the choice.
     void chooseEntries();
 
@@ -63,7 +67,6 @@ private:
     void clearResult() override;
     void rebuildChart();
     void metricChanged();
-    void updateEntriesButton();
     [[nodiscard]] std::optional<QString> quantityError(
         const QString& text, const QString& what, bool positive) const;
     [[nodiscard]] double quantity(const QString& text) const;
@@ -75,8 +78,7 @@ private:
     QCheckBox* m_accumulated = nullptr;
     QCheckBox* m_logScale = nullptr;
     QCheckBox* m_idle = nullptr;
-    QPushButton* m_entriesButton = nullptr;
-    std::vector<core::EntryId> m_entries; // empty = all
+    EntriesButton* m_entriesButton = nullptr; // the entry methods counted; empty = all
     std::optional<core::analysis::Histogram> m_histogram;
 };
 

@@ -75,27 +75,25 @@ void MemoryView::recompute()
     core::analysis::MemoryUsageOptions options;
     options.intervalSize = intervalSize();
     options.bins = intervalBins();
-    // The result, or why there is none (said in the chart instead of an empty plot).
-    struct Computed {
-        std::optional<core::analysis::MemoryUsage> memory;
-        QString message;
-    };
     const auto trace = m_trace;
+    using Computed = ResultOrReason<core::analysis::MemoryUsage>;
     m_computation->run<Computed>(
         [trace, request, options](const core::analysis::Progress& progress) {
-            Computed c;
-            if (!trace->hasLogs())
-                c.message = logsOnlyMessage(*trace, tr("memory usage"));
-            else if (!core::analysis::hasMemoryRecords(*trace))
-                c.message = tr("This run has no memory-usage (MEMORY_USAGE) records: the program "
-                               "records them by calling traceMemoryUsage()");
-            else
-                c.memory = core::analysis::computeMemoryUsage(*trace, request, options, progress);
-            return c;
+            return computeFromLogs<core::analysis::MemoryUsage>(
+                *trace, tr("memory usage"),
+                [&]() {
+                    return core::analysis::hasMemoryRecords(*trace)
+                        ? QString()
+                        : tr("This run has no memory-usage (MEMORY_USAGE) records: the program "
+                             "records them by calling traceMemoryUsage()");
+                },
+                [&]() {
+                    return core::analysis::computeMemoryUsage(*trace, request, options, progress);
+                });
         },
         [this](Computed result) {
-            m_result = std::move(result.memory);
-            m_message = result.message;
+            m_result = std::move(result.result);
+            m_message = result.reason;
             rebuildChart();
             emit computed();
         });
@@ -220,14 +218,7 @@ void MemoryView::rebuildChart()
 
 BarChartView::BarPes MemoryView::pesOfBar(int category) const
 {
-    const auto& bars = m_chart->data();
-    if (category < 0 || static_cast<std::size_t>(category) >= bars.categories.size())
-        return {};
-    bool ok = false;
-    const int pe = bars.categories[static_cast<std::size_t>(category)].label.toInt(&ok);
-    if (!ok)
-        return {};
-    return { { pe }, m_options->range() };
+    return peOfNumberedBar(category);
 }
 
 QString MemoryView::csv() const

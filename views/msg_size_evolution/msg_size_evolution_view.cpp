@@ -3,11 +3,11 @@
 #include "core/analysis/entry_ranking.h"
 #include "core/text_args.h"
 #include "views/common/async_computation.h"
+#include "views/common/entry_chooser.h"
 #include "views/common/entry_palette.h"
 #include "views/common/heat_map_chart.h"
 #include "views/common/options_bar.h"
 #include "views/common/stacked_bar_chart.h"
-#include "views/histogram/entry_chooser.h"
 
 #include <QComboBox>
 #include <QLineEdit>
@@ -81,10 +81,14 @@ MsgSizeEvolutionView::MsgSizeEvolutionView(EntryPalette* palette, QWidget* paren
         tr("&Bins"), QStringLiteral("bins"), tr("Number of intervals"), 100, kMaxIntervals);
     m_interval = fields.interval;
     m_bins = fields.count;
-    m_entriesButton = new QPushButton(this);
-    m_entriesButton->setObjectName(QStringLiteral("chooseEntries"));
+    m_entriesButton = new EntriesButton(
+        [](const std::vector<core::EntryId>&) {
+            return tr("Count only the messages of some entry methods (a send by the entry method "
+                      "it calls, a receive by the one it starts)");
+        },
+        this);
+    m_entriesButton->setNamesSingleEntry(true);
     addToolbarWidget(m_entriesButton);
-    updateEntriesButton();
     m_options->offerCommThreads(); // their relays are messages of their own when included
 
     m_chart->setObjectName(QStringLiteral("msgSizeEvolutionChart"));
@@ -141,29 +145,8 @@ core::TimeRange MsgSizeEvolutionView::intervalRange(std::size_t column) const
 
 void MsgSizeEvolutionView::setEntries(std::vector<core::EntryId> entries)
 {
-    std::sort(entries.begin(), entries.end());
-    entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
-    if (m_trace && entries.size() >= m_trace->metadata.entryCount())
-        entries.clear();
-    if (entries == m_entries)
-        return;
-    m_entries = std::move(entries);
-    updateEntriesButton();
-    recompute();
-}
-
-void MsgSizeEvolutionView::updateEntriesButton()
-{
-    if (m_entries.size() == 1 && m_trace)
-        m_entriesButton->setText(
-            tr("&Entries: %1…")
-                .arg(QString::fromStdString(m_trace->metadata.entryName(m_entries.front()))
-                         .left(32)));
-    else
-        m_entriesButton->setText(
-            m_entries.empty() ? tr("&Entries: all…") : tr("&Entries: %1…").arg(m_entries.size()));
-    m_entriesButton->setToolTip(tr("Count only the messages of some entry methods (a send by "
-                                   "the entry method it calls, a receive by the one it starts)"));
+    if (m_entriesButton->choose(std::move(entries), m_trace.get()))
+        recompute();
 }
 
 void MsgSizeEvolutionView::chooseEntries()
@@ -178,15 +161,14 @@ void MsgSizeEvolutionView::chooseEntries()
             return m_result->entryCounts[static_cast<std::size_t>(a)]
                 > m_result->entryCounts[static_cast<std::size_t>(b)];
         });
-    EntryChooser chooser(m_trace->metadata, order, m_entries, palette(), this);
-    if (chooser.exec() != QDialog::Accepted)
+    auto chosen = m_entriesButton->ask(*m_trace, order, palette(), this);
+    if (!chosen)
         return;
-    auto chosen = chooser.selected();
-    if (chosen.empty()) {
+    if (chosen->empty()) {
         m_chart->clearData(tr("No entry method chosen: choose at least one in “Entries…”"));
         return;
     }
-    setEntries(std::move(chosen));
+    setEntries(std::move(*chosen));
 }
 
 bool MsgSizeEvolutionView::applyOptions(const std::map<QString, QString>& options, QString* error)
@@ -218,10 +200,9 @@ bool MsgSizeEvolutionView::applyOptions(const std::map<QString, QString>& option
             auto list = OptionsBar::parseEntryField(value, m_trace.get(), error);
             if (!list)
                 return false;
-            m_entries = std::move(*list);
-            if (m_trace && m_entries.size() >= m_trace->metadata.entryCount())
-                m_entries.clear(); // every entry method: no filter
-            updateEntriesButton();
+            if (m_trace && list->size() >= m_trace->metadata.entryCount())
+                list->clear(); // every entry method: no filter
+            m_entriesButton->assign(std::move(*list), m_trace.get());
         } else {
             return rejectOption(name, error);
         }
@@ -232,8 +213,7 @@ bool MsgSizeEvolutionView::applyOptions(const std::map<QString, QString>& option
 void MsgSizeEvolutionView::clearResult()
 {
     m_result.reset();
-    m_entries.clear(); // entry ids belong to the previous run
-    updateEntriesButton();
+    m_entriesButton->assign({}, m_trace.get()); // entry ids belong to the previous run
 }
 
 void MsgSizeEvolutionView::recompute()
@@ -244,7 +224,7 @@ void MsgSizeEvolutionView::recompute()
         return;
     }
     auto request = m_options->request();
-    request.entries = m_entries;
+    request.entries = entries();
     core::analysis::MsgSizeOptions options;
     options.event = m_event->currentIndex() == 0 ? MessageEvent::Send : MessageEvent::Receive;
     if (const auto binSize = countFieldValue(m_sizeBin->text(), 0); binSize > 0) {
@@ -264,7 +244,7 @@ void MsgSizeEvolutionView::recompute()
         m_chart->clearData(tooManyIntervalsText(grid.size, grid.count));
         return;
     }
-    for (const auto id : m_entries)
+    for (const auto id : entries())
         if (static_cast<std::size_t>(id) >= m_trace->metadata.entryCount()) {
             m_computation->cancel();
             m_result.reset();
@@ -298,7 +278,7 @@ void MsgSizeEvolutionView::rebuildChart()
     if (total == 0 || e.grid.count <= 0) {
         m_chart->setTitle(title);
         m_chart->setFootnote({});
-        m_chart->clearData(m_entries.empty()
+        m_chart->clearData(entries().empty()
                 ? (sent ? tr("No message was sent in this range")
                         : tr("No message was received in this range"))
                 : tr("No message of the chosen entry methods in this range"));
@@ -339,11 +319,11 @@ void MsgSizeEvolutionView::rebuildChart()
                                messagesText(total), heat.rowAxis.labels[busiest],
                                QLocale().toString(static_cast<qlonglong>(columns)),
                                formatTime(static_cast<double>(e.grid.size)));
-    if (m_entries.size() == 1)
+    if (entries().size() == 1)
         subtitle += tr(" · %1").arg(
-            QString::fromStdString(m_trace->metadata.entryName(m_entries.front())));
-    else if (!m_entries.empty())
-        subtitle += tr(" · %1 entry methods").arg(m_entries.size());
+            QString::fromStdString(m_trace->metadata.entryName(entries().front())));
+    else if (!entries().empty())
+        subtitle += tr(" · %1 entry methods").arg(entries().size());
     m_chart->setFootnote(e.apart.empty()
             ? QString()
             : tr("Comm threads (PE %1) left out: what they send and receive relays the workers' "

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/analysis/msg_size_evolution.h"
+#include "views/common/entry_chooser.h"
 #include "views/common/heat_map_view.h"
 
 #include <optional>
@@ -35,7 +36,10 @@ public:
     {
         return m_result;
     }
-    [[nodiscard]] const std::vector<core::EntryId>& entries() const { return m_entries; }
+    [[nodiscard]] const std::vector<core::EntryId>& entries() const
+    {
+        return m_entriesButton->entries();
+    }
     // Counts only these entry methods' messages (empty: all) and recomputes.
     void setEntries(std::vector<core::EntryId> entries);
     // "256 B–512 B", "1 KiB–2 KiB", "≥ 5,000 B": the label of size bin `bin` of a result.
@@ -47,7 +51,6 @@ private:
     void clearResult() override;
     void rebuildChart();
     void chooseEntries();
-    void updateEntriesButton();
     [[nodiscard]] std::size_t binOfRow(std::size_t row) const;
     [[nodiscard]] core::TimeRange intervalRange(std::size_t column) const;
     void showContextMenu(QPoint globalPos, int row, int column);
@@ -56,8 +59,7 @@ private:
     QLineEdit* m_sizeBin = nullptr;
     QLineEdit* m_interval = nullptr;
     QLineEdit* m_bins = nullptr;
-    QPushButton* m_entriesButton = nullptr;
-    std::vector<core::EntryId> m_entries;
+    EntriesButton* m_entriesButton = nullptr; // the entry methods counted; empty = all
     std::optional<core::analysis::MsgSizeEvolution> m_result;
 };
 

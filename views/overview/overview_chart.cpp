@@ -5,15 +5,14 @@
 #include "core/text_args.h"
 #include "views/common/entry_palette.h"
 #include "views/common/stacked_bar_chart.h"
+#include "views/common/tool_tip.h"
 
 #include <QContextMenuEvent>
-#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QLocale>
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 
 #include <algorithm>
 #include <cmath>
@@ -347,15 +346,8 @@ QString OverviewChart::groupToolTip(
 
 bool OverviewChart::event(QEvent* e)
 {
-    if (e->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(e);
-        const auto text = toolTipAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
+    if (answerToolTip(this, e, [this](QPoint pos) { return toolTipAt(pos); }))
         return true;
-    }
     return QWidget::event(e);
 }
 

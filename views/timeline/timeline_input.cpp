@@ -1,11 +1,11 @@
 // TimelineWidget's input: wheel, mouse and keys turned into navigation, selection, range
 // selection, the reference mark and context menus.
 
+#include "views/common/tool_tip.h"
 #include "views/timeline/timeline_widget.h"
 #include "views/timeline/timeline_widget_internal.h"
 
 #include <QContextMenuEvent>
-#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QScrollBar>
@@ -21,15 +21,8 @@ using namespace timeline_internal;
 
 bool TimelineWidget::event(QEvent* e)
 {
-    if (e->type() == QEvent::ToolTip) {
-        auto* help = static_cast<QHelpEvent*>(e);
-        const auto text = toolTipAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, this);
+    if (answerToolTip(this, e, [this](QPoint pos) { return toolTipAt(pos); }))
         return true;
-    }
     return QWidget::event(e);
 }
 

@@ -185,10 +185,8 @@ void UserStatsView::recompute()
     options.bins = intervalBins();
     options.aggregate = static_cast<SampleAggregate>(
         std::clamp(m_aggregate->currentIndex(), 0, core::analysis::kSampleAggregates - 1));
-    // The result, or why there is none (said in the chart instead of an empty plot).
     struct Computed {
-        std::optional<core::analysis::UserStats> stats;
-        QString message;
+        ResultOrReason<core::analysis::UserStats> stats;
         std::vector<std::int32_t> logStats; // statIdsInLogs
     };
     const auto trace = m_trace;
@@ -196,16 +194,20 @@ void UserStatsView::recompute()
         [trace, request, options](const core::analysis::Progress& progress) {
             Computed c;
             c.logStats = core::analysis::statIdsInLogs(*trace);
-            if (!trace->hasLogs()) {
-                c.message = logsOnlyMessage(*trace, tr("user stats"));
-            } else if (c.logStats.empty()) {
-                c.message = tr("This run has no user-stat (USER_STAT) records");
-                if (!trace->metadata.stats.empty())
-                    c.message += tr(", although its .sts declares %n stat(s)", nullptr,
-                        static_cast<int>(trace->metadata.stats.size()));
-            } else {
-                c.stats = core::analysis::computeUserStats(*trace, request, options, progress);
-            }
+            c.stats = computeFromLogs<core::analysis::UserStats>(
+                *trace, tr("user stats"),
+                [&]() {
+                    if (!c.logStats.empty())
+                        return QString();
+                    QString reason = tr("This run has no user-stat (USER_STAT) records");
+                    if (!trace->metadata.stats.empty())
+                        reason += tr(", although its .sts declares %n stat(s)", nullptr,
+                            static_cast<int>(trace->metadata.stats.size()));
+                    return reason;
+                },
+                [&]() {
+                    return core::analysis::computeUserStats(*trace, request, options, progress);
+                });
             return c;
         },
         [this](Computed result) {
@@ -213,8 +215,8 @@ void UserStatsView::recompute()
                 m_logStats = std::move(result.logStats);
                 fillStats();
             }
-            m_result = std::move(result.stats);
-            m_message = result.message;
+            m_result = std::move(result.stats.result);
+            m_message = result.stats.reason;
             rebuildChart();
             emit computed();
         });

@@ -1,6 +1,7 @@
-#include "views/histogram/entry_chooser.h"
+#include "views/common/entry_chooser.h"
 
 #include "core/run_metadata.h"
+#include "core/trace.h"
 #include "views/common/entry_palette.h"
 
 #include <QDialogButtonBox>
@@ -111,6 +112,55 @@ void EntryChooser::updateCount()
 {
     const auto n = selected().size();
     m_count->setText(tr("%1 of %2 checked").arg(n).arg(m_list->count()));
+}
+
+EntriesButton::EntriesButton(
+    std::function<QString(const std::vector<core::EntryId>&)> tooltip, QWidget* parent)
+    : QPushButton(parent)
+    , m_tooltip(std::move(tooltip))
+{
+    setObjectName(QStringLiteral("chooseEntries"));
+    refresh(nullptr);
+}
+
+bool EntriesButton::choose(std::vector<core::EntryId> entries, const core::Trace* trace)
+{
+    std::sort(entries.begin(), entries.end());
+    entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+    if (trace != nullptr && entries.size() >= trace->metadata.entryCount())
+        entries.clear(); // every entry method: no filter
+    if (entries == m_entries)
+        return false;
+    assign(std::move(entries), trace);
+    return true;
+}
+
+void EntriesButton::assign(std::vector<core::EntryId> entries, const core::Trace* trace)
+{
+    m_entries = std::move(entries);
+    refresh(trace);
+}
+
+std::optional<std::vector<core::EntryId>> EntriesButton::ask(const core::Trace& trace,
+    const std::vector<core::EntryId>& order, const EntryPalette* palette, QWidget* view)
+{
+    EntryChooser chooser(trace.metadata, order, m_entries, palette, view);
+    if (chooser.exec() != QDialog::Accepted)
+        return std::nullopt;
+    return chooser.selected();
+}
+
+void EntriesButton::refresh(const core::Trace* trace)
+{
+    if (m_namesSingle && m_entries.size() == 1 && trace != nullptr)
+        setText(
+            EntryChooser::tr("&Entries: %1…")
+                .arg(
+                    QString::fromStdString(trace->metadata.entryName(m_entries.front())).left(32)));
+    else
+        setText(m_entries.empty() ? EntryChooser::tr("&Entries: all…")
+                                  : EntryChooser::tr("&Entries: %1…").arg(m_entries.size()));
+    setToolTip(m_tooltip(m_entries));
 }
 
 } // namespace parallax::views
