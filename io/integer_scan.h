@@ -82,6 +82,20 @@ template <bool kToNewline>
     return v;
 }
 
+// The same for `length` (1..4) digits, four bytes read: two multiplications instead of three.
+// Most fields of a log line (types, entry ids, PEs, sizes, object indices) are this short.
+[[gnu::always_inline]] inline std::uint32_t upToFourDigits(const char* digits, unsigned length)
+{
+    std::uint32_t v = 0;
+    std::memcpy(&v, digits, sizeof v);
+    v <<= 8 * (4 - length);
+    v &= 0x0F0F0F0FU;
+    v = (v * ((10U << 8) + 1)) >> 8;
+    v &= 0x00FF00FFU;
+    v = (v * ((100U << 16) + 1)) >> 16;
+    return v;
+}
+
 #if defined(__SSE2__)
 namespace detail {
 
@@ -142,7 +156,9 @@ inline constexpr std::ptrdiff_t kVectorReach = 80;
         ends &= ends - 1;
         const unsigned digits = last + 1 - first;
         std::uint64_t v = 0;
-        if (digits <= 8) {
+        if (digits <= 4) {
+            v = upToFourDigits(p + first, digits);
+        } else if (digits <= 8) {
             v = upToEightDigits(p + first, digits);
         } else if (digits <= 16) {
             v = upToEightDigits(p + first, digits - 8) * 100000000ULL
