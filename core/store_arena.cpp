@@ -18,8 +18,10 @@ StoreArena::Slice StoreArena::take(std::size_t bytes)
     bytes = (bytes + 63) & ~std::size_t { 63 }; // slices on their own cache lines
     std::lock_guard lock(m_mutex);
     if (!m_block || m_size - m_used < bytes) {
-        // A fresh block, aligned to the huge page size so that all of it can be backed by
-        // huge pages (MADV_HUGEPAGE: only where the kernel allows them, e.g. THP "madvise").
+        // A fresh block, aligned to 2 MiB. It is not advised MADV_HUGEPAGE: under the common
+        // THP setting (defrag "madvise") that makes the first touch of each 2 MiB compact
+        // memory on the spot, and right after a load has filled the page cache with its logs
+        // that cost a fresh process 15-30 % more CPU than 4 KiB pages (docs/performance.md).
         const std::size_t size = std::max(
             kArenaBlockBytes, (bytes + kArenaHugePage - 1) / kArenaHugePage * kArenaHugePage);
         void* p = ::mmap(nullptr, size + kArenaHugePage, PROT_READ | PROT_WRITE,
@@ -33,7 +35,6 @@ StoreArena::Slice StoreArena::take(std::size_t bytes)
         if (at + kArenaHugePage > aligned)
             ::munmap(reinterpret_cast<void*>(aligned + size), at + kArenaHugePage - aligned);
         auto* base = reinterpret_cast<char*>(aligned);
-        ::madvise(base, size, MADV_HUGEPAGE);
         m_block = std::shared_ptr<const void>(
             base, [size](const void* q) { ::munmap(const_cast<void*>(q), size); });
         m_base = base;

@@ -7,11 +7,9 @@
 namespace parallax::core {
 
 // Memory for the finished columns of a whole run's PEs: slices, one after another, of large
-// blocks of fresh memory that the kernel may back with huge pages. A run's columns are then
-// written into memory faulted in a few large pieces instead of page by page (a load spent a
-// sixth of its CPU time in those page faults). A column keeps its block alive, so a block is
-// freed with the last column in it: meant for a load whose PEs live and die together, not for
-// a PE read alone. Shared by the loading threads.
+// blocks of fresh memory (one mapping per 32 MiB instead of an allocation per column). A column
+// keeps its block alive, so a block is freed with the last column in it: meant for a load whose
+// PEs live and die together, not for a PE read alone. Shared by the loading threads.
 class StoreArena {
 public:
     StoreArena() = default;
