@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -63,36 +64,28 @@ template <bool kToNewline>
     return true;
 }
 
-// The value of the `length` (1..8) ASCII digits at `digits`, which may be followed by anything:
-// eight bytes are read.
-[[gnu::always_inline]] inline std::uint64_t upToEightDigits(const char* digits, unsigned length)
+// The value of the `length` (1 .. sizeof(Word)) ASCII digits at `digits`, which may be followed
+// by anything: sizeof(Word) bytes are read. Four digits take two multiplications, eight three,
+// instead of a multiply-add per digit; most fields of a log line (types, entry ids, PEs, sizes,
+// object indices) have at most four.
+template <typename Word>
+[[gnu::always_inline]] inline Word digitsValue(const char* digits, unsigned length)
 {
-    std::uint64_t v = 0;
+    static_assert(std::is_same_v<Word, std::uint32_t> || std::is_same_v<Word, std::uint64_t>);
+    Word v = 0;
     std::memcpy(&v, digits, sizeof v);
     // The digits to the top of the word (the first, most significant, digit is the lowest byte
     // in memory order): the bytes shifted in below become leading zeros.
-    v <<= 8 * (8 - length);
-    v &= 0x0F0F0F0F0F0F0F0FULL;
-    // Pairs, then quads, then all eight: each step multiplies the higher half by 10^k and adds.
-    v = (v * ((10ULL << 8) + 1)) >> 8;
-    v &= 0x00FF00FF00FF00FFULL;
-    v = (v * ((100ULL << 16) + 1)) >> 16;
-    v &= 0x0000FFFF0000FFFFULL;
-    v = (v * ((10000ULL << 32) + 1)) >> 32;
-    return v;
-}
-
-// The same for `length` (1..4) digits, four bytes read: two multiplications instead of three.
-// Most fields of a log line (types, entry ids, PEs, sizes, object indices) are this short.
-[[gnu::always_inline]] inline std::uint32_t upToFourDigits(const char* digits, unsigned length)
-{
-    std::uint32_t v = 0;
-    std::memcpy(&v, digits, sizeof v);
-    v <<= 8 * (4 - length);
-    v &= 0x0F0F0F0FU;
-    v = (v * ((10U << 8) + 1)) >> 8;
-    v &= 0x00FF00FFU;
-    v = (v * ((100U << 16) + 1)) >> 16;
+    v <<= 8 * (sizeof(Word) - length);
+    v &= static_cast<Word>(0x0F0F0F0F0F0F0F0FULL);
+    // Pairs, then quads (then all eight): each step multiplies the higher half by 10^k and adds.
+    v = (v * ((Word { 10 } << 8) + 1)) >> 8;
+    v &= static_cast<Word>(0x00FF00FF00FF00FFULL);
+    v = (v * ((Word { 100 } << 16) + 1)) >> 16;
+    if constexpr (sizeof(Word) == 8) {
+        v &= 0x0000FFFF0000FFFFULL;
+        v = (v * ((10000ULL << 32) + 1)) >> 32;
+    }
     return v;
 }
 
@@ -157,12 +150,12 @@ inline constexpr std::ptrdiff_t kVectorReach = 80;
         const unsigned digits = last + 1 - first;
         std::uint64_t v = 0;
         if (digits <= 4) {
-            v = upToFourDigits(p + first, digits);
+            v = digitsValue<std::uint32_t>(p + first, digits);
         } else if (digits <= 8) {
-            v = upToEightDigits(p + first, digits);
+            v = digitsValue<std::uint64_t>(p + first, digits);
         } else if (digits <= 16) {
-            v = upToEightDigits(p + first, digits - 8) * 100000000ULL
-                + upToEightDigits(p + first + digits - 8, 8);
+            v = digitsValue<std::uint64_t>(p + first, digits - 8) * 100000000ULL
+                + digitsValue<std::uint64_t>(p + first + digits - 8, 8);
         } else {
             return integersBytewise<true>(p, end, out, count);
         }
