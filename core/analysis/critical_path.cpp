@@ -144,22 +144,28 @@ TimeUs CriticalPath::total(CriticalStep::Kind kind) const
 std::vector<CriticalEntryShare> criticalPathByEntry(const CriticalPath& path)
 {
     std::vector<CriticalEntryShare> shares;
-    auto shareOf = [&shares](EntryId entry) -> CriticalEntryShare& {
-        for (auto& share : shares)
-            if (share.entry == entry)
-                return share;
-        shares.push_back({ entry, 0, 0, 0 });
-        return shares.back();
-    };
-    for (const auto& step : path.steps) {
+    std::vector<std::size_t> shareOf; // index = entry + 1 (kNoEntry first): position + 1, or 0
+    for (std::size_t k = 0; k < path.steps.size(); ++k) {
+        const auto& step = path.steps[k];
         if (step.kind == CriticalStep::Kind::Wait)
             continue;
-        auto& share = shareOf(step.entry);
+        const auto slot = static_cast<std::size_t>(std::max<EntryId>(step.entry, kNoEntry) + 1);
+        if (slot >= shareOf.size())
+            shareOf.resize(slot + 1, 0);
+        if (shareOf[slot] == 0) {
+            shares.push_back({ step.entry, 0, 0, 0, k });
+            shareOf[slot] = shares.size();
+        }
+        auto& share = shares[shareOf[slot] - 1];
+        const TimeUs length = step.end - step.begin;
         if (step.kind == CriticalStep::Kind::Exec) {
-            share.exec += step.end - step.begin;
+            const auto& longest = path.steps[share.longestStep];
+            if (share.executions == 0 || length > longest.end - longest.begin)
+                share.longestStep = k;
+            share.exec += length;
             ++share.executions;
         } else {
-            share.message += step.end - step.begin;
+            share.message += length;
         }
     }
     std::sort(shares.begin(), shares.end(), [](const auto& a, const auto& b) {

@@ -107,10 +107,11 @@ struct CriticalEntryShare {
     TimeUs exec = 0;
     TimeUs message = 0;
     std::size_t executions = 0; // exec steps (an execution is on the path once, or in part)
+    std::size_t longestStep = 0; // index in the path's steps of its longest exec step
 };
 
 // The path's exec and message time per entry method, most exec time first (then most message
-// time, then entry id). Wait steps belong to no entry method.
+// time, then entry id). Wait steps belong to no entry method. One pass over the steps.
 std::vector<CriticalEntryShare> criticalPathByEntry(const CriticalPath& path);
 
 // The critical path through the request's range and PEs: it ends with the execution that ends

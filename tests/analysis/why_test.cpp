@@ -86,6 +86,9 @@ TEST_CASE("critical path of a chain across three PEs", "[analysis][why]")
     CHECK(byEntry[1].exec == 50);
     CHECK(byEntry[1].message == 0);
     CHECK(byEntry[1].executions == 1);
+    // Its longest execution on the path: PE 2's 1350-1450 (step 4), the first of two 100 us.
+    CHECK(byEntry[0].longestStep == 4);
+    CHECK(byEntry[1].longestStep == 0);
     CHECK(criticalPathByEntry(CriticalPath {}).empty());
 
     // A later range cuts the first execution it reaches.

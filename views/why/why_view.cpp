@@ -78,7 +78,8 @@ ResultTable pathTable(const core::analysis::CriticalPath& path, const core::Trac
 
 // The path's time per entry method; a row opens the Timeline at its longest execution on the
 // path.
-ResultTable pathByEntryTable(const core::analysis::CriticalPath& path, const core::Trace& trace)
+ResultTable pathByEntryTable(const core::analysis::CriticalPath& path,
+    const std::vector<core::analysis::CriticalEntryShare>& byEntry, const core::Trace& trace)
 {
     ResultTable t;
     const auto entry = t.addColumn("entry_name", CellKind::Text);
@@ -86,20 +87,16 @@ ResultTable pathByEntryTable(const core::analysis::CriticalPath& path, const cor
     const auto share = t.addColumn("share_pct", CellKind::Percent);
     const auto message = t.addColumn("message_us", CellKind::DurationUs);
     const auto executions = t.addColumn("executions", CellKind::Integer);
-    for (const auto& row : core::analysis::criticalPathByEntry(path)) {
+    for (const auto& row : byEntry) {
         t.push(entry, whyEntry(trace, row.entry, {}).toStdString());
         t.push(exec, static_cast<double>(row.exec));
         t.push(share, idleSharePct(row.exec, path.length()));
         t.push(message, static_cast<double>(row.message));
         t.push(executions, static_cast<double>(row.executions));
-        const core::analysis::CriticalStep* longest = nullptr;
-        for (const auto& step : path.steps)
-            if (step.kind == core::analysis::CriticalStep::Kind::Exec && step.entry == row.entry
-                && (longest == nullptr || step.end - step.begin > longest->end - longest->begin))
-                longest = &step;
-        t.targets.push_back(longest == nullptr
+        const auto& longest = path.steps[row.longestStep];
+        t.targets.push_back(row.executions == 0
                 ? RowTarget {}
-                : RowTarget { longest->pe, longest->begin, longest->end });
+                : RowTarget { longest.pe, longest.begin, longest.end });
     }
     return t;
 }
@@ -277,7 +274,9 @@ void WhyView::recompute()
         tr("Why"),
         [](const core::Trace& trace, const core::analysis::AnalysisRequest& request,
             const core::analysis::Progress&) {
-            return Result { core::analysis::findCriticalPath(trace, request),
+            auto path = core::analysis::findCriticalPath(trace, request);
+            auto byEntry = core::analysis::criticalPathByEntry(path);
+            return Result { std::move(path), std::move(byEntry),
                 core::analysis::findIdleBlame(trace, request) };
         },
         [this](Result result) {
@@ -300,27 +299,28 @@ void WhyView::display()
     case Table::CriticalPath:
     case Table::PathByEntry: {
         // The entry method an analyst would speed up first, in the heading of both tables.
-        const auto byEntry = core::analysis::criticalPathByEntry(path);
+        const auto& byEntry = m_result->pathByEntry;
         QString most;
         if (!byEntry.empty() && byEntry.front().exec > 0)
             most = tr(" · most on it: %1 (%2 %)")
                        .arg(whyEntry(*m_trace, byEntry.front().entry, tr("unknown")))
                        .arg(locale.toString(
                            idleSharePct(byEntry.front().exec, path.length()), 'f', 1));
-        setHeading(tr("Critical path: %1 in %2 steps — exec %3 · message %4 · wait %5")
-                       .arg(formatTime(static_cast<double>(path.length())))
-                       .arg(locale.toString(static_cast<qulonglong>(path.steps.size())))
-                       .arg(formatTime(static_cast<double>(path.total(Kind::Exec))),
+        // Right after the length, so that a narrow window still shows it.
+        // (One arg() for all: an entry name holding "%3" must stay as it is.)
+        setHeading(tr("Critical path: %1%2 — exec %3 · message %4 · wait %5 in %6 steps")
+                       .arg(formatTime(static_cast<double>(path.length())), most,
+                           formatTime(static_cast<double>(path.total(Kind::Exec))),
                            formatTime(static_cast<double>(path.total(Kind::Message))),
-                           formatTime(static_cast<double>(path.total(Kind::Wait))))
-                + most,
+                           formatTime(static_cast<double>(path.total(Kind::Wait))),
+                           locale.toString(static_cast<qulonglong>(path.steps.size()))),
             where
                 + tr(" · starts: %1 · unresolved links: %2")
                       .arg(QString::fromStdString(path.startReason))
                       .arg(path.unresolvedLinks));
         m_table->setEmptyMessage(tr("No execution of the selected PEs in the range"));
         m_table->setTable(table == Table::CriticalPath ? pathTable(path, *m_trace)
-                                                       : pathByEntryTable(path, *m_trace),
+                                                       : pathByEntryTable(path, byEntry, *m_trace),
             whyColumns(table));
         return;
     }

@@ -28,6 +28,7 @@ public:
 
     struct Result {
         core::analysis::CriticalPath path;
+        std::vector<core::analysis::CriticalEntryShare> pathByEntry;
         core::analysis::IdleBlame blame;
     };
     [[nodiscard]] const std::optional<Result>& result() const { return m_result; }
