@@ -4,6 +4,9 @@
 #   mpi_index_test.sh same RANKS    MPIEXEC INDEXER CLI RUN
 #       indexes RUN on RANKS ranks, then every CSV below through --index must be byte for byte
 #       what a plain load (--no-cache) prints
+#   mpi_index_test.sh threads       MPIEXEC INDEXER CLI RUN
+#       one rank of 3 threads bound to one core: the index is built and the same as one thread's,
+#       with a warning that names the binding and the way out; unbound, no warning
 #   mpi_index_test.sh refuse        MPIEXEC INDEXER CLI RUN SMALL_RUN
 #       more ranks than PEs, a rank that cannot read the run, and an index that cannot be used:
 #       a one-line message and exit code 2 or 1, no index left that looks complete
@@ -79,6 +82,28 @@ same)
         fi
         cmp -s "$work/plain" "$work/mapped" || fail "$c differs through the index of $ranks ranks"
         cmp -s "$work/plain.err" "$work/mapped.err" || fail "$c: stderr differs"
+    done
+    ;;
+threads)
+    mpiexec=$1 indexer=$2 cli=$3 run=$4
+    aged_copy "$run" "$work/run"
+    "$mpiexec" "${mpi_flags[@]}" --bind-to core -n 1 "$indexer" "$work/run" -o "$work/bound" \
+        --threads 3 >"$work/bound.out" 2>"$work/bound.err" ||
+        fail "3 threads on one core: $(cat "$work/bound.err")"
+    grep -qF "3 threads per rank, but a rank may run on only 1 core (its CPU binding)" \
+        "$work/bound.err" || fail "no warning for threads bound to one core: $(cat "$work/bound.err")"
+    grep -qF -- "--bind-to none" "$work/bound.err" || fail "the warning does not say the way out"
+    grep -qF "; 1 core)" "$work/bound.out" || fail "the rank's line does not say its core"
+    "$mpiexec" "${mpi_flags[@]}" --bind-to none -n 1 "$indexer" "$work/run" -o "$work/one" \
+        --threads 1 >/dev/null 2>"$work/one.err" || fail "one thread: $(cat "$work/one.err")"
+    [ ! -s "$work/one.err" ] || fail "a warning for one unbound thread: $(cat "$work/one.err")"
+    for c in "usage" "timeline --pe 1" "histogram"; do
+        read -r -a args <<<"$c"
+        "$cli" "${args[0]}" "$work/run" "${args[@]:1}" --index "$work/bound" >"$work/a" ||
+            fail "$c on the index of 3 bound threads"
+        "$cli" "${args[0]}" "$work/run" "${args[@]:1}" --index "$work/one" >"$work/b" ||
+            fail "$c on the index of one thread"
+        cmp -s "$work/a" "$work/b" || fail "$c differs between 3 threads and 1"
     done
     ;;
 refuse)

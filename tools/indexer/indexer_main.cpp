@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mpi.h>
+#include <sched.h>
 #include <string>
 #include <string_view>
 #include <sys/resource.h>
@@ -132,6 +133,7 @@ struct RankResult {
     io::SliceResult slice;
     double seconds = 0;
     double cpuSeconds = 0; // user + system time the rank's process spent on its slice
+    std::uint64_t cores = 0; // the CPUs the rank's process may run on (its binding)
 };
 
 double processCpuSeconds()
@@ -165,6 +167,7 @@ std::string pack(const RankResult& r)
     put(out, r.slice.bytesRead);
     put(out, static_cast<std::uint64_t>(r.seconds * 1e6));
     put(out, static_cast<std::uint64_t>(r.cpuSeconds * 1e6));
+    put(out, r.cores);
     return out;
 }
 
@@ -191,6 +194,7 @@ RankResult unpack(const std::string& in)
     r.slice.bytesRead = takeU64(in, at);
     r.seconds = static_cast<double>(takeU64(in, at)) / 1e6;
     r.cpuSeconds = static_cast<double>(takeU64(in, at)) / 1e6;
+    r.cores = takeU64(in, at);
     if (r.error.empty()) {
         r.slice.logReport = io::decodeReport(logReport);
         r.slice.summaryReport = io::decodeReport(summaryReport);
@@ -209,15 +213,32 @@ std::uint64_t fingerprintOf(const core::Trace& t)
     return io::CacheHash::of(s.data(), s.size());
 }
 
-unsigned defaultThreads()
+// The CPUs this process may run on. mpirun binds ranks (OpenMPI: each rank to one core when
+// there are 2 ranks or fewer, to a socket beyond), srun to the task's --cpus-per-task; threads
+// beyond this count only take turns.
+unsigned coresAllowed()
+{
+    const unsigned machine = std::max(1U, std::thread::hardware_concurrency());
+#if defined(__linux__)
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return static_cast<unsigned>(CPU_COUNT(&set));
+#endif
+    return machine;
+}
+
+// Without --threads: the rank's share of its node (the node's cores over the ranks on it), and
+// never more than the cores the rank is bound to.
+unsigned defaultThreads(unsigned cores)
 {
     MPI_Comm node;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     int local = 1;
     MPI_Comm_size(node, &local);
     MPI_Comm_free(&node);
-    const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
-    return std::max(1U, cores / static_cast<unsigned>(std::max(local, 1)));
+    const unsigned machine = std::max(1U, std::thread::hardware_concurrency());
+    return std::clamp(machine / static_cast<unsigned>(std::max(local, 1)), 1U, cores);
 }
 
 std::string formatBytes(std::uint64_t b)
@@ -243,7 +264,19 @@ int run(const Job& job, const std::vector<std::string>& args)
             std::fputs(indexer::kUsage, stdout);
         return indexer::kExitOk;
     }
-    const unsigned threads = o.threads != 0 ? o.threads : defaultThreads();
+    const unsigned cores = coresAllowed();
+    const unsigned threads = o.threads != 0 ? o.threads : defaultThreads(cores);
+    // Threads that would share too few cores: said once, by rank 0, with the way out; the job
+    // goes on (the index is the same, only slower).
+    unsigned fewestCores = cores;
+    MPI_Allreduce(&cores, &fewestCores, 1, MPI_UNSIGNED, MPI_MIN, MPI_COMM_WORLD);
+    if (job.rank == 0 && threads > fewestCores)
+        std::fprintf(stderr,
+            "parallax-index: warning: %u threads per rank, but a rank may run on only %u "
+            "core%s (its CPU binding), so its threads take turns. mpirun binds each rank to one "
+            "core when there are 2 ranks or fewer: give each rank its cores with "
+            "'mpirun --map-by slot:PE=%u' or '--bind-to none' (Slurm: srun --cpus-per-task=%u)\n",
+            threads, fewestCores, fewestCores == 1 ? "" : "s", threads, threads);
     io::LoadOptions options;
     options.threads = threads;
 
@@ -350,6 +383,7 @@ int run(const Job& job, const std::vector<std::string>& args)
     }
     result.seconds = secondsSince(sliceStart);
     result.cpuSeconds = processCpuSeconds() - cpuStart;
+    result.cores = cores;
     const auto results = gatherStrings(pack(result), job);
 
     // 4. Rank 0 writes the manifest when every rank succeeded and the run did not change.
@@ -410,7 +444,7 @@ int run(const Job& job, const std::vector<std::string>& args)
             for (std::size_t k = 0; k < all.size(); ++k) {
                 const auto& x = all[k];
                 std::printf("  rank %zu: PEs %llu-%llu, %s, %llu events in %.2f s (%.1f MB/s; "
-                            "CPU %.2f s, %.0f ns/event)\n",
+                            "CPU %.2f s, %.0f ns/event; %llu core%s)\n",
                     k, static_cast<unsigned long long>(x.slice.shard.firstPe),
                     static_cast<unsigned long long>(
                         x.slice.shard.firstPe + x.slice.shard.peCount - 1),
@@ -419,7 +453,8 @@ int run(const Job& job, const std::vector<std::string>& args)
                     x.seconds > 0 ? static_cast<double>(x.slice.bytesRead) / 1e6 / x.seconds : 0.0,
                     x.cpuSeconds,
                     x.slice.events > 0 ? x.cpuSeconds * 1e9 / static_cast<double>(x.slice.events)
-                                       : 0.0);
+                                       : 0.0,
+                    static_cast<unsigned long long>(x.cores), x.cores == 1 ? "" : "s");
             }
         } catch (const std::exception& e) {
             printFailures(errors);
