@@ -507,6 +507,7 @@ void MainWindow::onLoaded(core::TracePtr trace, double seconds)
 {
     const QString path = m_job ? m_job->path() : QString();
     const bool fromCache = m_job && m_job->fromCache();
+    const QString indexDirectory = m_job ? m_job->indexDirectory() : QString();
     const QString cacheNote = m_job ? m_job->cacheNote() : QString();
     discardJob();
     m_runPath = path;
@@ -520,7 +521,11 @@ void MainWindow::onLoaded(core::TracePtr trace, double seconds)
         : tr("%1 s").arg(seconds, 0, 'f', 2);
     QString message
         = tr("Opened %1 in %2").arg(QString::fromStdString(m_trace->files.baseName), took);
-    if (fromCache)
+    // An index the user named (parallax RUN --index DIR, e.g. one parallax-index wrote on a
+    // cluster) is said by its place, not confused with the cache.
+    if (!indexDirectory.isEmpty())
+        message += tr(" from the index %1").arg(QDir::toNativeSeparators(indexDirectory));
+    else if (fromCache)
         message += tr(" from the index cache");
     if (!cacheNote.isEmpty())
         message += QStringLiteral(" — ") + cacheNote;

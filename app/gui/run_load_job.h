@@ -41,6 +41,8 @@ public:
     void cancel();
 
     [[nodiscard]] const QString& path() const { return m_path; }
+    // The index given with setIndexDirectory(), empty for the cache or a plain load.
+    [[nodiscard]] const QString& indexDirectory() const { return m_indexDirectory; }
     // After `loaded`: whether the run came from the index cache, and why a cache was not used
     // or was rebuilt (empty when nothing is worth saying).
     [[nodiscard]] bool fromCache() const { return m_fromCache; }

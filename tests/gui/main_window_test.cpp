@@ -458,6 +458,34 @@ TEST_CASE("the window's first open writes the index cache and the next open says
     CHECK(window.statusBar()->currentMessage().contains(QStringLiteral("from the index cache")));
 }
 
+TEST_CASE("a run opened through an index the user named says that index, not the cache",
+    "[gui][index_cache]")
+{
+    // parallax RUN --index DIR: an index written by parallax-index on a cluster, or any index
+    // directory. The status line names it, so it is not taken for the cache.
+    QTemporaryDir cache;
+    REQUIRE(cache.isValid());
+    const test::ScopedEnv cacheDir("PARALLAX_CACHE_DIR", cache.path().toStdString());
+    {
+        MainWindow writer(false);
+        REQUIRE(test::openAndWait(writer, kSamples / "grainsize") == LoadOutcome::Loaded);
+        QThreadPool::globalInstance()->waitForDone();
+    }
+    const auto indexes = QDir(cache.path()).entryList({ QStringLiteral("*.pxindex") });
+    REQUIRE(indexes.size() == 1);
+    const QString index = cache.filePath(indexes.front());
+    MainWindow window(false);
+    window.show();
+    QSignalSpy finished(&window, &MainWindow::loadFinished);
+    window.openRunWithIndex(QString::fromStdString((kSamples / "grainsize").string()), index);
+    REQUIRE(finished.wait(60'000));
+    REQUIRE(finished.takeFirst().at(0).value<LoadOutcome>() == LoadOutcome::Loaded);
+    const QString message = window.statusBar()->currentMessage();
+    INFO(message.toStdString());
+    CHECK(message.contains(QStringLiteral("from the index ") + QDir::toNativeSeparators(index)));
+    CHECK_FALSE(message.contains(QStringLiteral("index cache")));
+}
+
 TEST_CASE("the memory budget setting takes sizes, rejects the rest, and yields to the environment",
     "[gui]")
 {

@@ -136,7 +136,7 @@ QString SummaryGraphWidget::toolTipAt(double x) const
     if (m_tracedSpan && m_series.binBegin(*bin + 1) <= m_tracedSpan->begin)
         lines << tr("Start-up: before the run's first BEGIN_COMPUTATION");
     else if (m_tracedSpan && m_series.binBegin(*bin) >= m_tracedSpan->end)
-        lines << tr("Tail: after the run's end (comm threads and shutdown)");
+        lines << tr("Tail: after END_COMPUTATION (comm threads and shutdown)");
     const auto& b = g.buckets[*bucket];
     if (b.lastBin - b.firstBin > 1) {
         QString column = tr("This pixel column: %1 bins, mean utilization %2")
@@ -277,7 +277,7 @@ void SummaryGraphWidget::paintUntraced(QPainter& painter, const SummaryGraphGeom
                 r.adjusted(4.0, 0.0, -4.0, -4.0), Qt::AlignHCenter | Qt::AlignBottom, shown);
     };
     band(startUp, tr("start-up"), tr("start-up (not traced)"));
-    band(tail, tr("tail"), tr("after the run's end"));
+    band(tail, tr("tail"), tr("after END_COMPUTATION"));
     painter.restore();
 }
 
