@@ -178,7 +178,8 @@ std::vector<CriticalEntryShare> criticalPathByEntry(const CriticalPath& path)
     return shares;
 }
 
-CriticalPath findCriticalPath(const Trace& trace, const AnalysisRequest& request)
+CriticalPath findCriticalPath(
+    const Trace& trace, const AnalysisRequest& request, const Progress& progress)
 {
     CriticalPath path;
     const auto resolved = resolve(trace, request);
@@ -221,7 +222,19 @@ CriticalPath findCriticalPath(const Trace& trace, const AnalysisRequest& request
     ExecutionRef current = *last;
     TimeUs currentEnd = lastEnd;
     path.startReason = "no earlier dependency known";
-    while (true) {
+    // Progress: the share of the range walked back over, every few thousand steps.
+    constexpr std::size_t kCheckEvery = 4096;
+    const double span = std::max<double>(1.0, static_cast<double>(rangeEnd - rangeBegin));
+    for (std::size_t walked = 1;; ++walked) {
+        if (walked % kCheckEvery == 0) {
+            if (progress.isCancelled()) {
+                path.startReason = "cancelled";
+                break;
+            }
+            if (progress.report)
+                progress.report(
+                    std::clamp(static_cast<double>(rangeEnd - currentEnd) / span, 0.0, 1.0));
+        }
         if (!visited.insert(criticalNodeKey(current)).second) {
             path.startReason = "a dependency loop (inconsistent event ids)";
             break;

@@ -119,6 +119,9 @@ std::vector<CriticalEntryShare> criticalPathByEntry(const CriticalPath& path);
 // until the range begins or no dependency is known. Comm threads are nodes only when the request
 // includes them (their relays are part of the messages either way). Empty when the range holds no
 // execution of the selected PEs.
-CriticalPath findCriticalPath(const Trace& trace, const AnalysisRequest& request);
+// `progress` hears how much of the range the walk has gone back over; once cancelled, the walk
+// stops with a partial path, for the caller to drop.
+CriticalPath findCriticalPath(
+    const Trace& trace, const AnalysisRequest& request, const Progress& progress = {});
 
 } // namespace parallax::core::analysis

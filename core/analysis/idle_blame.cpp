@@ -92,7 +92,8 @@ TimeUs IdleBlame::blamedIdle() const
     return sum;
 }
 
-IdleBlame findIdleBlame(const Trace& trace, const AnalysisRequest& request)
+IdleBlame findIdleBlame(
+    const Trace& trace, const AnalysisRequest& request, const Progress& progress)
 {
     IdleBlame blame;
     const auto resolved = resolve(trace, request);
@@ -104,19 +105,29 @@ IdleBlame findIdleBlame(const Trace& trace, const AnalysisRequest& request)
     const auto producers = makePeFilter(trace, all);
     for (std::size_t k = 0; k < resolved.pes.size(); ++k) {
         const auto pe = resolved.pes[k];
-        if (!resolved.isAggregated(k) || !producers.contains(pe))
-            continue;
-        blame.pes.push_back(pe);
+        if (resolved.isAggregated(k) && producers.contains(pe))
+            blame.pes.push_back(pe);
+    }
+    // Each consumer PE on its own (they only read the trace), then joined in PE order.
+    struct PeBlame {
+        std::vector<BlamedIdle> idles;
+        TimeUs totalIdle = 0;
+    };
+    std::vector<PeBlame> perPe(blame.pes.size());
+    const auto range = blame.range;
+    parallelFor(perPe.size(), resolved.threads, progress, [&](std::size_t k) {
+        const auto pe = blame.pes[k];
+        auto& out = perPe[k];
         const auto& p = trace.pes[static_cast<std::size_t>(pe)];
-        const auto range = p.idlesOverlapping(blame.range.begin, blame.range.end);
-        for (auto i = range.first; i < range.last; ++i) {
+        const auto idles = p.idlesOverlapping(range.begin, range.end);
+        for (auto i = idles.first; i < idles.last; ++i) {
             BlamedIdle idle;
             idle.consumerPe = pe;
-            idle.begin = std::max(p.idles.begin[i], blame.range.begin);
-            idle.end = std::min(p.idles.end[i], blame.range.end);
+            idle.begin = std::max(p.idles.begin[i], range.begin);
+            idle.end = std::min(p.idles.end[i], range.end);
             if (idle.end <= idle.begin)
                 continue;
-            blame.totalIdle += idle.idle();
+            out.totalIdle += idle.idle();
             const auto& ex = p.executions;
             const auto after = static_cast<std::size_t>(
                 std::lower_bound(ex.begin.begin(), ex.begin.end(), p.idles.end[i])
@@ -125,8 +136,16 @@ IdleBlame findIdleBlame(const Trace& trace, const AnalysisRequest& request)
                 idle.ended = { pe, after };
                 blameIdle(trace, producers, idle);
             }
-            blame.idles.push_back(idle);
+            out.idles.push_back(idle);
         }
+    });
+    std::size_t count = 0;
+    for (const auto& x : perPe)
+        count += x.idles.size();
+    blame.idles.reserve(count);
+    for (auto& x : perPe) {
+        blame.totalIdle += x.totalIdle;
+        blame.idles.insert(blame.idles.end(), x.idles.begin(), x.idles.end());
     }
     return blame;
 }

@@ -59,7 +59,10 @@ struct IdleBlame {
     [[nodiscard]] TimeUs blamedIdle() const; // the Message kind's sum
 };
 
-IdleBlame findIdleBlame(const Trace& trace, const AnalysisRequest& request);
+// PEs are looked at in parallel (request.threads); the result is the same in any case. A
+// cancelled `progress` stops it early with a partial result, for the caller to drop.
+IdleBlame findIdleBlame(
+    const Trace& trace, const AnalysisRequest& request, const Progress& progress = {});
 
 // Blame summed by key; a key part left out of the grouping is kNoPe / kNoEntry ("all").
 struct BlameRow {

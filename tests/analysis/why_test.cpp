@@ -251,6 +251,56 @@ TEST_CASE("critical path and idle blame on real runs keep their invariants", "[a
     CHECK(busy.total(CriticalStep::Kind::Exec) * 100 >= busy.length() * 99);
 }
 
+TEST_CASE("critical path and idle blame: threads give the same result, a cancelled request stops "
+          "early, and progress rises to the end",
+    "[analysis][why]")
+{
+    const auto trace = test::loadOk(test::realLog("gen-leanmd-smp"));
+    auto one = requestFor();
+    one.threads = 1;
+    auto four = requestFor();
+    four.threads = 4;
+    const auto serial = findIdleBlame(*trace, one);
+    const auto parallel = findIdleBlame(*trace, four);
+    REQUIRE(serial.idles.size() > 1000);
+    CHECK(parallel.pes == serial.pes);
+    CHECK(parallel.totalIdle == serial.totalIdle);
+    REQUIRE(parallel.idles.size() == serial.idles.size());
+    for (std::size_t i = 0; i < serial.idles.size(); ++i) {
+        CHECK(parallel.idles[i].consumerPe == serial.idles[i].consumerPe);
+        CHECK(parallel.idles[i].begin == serial.idles[i].begin);
+        CHECK(parallel.idles[i].producerPe == serial.idles[i].producerPe);
+        CHECK(parallel.idles[i].producerEntry == serial.idles[i].producerEntry);
+    }
+
+    // A request superseded from the start: nothing blamed, the walk stops within one check.
+    Progress cancelled;
+    cancelled.cancelled = [] {
+        return true;
+    };
+    CHECK(findIdleBlame(*trace, four, cancelled).idles.empty());
+    const auto whole = findCriticalPath(*trace, requestFor());
+    REQUIRE(whole.steps.size() > 20'000); // 86,815 steps on this run
+    const auto stopped = findCriticalPath(*trace, requestFor(), cancelled);
+    CHECK(stopped.steps.size() < 4096 * 3);
+    CHECK(stopped.startReason == "cancelled");
+
+    // Progress: fractions in [0, 1], the last ones near the end of the walk and of the blame.
+    std::vector<double> seen;
+    Progress watched;
+    watched.report = [&seen](double f) {
+        seen.push_back(f);
+    };
+    CHECK(findCriticalPath(*trace, requestFor(), watched).steps.size() == whole.steps.size());
+    REQUIRE(seen.size() > 5);
+    CHECK(std::all_of(seen.begin(), seen.end(), [](double f) { return f >= 0.0 && f <= 1.0; }));
+    CHECK(seen.back() > 0.8);
+    seen.clear();
+    findIdleBlame(*trace, one, watched);
+    REQUIRE_FALSE(seen.empty());
+    CHECK(seen.back() == 1.0);
+}
+
 TEST_CASE(
     "on the planted imbalance the critical path runs through the overloaded PEs", "[analysis][why]")
 {
