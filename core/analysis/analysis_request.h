@@ -26,6 +26,18 @@ struct Progress {
     std::function<bool()> cancelled;
 
     [[nodiscard]] bool isCancelled() const { return cancelled && cancelled(); }
+    // For one stage of a longer analysis: the same cancellation, and its fractions mapped to
+    // [from, from + share] of this one's. It refers to this Progress, which must outlive it.
+    [[nodiscard]] Progress part(double from, double share) const
+    {
+        Progress stage;
+        stage.cancelled = cancelled;
+        if (report)
+            stage.report = [this, from, share](double f) {
+                report(from + share * f);
+            };
+        return stage;
+    }
 };
 
 // What to analyse: a time window, a set of PEs and (where it applies) of entry methods.

@@ -482,21 +482,11 @@ int chooseElbow(const std::vector<ClusterSweepRow>& rows, double totalSumOfSquar
 std::optional<PeClustering> clusterPes(const Trace& trace, const AnalysisRequest& request,
     const ClusterOptions& options, const Progress& progress)
 {
-    Progress part;
-    part.cancelled = progress.cancelled;
-    if (progress.report)
-        part.report = [&](double f) {
-            progress.report(0.5 * f);
-        };
-    auto features = computePeFeatures(trace, request, part);
+    auto features = computePeFeatures(trace, request, progress.part(0.0, 0.5));
     if (!features)
         return std::nullopt;
-    if (progress.report)
-        part.report = [&](double f) {
-            progress.report(0.5 + 0.5 * f);
-        };
     const unsigned threads = request.threads == 0 ? workerCount(0) : request.threads;
-    return clusterFeatures(std::move(*features), options, threads, part);
+    return clusterFeatures(std::move(*features), options, threads, progress.part(0.5, 0.5));
 }
 
 std::optional<PeClustering> clusterFeatures(PeFeatures featureVectors,

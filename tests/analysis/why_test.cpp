@@ -301,6 +301,29 @@ TEST_CASE("critical path and idle blame: threads give the same result, a cancell
     CHECK(seen.back() == 1.0);
 }
 
+TEST_CASE("a stage's progress maps its fractions into its share and keeps the cancellation",
+    "[analysis][why]")
+{
+    std::vector<double> seen;
+    bool stop = false;
+    Progress whole;
+    whole.report = [&seen](double f) {
+        seen.push_back(f);
+    };
+    whole.cancelled = [&stop] {
+        return stop;
+    };
+    const auto second = whole.part(0.3, 0.7);
+    second.report(0.0);
+    second.report(0.5);
+    second.report(1.0);
+    CHECK(seen == std::vector<double> { 0.3, 0.3 + 0.35, 1.0 });
+    CHECK_FALSE(second.isCancelled());
+    stop = true;
+    CHECK(second.isCancelled());
+    CHECK_FALSE(Progress {}.part(0.0, 0.5).report); // nothing to report to
+}
+
 TEST_CASE(
     "on the planted imbalance the critical path runs through the overloaded PEs", "[analysis][why]")
 {

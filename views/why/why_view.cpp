@@ -277,19 +277,10 @@ void WhyView::recompute()
             // Both analyses stop early once a newer request supersedes this one (a range or
             // PEs changed while a large run is still being walked); the result is then dropped.
             // The walk is a third of the work on large runs, the blame the rest.
-            auto part = [&progress](double from, double share) {
-                core::analysis::Progress p;
-                p.cancelled = progress.cancelled;
-                if (progress.report)
-                    p.report = [&progress, from, share](double f) {
-                        progress.report(from + share * f);
-                    };
-                return p;
-            };
-            auto path = core::analysis::findCriticalPath(trace, request, part(0.0, 0.3));
+            auto path = core::analysis::findCriticalPath(trace, request, progress.part(0.0, 0.3));
             auto byEntry = core::analysis::criticalPathByEntry(path);
             return Result { std::move(path), std::move(byEntry),
-                core::analysis::findIdleBlame(trace, request, part(0.3, 0.7)) };
+                core::analysis::findIdleBlame(trace, request, progress.part(0.3, 0.7)) };
         },
         [this](Result result) {
             m_result = std::move(result);
