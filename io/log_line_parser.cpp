@@ -2,6 +2,7 @@
 
 #include "field_cursor.h"
 #include "integer_scan.h"
+#include "integer_scan_avx512.h"
 #include "line_reader.h"
 
 #include <algorithm>
@@ -237,22 +238,41 @@ bool LogLineParser::parseCommon(std::string_view line, LogRecord& r)
     return decodeCommon(f, n, r);
 }
 
+[[gnu::always_inline]] inline bool LogLineParser::finishInPlace(const std::int64_t* f, int n,
+    const char* text, const char* lineEnd, LogRecord& r, const char*& newline)
+{
+    // A line of LineReader::kMaxLine or more is skipped there; leave such a line (only blanks
+    // could make one this long) to the reader.
+    if (n == 0 || static_cast<std::size_t>(lineEnd - text) >= LineReader::kMaxLine
+        || !decodeCommon(f, n, r))
+        return false;
+    newline = lineEnd;
+    return true;
+}
+
 bool LogLineParser::parseInPlace(
+    const char* text, const char* end, LogRecord& r, const char*& newline)
+{
+#if PARALLAX_HAVE_WIDE_SCAN
+    if (m_wideScan)
+        return parseInPlaceWide(text, end, r, newline);
+#endif
+    std::int64_t f[kFastFields];
+    int n = 0;
+    const char* p = text;
+    return scan::integersToNewline(p, end, f, n) && finishInPlace(f, n, text, p, r, newline);
+}
+
+#if PARALLAX_HAVE_WIDE_SCAN
+PARALLAX_WIDE_SCAN_TARGET bool LogLineParser::parseInPlaceWide(
     const char* text, const char* end, LogRecord& r, const char*& newline)
 {
     std::int64_t f[kFastFields];
     int n = 0;
     const char* p = text;
-    // A line of LineReader::kMaxLine or more is skipped there; leave such a line (only blanks
-    // could make one this long) to the reader.
-    if (!scan::integersToNewline(p, end, f, n) || n == 0
-        || static_cast<std::size_t>(p - text) >= LineReader::kMaxLine)
-        return false;
-    if (!decodeCommon(f, n, r))
-        return false;
-    newline = p;
-    return true;
+    return scan::integersToNewlineWide(p, end, f, n) && finishInPlace(f, n, text, p, r, newline);
 }
+#endif
 
 bool LogLineParser::readCounters(FieldCursor& c, LogRecord& r)
 {

@@ -2,6 +2,7 @@
 
 #include "core/log_record.h"
 #include "core/run_metadata.h"
+#include "integer_scan_avx512.h"
 
 #include <array>
 #include <string>
@@ -40,6 +41,14 @@ public:
     [[nodiscard]] std::uint64_t doubledMulticasts() const { return m_doubledMulticasts; }
 
 private:
+#if PARALLAX_HAVE_WIDE_SCAN
+    // parseInPlace through scan::integersToNewlineWide, for processors that have it.
+    PARALLAX_WIDE_SCAN_TARGET bool parseInPlaceWide(
+        const char* text, const char* end, core::LogRecord& record, const char*& newline);
+#endif
+    // parseInPlace's checks once the line's integers f[0..n) are read up to `lineEnd`.
+    bool finishInPlace(const std::int64_t* f, int n, const char* text, const char* lineEnd,
+        core::LogRecord& record, const char*& newline);
     // The fast path for the records that make up almost every log (BEGIN/END_PROCESSING,
     // CREATION, CREATION_BCAST, idle/pack/unpack, user events): the line's integers in one scan,
     // then the type's field count and ranges. Takes a line only when parseChecked would accept it
@@ -65,6 +74,7 @@ private:
     std::vector<std::int64_t> m_papi;
     std::vector<core::PeId> m_destinations;
     std::uint64_t m_doubledMulticasts = 0;
+    bool m_wideScan = scan::wideEnabled();
 };
 
 } // namespace parallax::io

@@ -1,6 +1,7 @@
 #include "baselines.h"
 
 #include "io/integer_scan.h"
+#include "io/integer_scan_avx512.h"
 #include "io/run_parallel.h"
 
 #include <zlib.h>
@@ -63,14 +64,17 @@ void tokenize(const char* p, const char* end, Tally& t)
     }
 }
 
-// Every line of [p, end) through the loader's integer scan; a line it refuses is skipped.
-void scanLines(const char* p, const char* end, Tally& t)
+// Every line of [p, end) through the loader's integer scan (the form the loader picks for this
+// processor); a line it refuses is skipped.
+template <typename Scan>
+[[gnu::always_inline]] inline void scanLinesWith(
+    const char* p, const char* end, Tally& t, const Scan& scan)
 {
     std::int64_t values[io::scan::kMaxIntegers];
     while (p < end) {
         int count = 0;
         const char* at = p;
-        if (io::scan::integersToNewline(at, end, values, count)) {
+        if (scan(at, end, values, count)) {
             t.sum += static_cast<std::uint64_t>(values[0] + values[count - 1]);
         } else {
             at = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
@@ -80,6 +84,30 @@ void scanLines(const char* p, const char* end, Tally& t)
         ++t.lines;
         p = at + 1;
     }
+}
+
+#if PARALLAX_HAVE_WIDE_SCAN
+PARALLAX_WIDE_SCAN_TARGET void scanLinesWide(const char* p, const char* end, Tally& t)
+{
+    scanLinesWith(p, end, t,
+        [](const char*& at, const char* e, std::int64_t* out, int& count)
+            PARALLAX_WIDE_SCAN_TARGET {
+                return io::scan::integersToNewlineWide(at, e, out, count);
+            });
+}
+#endif
+
+void scanLines(const char* p, const char* end, Tally& t)
+{
+#if PARALLAX_HAVE_WIDE_SCAN
+    if (io::scan::wideEnabled()) {
+        scanLinesWide(p, end, t);
+        return;
+    }
+#endif
+    scanLinesWith(p, end, t, [](const char*& at, const char* e, std::int64_t* out, int& count) {
+        return io::scan::integersToNewline(at, e, out, count);
+    });
 }
 
 class File {

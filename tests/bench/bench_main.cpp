@@ -15,6 +15,7 @@
 #include "core/analysis/usage_profile.h"
 #include "core/trace.h"
 #include "io/index_cache.h"
+#include "io/integer_scan_avx512.h"
 #include "io/run_loader.h"
 #include "peak_memory.h"
 
@@ -442,6 +443,17 @@ int main(int argc, char** argv)
     IngestFigures ingest;
     if (!measureIngest(o, loadRepeat, ingest, trace))
         return 1;
+    // Where the loader runs the AVX-512 integer scan, the same loads with the portable one.
+    const bool wideScan = io::scan::wideEnabled();
+    IngestFigures portable;
+    if (wideScan) {
+        core::TracePtr portableTrace;
+        io::scan::allowWideScan(false);
+        const bool ok = measureIngest(o, loadRepeat, portable, portableTrace);
+        io::scan::allowWideScan(true);
+        if (!ok)
+            return 1;
+    }
 
     std::vector<BaselineFigures> baselines;
     if (anyGzip) {
@@ -464,6 +476,8 @@ int main(int argc, char** argv)
     std::printf("%-36s %12s %12s   (best of %d)\n", "ingest", "1 thread", "2 threads", loadRepeat);
     for (const auto& b : baselines)
         printBaseline(b);
+    std::printf("integer scan of the loader: %s\n",
+        wideScan ? "AVX-512 VBMI2" : "SSE2 (the processor has no AVX-512 VBMI2)");
     printIngest(ingest, *trace, baselines.front());
     for (std::size_t k = 1; k < baselines.size(); ++k) {
         std::printf("  %-34s %12.2f %12.2f\n",
@@ -474,6 +488,20 @@ int main(int argc, char** argv)
             (std::string("CPU ratio to ") + baselines[k].shortName).c_str(),
             baselines[k].cpu[0] / std::max(ingest.cpu[0], 1e-9),
             baselines[k].cpu[1] / std::max(ingest.cpu[1], 1e-9));
+    }
+    if (wideScan) {
+        const double events = static_cast<double>(trace->eventCount());
+        std::printf("the same ingest with the portable SSE2 scan\n");
+        std::printf("  %-34s %12.1f %12.1f\n", "CPU ns per event",
+            portable.cpu[0] * 1e9 / std::max(events, 1.0),
+            portable.cpu[1] * 1e9 / std::max(events, 1.0));
+        std::printf("  %-34s %12.2f %12.2f\n",
+            (std::string("CPU ratio to ") + baselines.front().shortName).c_str(),
+            baselines.front().cpu[0] / std::max(portable.cpu[0], 1e-9),
+            baselines.front().cpu[1] / std::max(portable.cpu[1], 1e-9));
+        std::printf("  %-34s %12.2f %12.2f\n", "AVX-512 scan's CPU / this",
+            ingest.cpu[0] / std::max(portable.cpu[0], 1e-9),
+            ingest.cpu[1] / std::max(portable.cpu[1], 1e-9));
     }
     std::printf("\n");
     // The ingest trace is released first so that the reopen's RSS is its own; the analyses then

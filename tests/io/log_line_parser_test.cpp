@@ -2,6 +2,7 @@
 // 7.0 and 11.0, using the worked example lines of §2.6, plus damaged and hostile lines.
 
 #include "io/integer_scan.h"
+#include "io/integer_scan_avx512.h"
 #include "io/log_line_parser.h"
 #include "io/sts_reader.h"
 #include "support/test_support.h"
@@ -595,8 +596,12 @@ TEST_CASE("parseInPlace takes a common line from the text up to its newline as p
 {
     // The loader hands the rest of a mapped file to parseInPlace; it must decode exactly the
     // lines the quick scan takes (same record as parse) and leave every other line untouched.
+    // Both integer scans: the portable one, and the AVX-512 one where the processor has it.
+    const bool allowWide = GENERATE(false, true);
+    io::scan::allowWideScan(allowWide);
     const auto metadata = exampleMetadata(11.0);
     LogLineParser parser(metadata);
+    io::scan::allowWideScan(true);
     LogLineParser reference(metadata);
     const std::string text = "2 4 151 1695 7 0 80 0 12 1108\n"
                              "1 18 124 1595 6 0 80 2\n"
@@ -637,12 +642,25 @@ TEST_CASE("parseInPlace takes a common line from the text up to its newline as p
     }
 }
 
-TEST_CASE("the vector integer scan reads every line exactly as the byte loop does")
+#if PARALLAX_HAVE_WIDE_SCAN
+namespace {
+PARALLAX_WIDE_SCAN_TARGET bool wideScan(
+    const char*& p, const char* end, std::int64_t* out, int& count)
+{
+    return io::scan::integersToNewlineWide(p, end, out, count);
+}
+} // namespace
+#endif
+
+TEST_CASE("the vector integer scans read every line exactly as the byte loop does")
 {
     // Random lines of integers, blanks, tabs, signs and the odd foreign character, each followed
-    // by enough text that the vector scan runs (it needs io::scan::kVectorReach bytes); both scans
-    // must agree on acceptance, values, count and where the line ends. Seeded: the same lines
-    // every run.
+    // by enough text that the vector scans run (they need io::scan::kVectorReach bytes); the SSE2
+    // and (where the processor has it) the AVX-512 scan must agree with the byte loop on
+    // acceptance, values, count and where the line ends. Seeded: the same lines every run.
+    const bool wide = io::scan::cpuHasWideScan();
+    if (!wide)
+        WARN("this processor has no AVX-512 VBMI2: the wide scan is not compared");
     std::uint64_t state = 0x9E3779B97F4A7C15ULL;
     auto next = [&](std::uint64_t bound) {
         state ^= state << 13;
@@ -682,13 +700,27 @@ TEST_CASE("the vector integer scan reads every line exactly as the byte loop doe
         const bool fastOk = io::scan::integersToNewline(fastAt, end, fast, fastCount);
         const bool slowOk = io::scan::integersBytewise<true>(slowAt, end, slow, slowCount);
         REQUIRE(fastOk == slowOk);
-        if (!slowOk)
-            continue;
-        ++accepted;
-        REQUIRE(fastCount == slowCount);
-        REQUIRE(fastAt == slowAt);
-        for (int i = 0; i < slowCount; ++i)
-            REQUIRE(fast[i] == slow[i]);
+        if (slowOk) {
+            ++accepted;
+            REQUIRE(fastCount == slowCount);
+            REQUIRE(fastAt == slowAt);
+            for (int i = 0; i < slowCount; ++i)
+                REQUIRE(fast[i] == slow[i]);
+        }
+#if PARALLAX_HAVE_WIDE_SCAN
+        if (wide) {
+            std::int64_t values[io::scan::kMaxIntegers] = {};
+            int count = -1;
+            const char* at = text.data();
+            REQUIRE(wideScan(at, end, values, count) == slowOk);
+            if (slowOk) {
+                REQUIRE(count == slowCount);
+                REQUIRE(at == slowAt);
+                for (int i = 0; i < slowCount; ++i)
+                    REQUIRE(values[i] == slow[i]);
+            }
+        }
+#endif
     }
     // Both outcomes were exercised.
     CHECK(accepted > 5000);

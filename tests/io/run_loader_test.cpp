@@ -1,6 +1,7 @@
 // loadRun / readPeLog: encodings give identical stores, threads do not change results,
 // progress adds up, cancellation stops the load.
 
+#include "io/integer_scan_avx512.h"
 #include "io/run_loader.h"
 #include "support/io_support.h"
 #include "support/report_support.h"
@@ -101,6 +102,31 @@ TEST_CASE("one worker thread and several give identical stores")
     io::LoadOptions many;
     many.threads = 4;
     requireSameTrace(*loadOk(path, one), *loadOk(path, many));
+}
+
+TEST_CASE("the portable and the AVX-512 integer scans give identical stores on every real run")
+{
+    // The loader picks the AVX-512 scan where the processor has it; every real dataset must load
+    // to the same store, issue counts included, with either. Where the processor lacks it both
+    // loads take the portable scan, and this says so.
+    if (!io::scan::cpuHasWideScan())
+        WARN("this processor has no AVX-512 VBMI2: only the portable scan is exercised");
+    struct Restore {
+        ~Restore() { io::scan::allowWideScan(true); }
+    } restore;
+    std::size_t runs = 0;
+    for (const char* name : { "gen-feat-smp", "gen-leanmd-smp", "gen-feat-flush-plain",
+             "gen-feat-notracenested", "gen-feat-binshrink-partial", "pipit-pingpong-v11",
+             "pipit-hello1darray-v11", "charm-synth-v7", "projections-hello-v3" }) {
+        INFO(name);
+        io::scan::allowWideScan(false);
+        const auto portable = loadOk(realLog(name));
+        io::scan::allowWideScan(true);
+        const auto wide = loadOk(realLog(name));
+        requireSameTrace(*portable, *wide);
+        ++runs;
+    }
+    CHECK(runs == 9);
 }
 
 TEST_CASE("progress reports bytes that grow to the total of the log files")

@@ -1,0 +1,157 @@
+#pragma once
+
+// A third form of scan::integersToNewline for x86-64 processors with AVX-512 VBMI2 (Intel Ice
+// Lake and later, AMD Zen 4 and later): the whole line in one 64-byte register, every number's
+// position found at once (a compress of the token ends), and eight numbers converted per
+// instruction sequence with no branch on their lengths. On the 512-PE realistic run it scans a
+// line in half the time of the SSE2 form. The binary stays portable: the function is compiled
+// for those instructions alone and only called where the processor has them
+// (scan::wideEnabled()); same contract and same results as the other two forms (a test
+// compares all three on random lines).
+
+#include "integer_scan.h"
+
+#include <atomic>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// GCC 12 warns of "maybe uninitialized" values inside the AVX-512 intrinsics themselves (its bug
+// 105593, fixed in 13); the warning is located in the header, so it is silenced there only.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#define PARALLAX_HAVE_WIDE_SCAN 1
+// Compiles a function for the processors integersToNewlineWide needs.
+#define PARALLAX_WIDE_SCAN_TARGET                                                                  \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt")))
+#else
+#define PARALLAX_HAVE_WIDE_SCAN 0
+#endif
+
+namespace parallax::io::scan {
+
+// Whether this processor (and its operating system) can run integersToNewlineWide.
+inline bool cpuHasWideScan()
+{
+#if PARALLAX_HAVE_WIDE_SCAN
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+            && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi")
+            && __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("bmi2")
+            && __builtin_cpu_supports("popcnt");
+    }();
+    return has;
+#else
+    return false;
+#endif
+}
+
+namespace detail {
+inline std::atomic<bool> wideAllowed { true };
+} // namespace detail
+
+// Lets benchmarks and tests run the portable scan on a processor that has the wide one.
+// Parsers made afterwards follow it; one already made keeps its choice.
+inline void allowWideScan(bool allowed)
+{
+    detail::wideAllowed.store(allowed, std::memory_order_relaxed);
+}
+
+// Whether a parser made now uses integersToNewlineWide.
+inline bool wideEnabled()
+{
+    return cpuHasWideScan() && detail::wideAllowed.load(std::memory_order_relaxed);
+}
+
+#if PARALLAX_HAVE_WIDE_SCAN
+
+// integersToNewline with AVX-512; only call it where cpuHasWideScan(). Reads the 64 bytes at
+// `p`, so it runs only when kVectorReach bytes remain; a line of 64 bytes or more, anything but
+// digits and blanks, and a number of more than 16 digits go to the byte loop, as there.
+namespace detail {
+
+// The numbers right-aligned in the eight 8-byte lanes of `at` (positions in `text`; bytes off
+// `isDigit` are zero), as eight 64-bit values.
+PARALLAX_WIDE_SCAN_TARGET [[gnu::always_inline]] inline __m512i eightDigits(
+    __m512i text, __mmask64 isDigit, __m512i at)
+{
+    __m512i d = _mm512_and_si512(
+        _mm512_maskz_permutexvar_epi8(isDigit, at, text), _mm512_set1_epi8(0x0F));
+    // Pairs (10a + b in 16 bits), then quads (100ab + cd in 32 bits), then the eight.
+    d = _mm512_madd_epi16(
+        _mm512_maddubs_epi16(d, _mm512_set1_epi16(0x010A)), _mm512_set1_epi32(0x00010064));
+    return _mm512_add_epi64(
+        _mm512_mul_epu32(d, _mm512_set1_epi64(10000)), _mm512_srli_epi64(d, 32));
+}
+
+} // namespace detail
+
+PARALLAX_WIDE_SCAN_TARGET [[gnu::always_inline]] inline bool integersToNewlineWide(
+    const char*& p, const char* end, std::int64_t* out, int& count)
+{
+    if (end - p < kVectorReach)
+        return integersBytewise<true>(p, end, out, count);
+    const __m512i text = _mm512_loadu_si512(p);
+    const std::uint64_t newline = _mm512_cmpeq_epi8_mask(text, _mm512_set1_epi8('\n'));
+    if (newline == 0)
+        return integersBytewise<true>(p, end, out, count);
+    const auto length = static_cast<unsigned>(_tzcnt_u64(newline));
+    const std::uint64_t line = _bzhi_u64(~std::uint64_t { 0 }, length);
+    const std::uint64_t blank = _mm512_cmpeq_epi8_mask(text, _mm512_set1_epi8(' ')) & line;
+    const std::uint64_t digit
+        = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(text, _mm512_set1_epi8('0')), _mm512_set1_epi8(10))
+        & line;
+    if ((digit | blank) != line || digit == 0)
+        return integersBytewise<true>(p, end, out, count);
+    const std::uint64_t starts = digit & ~(digit << 1);
+    const std::uint64_t ends = digit & ~(digit >> 1);
+    const int n = static_cast<int>(_mm_popcnt_u64(starts));
+    if (n > kMaxIntegers)
+        return false;
+
+    // The byte positions of every number's first and last digit, in order, in the low bytes.
+    const __m512i position
+        = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46,
+            45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24,
+            23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i last = _mm512_maskz_compress_epi8(ends, position);
+    const __m512i first = _mm512_maskz_compress_epi8(starts, position);
+    // Digits minus one of each number.
+    const __m512i span = _mm512_sub_epi8(last, first);
+    const __m128i span16 = _mm512_castsi512_si128(span);
+    if (_mm_cmpgt_epu8_mask(span16, _mm_set1_epi8(15)) != 0)
+        return integersBytewise<true>(p, end, out, count);
+    const bool beyondEight = _mm_cmpgt_epu8_mask(span16, _mm_set1_epi8(7)) != 0;
+
+    // Each number right-aligned in its own 8 bytes (eight numbers a round): byte j of lane k
+    // is text[last_k - 7 + j] when that is one of the number's digits, zero otherwise; the
+    // digits are then summed in pairs, quads and eights by multiply-adds. A number of 9 to 16
+    // digits has its leading digits gathered the same way from 8 bytes further left.
+    const __m512i sevenMinusJ = _mm512_set1_epi64(0x0001020304050607LL);
+    const __m512i fifteenMinusJ = _mm512_set1_epi64(0x08090A0B0C0D0E0FLL);
+    __m512i lane = _mm512_set_epi64(0x0707070707070707LL, 0x0606060606060606LL,
+        0x0505050505050505LL, 0x0404040404040404LL, 0x0303030303030303LL, 0x0202020202020202LL,
+        0x0101010101010101LL, 0);
+    for (int round = 0; round * 8 < n; ++round) {
+        const __m512i lastOfLane = _mm512_permutexvar_epi8(lane, last);
+        const __m512i spanOfLane = _mm512_permutexvar_epi8(lane, span);
+        __m512i value = detail::eightDigits(text, _mm512_cmple_epu8_mask(sevenMinusJ, spanOfLane),
+            _mm512_sub_epi8(lastOfLane, sevenMinusJ));
+        if (beyondEight) {
+            const __m512i high
+                = detail::eightDigits(text, _mm512_cmple_epu8_mask(fifteenMinusJ, spanOfLane),
+                    _mm512_sub_epi8(lastOfLane, fifteenMinusJ));
+            value = _mm512_add_epi64(value, _mm512_mul_epu32(high, _mm512_set1_epi64(100000000)));
+        }
+        _mm512_storeu_si512(out + 8 * round, value);
+        lane = _mm512_add_epi8(lane, _mm512_set1_epi8(8));
+    }
+    p += length;
+    count = n;
+    return true;
+}
+
+#endif
+
+} // namespace parallax::io::scan
