@@ -152,6 +152,87 @@ PARALLAX_WIDE_SCAN_TARGET [[gnu::always_inline]] inline bool integersToNewlineWi
     return true;
 }
 
+// The `value[+repeat]` tokens of a summary line (.sum, .sumd), 64 bytes at a time, from
+// text[at] (the start of a token) while 64 bytes remain: calls emit(value, repeat) for every
+// token of each block up to its last blank and returns where it stopped, at the start of a
+// token, for the byte loop to go on. It stops, emitting nothing of that block, at anything
+// the byte loop must judge: a character other than digits, '+', blanks; a '+' not between
+// digits or a second '+' in a token; a number of more than 8 digits; a repeat of 0; no blank in
+// the block. `full` is set when emit returns false (the consumer has all it can hold).
+template <typename Emit>
+PARALLAX_WIDE_SCAN_TARGET std::size_t runsWide(
+    const char* text, std::size_t at, std::size_t size, Emit& emit, bool& full)
+{
+    const __m512i position
+        = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46,
+            45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24,
+            23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i sevenMinusJ = _mm512_set1_epi64(0x0001020304050607LL);
+    const __m512i firstLanes = _mm512_set_epi64(0x0707070707070707LL, 0x0606060606060606LL,
+        0x0505050505050505LL, 0x0404040404040404LL, 0x0303030303030303LL, 0x0202020202020202LL,
+        0x0101010101010101LL, 0);
+    std::uint64_t values[32];
+    while (size - at >= 64) {
+        const __m512i block = _mm512_loadu_si512(text + at);
+        const std::uint64_t blank = _mm512_cmpeq_epi8_mask(block, _mm512_set1_epi8(' '))
+            | _mm512_cmpeq_epi8_mask(block, _mm512_set1_epi8('\t'));
+        const std::uint64_t plusAll = _mm512_cmpeq_epi8_mask(block, _mm512_set1_epi8('+'));
+        const std::uint64_t digitAll = _mm512_cmplt_epu8_mask(
+            _mm512_sub_epi8(block, _mm512_set1_epi8('0')), _mm512_set1_epi8(10));
+        if ((blank | plusAll | digitAll) != ~std::uint64_t { 0 } || blank == 0)
+            break;
+        // Up to and with the block's last blank: a token cut by the block's end waits for the
+        // next block.
+        const auto length = 64 - static_cast<unsigned>(__builtin_clzll(blank));
+        const std::uint64_t kept = _bzhi_u64(~std::uint64_t { 0 }, length);
+        const std::uint64_t digit = digitAll & kept;
+        const std::uint64_t plus = plusAll & kept;
+        // Every '+' between two digits.
+        if ((plus & ~(digit << 1)) != 0 || (plus & ~(digit >> 1)) != 0)
+            break;
+        const std::uint64_t starts = digit & ~(digit << 1);
+        const std::uint64_t ends = digit & ~(digit >> 1);
+        // Bit k: number k is a repeat count (after a '+'); number k is followed by a '+'.
+        const std::uint64_t isRepeat = _pext_u64(starts & (plus << 1), starts);
+        const std::uint64_t beforePlus = _pext_u64(ends & (plus >> 1), ends);
+        if ((isRepeat & beforePlus) != 0) // value+repeat+more
+            break;
+        const auto n = static_cast<unsigned>(_mm_popcnt_u64(starts));
+        const __m512i last = _mm512_maskz_compress_epi8(ends, position);
+        const __m512i span = _mm512_sub_epi8(last, _mm512_maskz_compress_epi8(starts, position));
+        if (_mm512_mask_cmpgt_epu8_mask(
+                _bzhi_u64(~std::uint64_t { 0 }, n), span, _mm512_set1_epi8(7))
+            != 0)
+            break;
+        std::uint64_t zero = 0;
+        __m512i lane = firstLanes;
+        for (unsigned round = 0; round * 8 < n; ++round) {
+            const __m512i lastOfLane = _mm512_permutexvar_epi8(lane, last);
+            const __m512i spanOfLane = _mm512_permutexvar_epi8(lane, span);
+            const __m512i value
+                = detail::eightDigits(block, _mm512_cmple_epu8_mask(sevenMinusJ, spanOfLane),
+                    _mm512_sub_epi8(lastOfLane, sevenMinusJ));
+            zero |= std::uint64_t { _mm512_cmpeq_epi64_mask(value, _mm512_setzero_si512()) }
+                << (8 * round);
+            _mm512_storeu_si512(values + 8 * round, value);
+            lane = _mm512_add_epi8(lane, _mm512_set1_epi8(8));
+        }
+        if ((zero & isRepeat) != 0)
+            break;
+        for (unsigned k = 0; k < n; ++k) {
+            if (((isRepeat >> k) & 1) != 0)
+                continue;
+            const auto repeat = ((beforePlus >> k) & 1) != 0 ? values[k + 1] : 1;
+            if (!emit(static_cast<std::int64_t>(values[k]), static_cast<std::int64_t>(repeat))) {
+                full = true;
+                return at;
+            }
+        }
+        at += length;
+    }
+    return at;
+}
+
 #endif
 
 } // namespace parallax::io::scan

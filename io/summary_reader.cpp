@@ -3,6 +3,7 @@
 #include "byte_source.h"
 #include "field_cursor.h"
 #include "file_info.h"
+#include "integer_scan_avx512.h"
 #include "line_reader.h"
 #include "reader_limits.h"
 
@@ -138,9 +139,23 @@ template <typename Emit> bool forEachRun(std::string_view line, Emit&& emit)
 {
     std::size_t i = 0;
     bool first = true;
+#if PARALLAX_HAVE_WIDE_SCAN
+    const bool wide = scan::wideEnabled();
+#endif
     while (i < line.size()) {
         while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
             ++i;
+#if PARALLAX_HAVE_WIDE_SCAN
+        // After the label, whole blocks of plain tokens at once where the processor can.
+        if (wide && !first && line.size() - i >= 64) {
+            bool full = false;
+            i = scan::runsWide(line.data(), i, line.size(), emit, full);
+            if (full)
+                return true; // consumer is full
+            while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+                ++i;
+        }
+#endif
         if (!first && i < line.size()) { // the common token, read in one pass
             const char* p = line.data() + i;
             std::int64_t value = 0;
@@ -357,6 +372,42 @@ std::optional<core::PeSummary> readSummary(
     return s;
 }
 
+namespace {
+
+// A run of equal non-zero values of a .sumd line, never crossing an entry.
+struct Run {
+    std::int64_t start = 0;
+    std::int64_t length = 0;
+    std::int64_t value = 0;
+};
+
+// readSummaryDetail's working rows, kept per thread from one file to the next: a run has a
+// .sumd per PE, and vectors grown afresh for each cost their copies and page faults every time.
+struct DetailScratch {
+    std::vector<Run> times;
+    std::vector<Run> calls;
+    std::vector<core::SummaryDetailCell> cells;
+
+    void clear()
+    {
+        times.clear();
+        calls.clear();
+        cells.clear();
+    }
+    // Gives the memory back after an unusually large file.
+    void release()
+    {
+        constexpr std::size_t kKeepBytes = std::size_t { 16 } << 20;
+        if (times.capacity() * sizeof(Run) + calls.capacity() * sizeof(Run)
+                + cells.capacity() * sizeof(core::SummaryDetailCell)
+            > kKeepBytes)
+            *this = DetailScratch {};
+    }
+};
+thread_local DetailScratch t_detailScratch;
+
+} // namespace
+
 std::optional<core::PeSummaryDetail> readSummaryDetail(
     const std::string& path, core::PeId pe, core::ImportReport& report)
 {
@@ -393,11 +444,6 @@ std::optional<core::PeSummaryDetail> readSummaryDetail(
     // Both lines are one EP-major sequence of n*e values; runs continue across EP boundaries.
     // Only non-zero runs are kept, as runs (split where an entry ends): memory follows the
     // tokens of the file, never what a `1+4194304` or the header claims.
-    struct Run {
-        std::int64_t start = 0;
-        std::int64_t length = 0;
-        std::int64_t value = 0;
-    };
     bool negative = false;
     auto readRuns = [&](std::string_view text, std::vector<Run>& out) {
         std::int64_t position = 0;
@@ -430,8 +476,11 @@ std::optional<core::PeSummaryDetail> readSummaryDetail(
             problem("detail line does not hold numIntervals*numEPs = " + std::to_string(total)
                 + " values");
     };
-    std::vector<Run> times;
-    std::vector<Run> calls;
+    auto& scratch = t_detailScratch;
+    scratch.clear();
+    auto& times = scratch.times;
+    auto& calls = scratch.calls;
+    auto& cells = scratch.cells;
     while (n > 0 && lines.next(line)) {
         if (line.starts_with("ExeTimePerEPperInterval"))
             readRuns(line, times);
@@ -465,13 +514,15 @@ std::optional<core::PeSummaryDetail> readSummaryDetail(
         cell.length = static_cast<std::uint32_t>(end - start);
         cell.timeUs = inA ? times[a].value : 0;
         cell.calls = inB ? calls[b].value : 0;
-        d.cells.push_back(cell);
+        cells.push_back(cell);
         position = end;
         if (a < times.size() && times[a].start + times[a].length <= position)
             ++a;
         if (b < calls.size() && calls[b].start + calls[b].length <= position)
             ++b;
     }
+    d.cells.assign(cells.begin(), cells.end()); // exactly as many as there are
+    scratch.release();
     return d;
 }
 

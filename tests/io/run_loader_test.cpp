@@ -124,6 +124,31 @@ TEST_CASE("the portable and the AVX-512 integer scans give identical stores on e
         io::scan::allowWideScan(true);
         const auto wide = loadOk(realLog(name));
         requireSameTrace(*portable, *wide);
+        // The summaries too (their token reader has an AVX-512 form as well).
+        REQUIRE(portable->summaries.size() == wide->summaries.size());
+        for (std::size_t p = 0; p < portable->summaries.size(); ++p) {
+            const auto& a = portable->summaries[p];
+            const auto& b = wide->summaries[p];
+            REQUIRE(a.has_value() == b.has_value());
+            if (a)
+                REQUIRE(a->utilization == b->utilization);
+        }
+        REQUIRE(portable->details.size() == wide->details.size());
+        for (std::size_t p = 0; p < portable->details.size(); ++p) {
+            const auto& a = portable->details[p];
+            const auto& b = wide->details[p];
+            REQUIRE(a.has_value() == b.has_value());
+            if (!a)
+                continue;
+            REQUIRE(a->cells.size() == b->cells.size());
+            for (std::size_t i = 0; i < a->cells.size(); ++i) {
+                REQUIRE(a->cells[i].entry == b->cells[i].entry);
+                REQUIRE(a->cells[i].interval == b->cells[i].interval);
+                REQUIRE(a->cells[i].length == b->cells[i].length);
+                REQUIRE(a->cells[i].timeUs == b->cells[i].timeUs);
+                REQUIRE(a->cells[i].calls == b->cells[i].calls);
+            }
+        }
         ++runs;
     }
     CHECK(runs == 9);
