@@ -7,7 +7,8 @@
 // line in half the time of the SSE2 form. The binary stays portable: the function is compiled
 // for those instructions alone and only called where the processor has them
 // (scan::wideEnabled()); same contract and same results as the other two forms (a test
-// compares all three on random lines).
+// compares all three on random lines). The summary readers' `value[+repeat]` tokens are read
+// the same way (runsWide).
 
 #include "integer_scan.h"
 
@@ -66,9 +67,6 @@ inline bool wideEnabled()
 
 #if PARALLAX_HAVE_WIDE_SCAN
 
-// integersToNewline with AVX-512; only call it where cpuHasWideScan(). Reads the 64 bytes at
-// `p`, so it runs only when kVectorReach bytes remain; a line of 64 bytes or more, anything but
-// digits and blanks, and a number of more than 16 digits go to the byte loop, as there.
 namespace detail {
 
 // The numbers right-aligned in the eight 8-byte lanes of `at` (positions in `text`; bytes off
@@ -87,6 +85,10 @@ PARALLAX_WIDE_SCAN_TARGET [[gnu::always_inline]] inline __m512i eightDigits(
 
 } // namespace detail
 
+// integersToNewline with AVX-512; only call it where cpuHasWideScan(). Reads the 64 bytes at
+// `p`, so it runs only when kVectorReach bytes remain; a line of 64 bytes or more, anything but
+// digits and blanks, and a number of more than 16 digits go to the byte loop, as there. `out`
+// must hold kMaxIntegers values: they are written eight at a time.
 PARALLAX_WIDE_SCAN_TARGET [[gnu::always_inline]] inline bool integersToNewlineWide(
     const char*& p, const char* end, std::int64_t* out, int& count)
 {

@@ -288,8 +288,9 @@ int runRender(const std::vector<std::string>& args, std::ostream& out, std::ostr
             given[QString::fromStdString(option.name)] = QString::fromStdString(*v);
         else if (option.flag && cl.parser.flag(option.name))
             given[QString::fromStdString(option.name)] = QStringLiteral("on");
+    // Only when there are any: applying none would start the view's computation over.
     QString error;
-    if (!view->applyOptions(given, &error))
+    if (!given.empty() && !view->applyOptions(given, &error))
         return cli::usageError(err, "render", error.toStdString());
     // Let the view finish its computation (it runs on the thread pool).
     QElapsedTimer timer;
