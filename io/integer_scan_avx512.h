@@ -71,7 +71,7 @@ namespace detail {
 
 // The numbers right-aligned in the eight 8-byte lanes of `at` (positions in `text`; bytes off
 // `isDigit` are zero), as eight 64-bit values.
-PARALLAX_WIDE_SCAN_TARGET [[gnu::always_inline]] inline __m512i eightDigits(
+[[gnu::always_inline]] PARALLAX_WIDE_SCAN_TARGET inline __m512i eightDigits(
     __m512i text, __mmask64 isDigit, __m512i at)
 {
     __m512i d = _mm512_and_si512(
@@ -89,7 +89,7 @@ PARALLAX_WIDE_SCAN_TARGET [[gnu::always_inline]] inline __m512i eightDigits(
 // `p`, so it runs only when kVectorReach bytes remain; a line of 64 bytes or more, anything but
 // digits and blanks, and a number of more than 16 digits go to the byte loop, as there. `out`
 // must hold kMaxIntegers values: they are written eight at a time.
-PARALLAX_WIDE_SCAN_TARGET [[gnu::always_inline]] inline bool integersToNewlineWide(
+[[gnu::always_inline]] PARALLAX_WIDE_SCAN_TARGET inline bool integersToNewlineWide(
     const char*& p, const char* end, std::int64_t* out, int& count)
 {
     if (end - p < kVectorReach)

@@ -203,7 +203,7 @@ private:
             Json v;
             if (!value(v, depth + 1))
                 return false;
-            out.members.emplace_back(std::move(key), std::move(v));
+            out.members.push_back({ std::move(key), std::move(v) });
             skipSpace();
             if (m_pos < m_text.size() && m_text[m_pos] == ',') {
                 ++m_pos;

@@ -11,6 +11,8 @@ namespace parallax::io {
 // Reading JSON (RFC 8259): a run's reduction.json, session files, and the tests' reading back
 // of exported trace-event files.
 
+struct JsonMember;
+
 // A JSON value: objects keep their members in order (lookups are linear, which suits the small
 // objects of reduction.json and of trace events).
 struct Json {
@@ -20,18 +22,28 @@ struct Json {
     double number = 0;
     std::string string;
     std::vector<Json> items;
-    std::vector<std::pair<std::string, Json>> members;
+    // A named struct rather than std::pair<std::string, Json>: a pair of the incomplete Json is
+    // refused by Clang with libstdc++, where a vector of an incomplete struct is allowed.
+    std::vector<JsonMember> members;
 
-    [[nodiscard]] const Json* get(std::string_view key) const
-    {
-        if (type != Type::Object)
-            return nullptr;
-        for (const auto& [k, v] : members)
-            if (k == key)
-                return &v;
-        return nullptr;
-    }
+    [[nodiscard]] const Json* get(std::string_view key) const;
 };
+
+// One `"key": value` of an object (it unpacks as [key, value]).
+struct JsonMember {
+    std::string first;
+    Json second;
+};
+
+inline const Json* Json::get(std::string_view key) const
+{
+    if (type != Type::Object)
+        return nullptr;
+    for (const auto& [k, v] : members)
+        if (k == key)
+            return &v;
+    return nullptr;
+}
 
 // `text` as a JSON string literal: quoted, with quotes, backslashes and control characters
 // escaped (UTF-8 passes through).

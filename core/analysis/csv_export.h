@@ -8,7 +8,7 @@
 #include <vector>
 
 namespace parallax::core {
-struct Trace;
+class Trace;
 }
 
 namespace parallax::core::analysis {
