@@ -2,9 +2,9 @@
 // 7.0 and 11.0, using the worked example lines of §2.6, plus damaged and hostile lines.
 
 #include "io/integer_scan.h"
-#include "io/integer_scan_avx512.h"
 #include "io/log_line_parser.h"
 #include "io/sts_reader.h"
+#include "support/scan_support.h"
 #include "support/test_support.h"
 
 #include <catch2/catch.hpp>
@@ -597,11 +597,11 @@ TEST_CASE("parseInPlace takes a common line from the text up to its newline as p
     // The loader hands the rest of a mapped file to parseInPlace; it must decode exactly the
     // lines the quick scan takes (same record as parse) and leave every other line untouched.
     // Both integer scans: the portable one, and the AVX-512 one where the processor has it.
-    const bool allowWide = GENERATE(false, true);
-    io::scan::allowWideScan(allowWide);
+    test::WideScanSwitch scans;
+    scans.allowWide(GENERATE(false, true));
     const auto metadata = exampleMetadata(11.0);
     LogLineParser parser(metadata);
-    io::scan::allowWideScan(true);
+    scans.allowWide(true);
     LogLineParser reference(metadata);
     const std::string text = "2 4 151 1695 7 0 80 0 12 1108\n"
                              "1 18 124 1595 6 0 80 2\n"
@@ -658,15 +658,11 @@ TEST_CASE("the vector integer scans read every line exactly as the byte loop doe
     // by enough text that the vector scans run (they need io::scan::kVectorReach bytes); the SSE2
     // and (where the processor has it) the AVX-512 scan must agree with the byte loop on
     // acceptance, values, count and where the line ends. Seeded: the same lines every run.
-    const bool wide = io::scan::cpuHasWideScan();
-    if (!wide)
-        WARN("this processor has no AVX-512 VBMI2: the wide scan is not compared");
-    std::uint64_t state = 0x9E3779B97F4A7C15ULL;
+    const test::WideScanSwitch scans;
+    const bool wide = test::WideScanSwitch::available();
+    test::SeededRandom random(0x9E3779B97F4A7C15ULL);
     auto next = [&](std::uint64_t bound) {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        return state % bound;
+        return random.below(bound);
     };
     const std::string digits = "0123456789";
     std::size_t accepted = 0;

@@ -1,10 +1,10 @@
 // loadRun / readPeLog: encodings give identical stores, threads do not change results,
 // progress adds up, cancellation stops the load.
 
-#include "io/integer_scan_avx512.h"
 #include "io/run_loader.h"
 #include "support/io_support.h"
 #include "support/report_support.h"
+#include "support/scan_support.h"
 #include "support/test_support.h"
 #include "trace_compare.h"
 
@@ -109,19 +109,15 @@ TEST_CASE("the portable and the AVX-512 integer scans give identical stores on e
     // The loader picks the AVX-512 scan where the processor has it; every real dataset must load
     // to the same store, issue counts included, with either. Where the processor lacks it both
     // loads take the portable scan, and this says so.
-    if (!io::scan::cpuHasWideScan())
-        WARN("this processor has no AVX-512 VBMI2: only the portable scan is exercised");
-    struct Restore {
-        ~Restore() { io::scan::allowWideScan(true); }
-    } restore;
+    WideScanSwitch scans;
     std::size_t runs = 0;
     for (const char* name : { "gen-feat-smp", "gen-leanmd-smp", "gen-feat-flush-plain",
              "gen-feat-notracenested", "gen-feat-binshrink-partial", "pipit-pingpong-v11",
              "pipit-hello1darray-v11", "charm-synth-v7", "projections-hello-v3" }) {
         INFO(name);
-        io::scan::allowWideScan(false);
+        scans.allowWide(false);
         const auto portable = loadOk(realLog(name));
-        io::scan::allowWideScan(true);
+        scans.allowWide(true);
         const auto wide = loadOk(realLog(name));
         requireSameTrace(*portable, *wide);
         // The summaries too (their token reader has an AVX-512 form as well).

@@ -1,9 +1,9 @@
 // readSummary / readSummaryDetail / readProjrcEndTime (docs/format.md §3.1, §3.2, §3.4).
 
-#include "io/integer_scan_avx512.h"
 #include "io/summary_reader.h"
 #include "support/allocation_tracker.h"
 #include "support/report_support.h"
+#include "support/scan_support.h"
 #include "support/test_support.h"
 
 #include <catch2/catch.hpp>
@@ -475,17 +475,10 @@ TEST_CASE("summary lines read the same with the portable and the AVX-512 token r
     // the odd token the block reader must leave to the byte loop: a negative value, 9+ digits, a
     // repeat of 0, a doubled '+', a tab, a double blank, a foreign character. Read with each
     // reader, the cells, values and reports must be equal. Seeded: the same lines every run.
-    if (!io::scan::cpuHasWideScan())
-        WARN("this processor has no AVX-512 VBMI2: only the portable reader is exercised");
-    struct Restore {
-        ~Restore() { io::scan::allowWideScan(true); }
-    } restore;
-    std::uint64_t state = 0x2545F4914F6CDD1DULL;
+    WideScanSwitch scans;
+    SeededRandom random(0x2545F4914F6CDD1DULL);
     auto next = [&](std::uint64_t bound) {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        return state % bound;
+        return random.below(bound);
     };
     // One token covering at most `left` values (a well-formed line covers exactly its count).
     auto token = [&](int& left) {
@@ -528,10 +521,10 @@ TEST_CASE("summary lines read the same with the portable and the AVX-512 token r
             + line("ExeTimePerEPperInterval") + line("EPCallTimePerInterval");
         const std::string sum = "ver:7.1 0/1 count:" + std::to_string(total)
             + " ep:1 interval:1.000000e-03 phases:0\n" + line("").substr(1);
-        io::scan::allowWideScan(false);
+        scans.allowWide(false);
         const auto portableDetail = readSumdText(sumd);
         const auto portableSum = readSumText(sum);
-        io::scan::allowWideScan(true);
+        scans.allowWide(true);
         const auto wideDetail = readSumdText(sumd);
         const auto wideSum = readSumText(sum);
         INFO("round " << round);
