@@ -83,6 +83,41 @@ namespace detail {
         _mm512_mul_epu32(d, _mm512_set1_epi64(10000)), _mm512_srli_epi64(d, 32));
 }
 
+// Where the numbers of `text` are (the bits of `starts` and `ends` mark their first and last
+// digits): in the low bytes, in order, each number's last digit's position in `last` and its
+// digits minus one in `span`.
+[[gnu::always_inline]] PARALLAX_WIDE_SCAN_TARGET inline void numberSpans(
+    std::uint64_t starts, std::uint64_t ends, __m512i& last, __m512i& span)
+{
+    const __m512i position
+        = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46,
+            45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24,
+            23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    last = _mm512_maskz_compress_epi8(ends, position);
+    span = _mm512_sub_epi8(last, _mm512_maskz_compress_epi8(starts, position));
+}
+
+// Numbers 8·round to 8·round + 7 of numberSpans' `last` and `span`, each right-aligned in its own
+// 8 bytes and converted: byte j of lane k is text[last_k - skip - 7 + j] when that is one of the
+// number's digits, zero otherwise. With skip 0 that is a number's last eight digits; with skip 8
+// the eight before them.
+[[gnu::always_inline]] PARALLAX_WIDE_SCAN_TARGET inline __m512i eightNumbers(
+    __m512i text, __m512i last, __m512i span, int round, char skip)
+{
+    const __m512i lane
+        = _mm512_add_epi8(_mm512_set_epi64(0x0707070707070707LL, 0x0606060606060606LL,
+                              0x0505050505050505LL, 0x0404040404040404LL, 0x0303030303030303LL,
+                              0x0202020202020202LL, 0x0101010101010101LL, 0),
+            _mm512_set1_epi8(static_cast<char>(8 * round)));
+    // How far byte j of a lane lies before the number's last digit.
+    const __m512i back
+        = _mm512_add_epi8(_mm512_set1_epi64(0x0001020304050607LL), _mm512_set1_epi8(skip));
+    const __m512i lastOfLane = _mm512_permutexvar_epi8(lane, last);
+    const __m512i spanOfLane = _mm512_permutexvar_epi8(lane, span);
+    return eightDigits(
+        text, _mm512_cmple_epu8_mask(back, spanOfLane), _mm512_sub_epi8(lastOfLane, back));
+}
+
 } // namespace detail
 
 // integersToNewline with AVX-512; only call it where cpuHasWideScan(). Reads the 64 bytes at
@@ -112,42 +147,24 @@ namespace detail {
     if (n > kMaxIntegers)
         return false;
 
-    // The byte positions of every number's first and last digit, in order, in the low bytes.
-    const __m512i position
-        = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46,
-            45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24,
-            23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i last = _mm512_maskz_compress_epi8(ends, position);
-    const __m512i first = _mm512_maskz_compress_epi8(starts, position);
-    // Digits minus one of each number.
-    const __m512i span = _mm512_sub_epi8(last, first);
+    // Each number's last digit and digits minus one.
+    __m512i last;
+    __m512i span;
+    detail::numberSpans(starts, ends, last, span);
     const __m128i span16 = _mm512_castsi512_si128(span);
     if (_mm_cmpgt_epu8_mask(span16, _mm_set1_epi8(15)) != 0)
         return integersBytewise<true>(p, end, out, count);
     const bool beyondEight = _mm_cmpgt_epu8_mask(span16, _mm_set1_epi8(7)) != 0;
 
-    // Each number right-aligned in its own 8 bytes (eight numbers a round): byte j of lane k
-    // is text[last_k - 7 + j] when that is one of the number's digits, zero otherwise; the
-    // digits are then summed in pairs, quads and eights by multiply-adds. A number of 9 to 16
-    // digits has its leading digits gathered the same way from 8 bytes further left.
-    const __m512i sevenMinusJ = _mm512_set1_epi64(0x0001020304050607LL);
-    const __m512i fifteenMinusJ = _mm512_set1_epi64(0x08090A0B0C0D0E0FLL);
-    __m512i lane = _mm512_set_epi64(0x0707070707070707LL, 0x0606060606060606LL,
-        0x0505050505050505LL, 0x0404040404040404LL, 0x0303030303030303LL, 0x0202020202020202LL,
-        0x0101010101010101LL, 0);
+    // Eight numbers a round; a number of 9 to 16 digits has its leading digits gathered the same
+    // way from 8 bytes further left.
     for (int round = 0; round * 8 < n; ++round) {
-        const __m512i lastOfLane = _mm512_permutexvar_epi8(lane, last);
-        const __m512i spanOfLane = _mm512_permutexvar_epi8(lane, span);
-        __m512i value = detail::eightDigits(text, _mm512_cmple_epu8_mask(sevenMinusJ, spanOfLane),
-            _mm512_sub_epi8(lastOfLane, sevenMinusJ));
+        __m512i value = detail::eightNumbers(text, last, span, round, 0);
         if (beyondEight) {
-            const __m512i high
-                = detail::eightDigits(text, _mm512_cmple_epu8_mask(fifteenMinusJ, spanOfLane),
-                    _mm512_sub_epi8(lastOfLane, fifteenMinusJ));
+            const __m512i high = detail::eightNumbers(text, last, span, round, 8);
             value = _mm512_add_epi64(value, _mm512_mul_epu32(high, _mm512_set1_epi64(100000000)));
         }
         _mm512_storeu_si512(out + 8 * round, value);
-        lane = _mm512_add_epi8(lane, _mm512_set1_epi8(8));
     }
     p += length;
     count = n;
@@ -165,14 +182,6 @@ template <typename Emit>
 PARALLAX_WIDE_SCAN_TARGET std::size_t runsWide(
     const char* text, std::size_t at, std::size_t size, Emit& emit, bool& full)
 {
-    const __m512i position
-        = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46,
-            45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24,
-            23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    const __m512i sevenMinusJ = _mm512_set1_epi64(0x0001020304050607LL);
-    const __m512i firstLanes = _mm512_set_epi64(0x0707070707070707LL, 0x0606060606060606LL,
-        0x0505050505050505LL, 0x0404040404040404LL, 0x0303030303030303LL, 0x0202020202020202LL,
-        0x0101010101010101LL, 0);
     std::uint64_t values[32];
     while (size - at >= 64) {
         const __m512i block = _mm512_loadu_si512(text + at);
@@ -200,24 +209,20 @@ PARALLAX_WIDE_SCAN_TARGET std::size_t runsWide(
         if ((isRepeat & beforePlus) != 0) // value+repeat+more
             break;
         const auto n = static_cast<unsigned>(_mm_popcnt_u64(starts));
-        const __m512i last = _mm512_maskz_compress_epi8(ends, position);
-        const __m512i span = _mm512_sub_epi8(last, _mm512_maskz_compress_epi8(starts, position));
+        __m512i last;
+        __m512i span;
+        detail::numberSpans(starts, ends, last, span);
         if (_mm512_mask_cmpgt_epu8_mask(
                 _bzhi_u64(~std::uint64_t { 0 }, n), span, _mm512_set1_epi8(7))
             != 0)
             break;
         std::uint64_t zero = 0;
-        __m512i lane = firstLanes;
         for (unsigned round = 0; round * 8 < n; ++round) {
-            const __m512i lastOfLane = _mm512_permutexvar_epi8(lane, last);
-            const __m512i spanOfLane = _mm512_permutexvar_epi8(lane, span);
             const __m512i value
-                = detail::eightDigits(block, _mm512_cmple_epu8_mask(sevenMinusJ, spanOfLane),
-                    _mm512_sub_epi8(lastOfLane, sevenMinusJ));
+                = detail::eightNumbers(block, last, span, static_cast<int>(round), 0);
             zero |= std::uint64_t { _mm512_cmpeq_epi64_mask(value, _mm512_setzero_si512()) }
                 << (8 * round);
             _mm512_storeu_si512(values + 8 * round, value);
-            lane = _mm512_add_epi8(lane, _mm512_set1_epi8(8));
         }
         if ((zero & isRepeat) != 0)
             break;
